@@ -1,0 +1,45 @@
+//! Typed errors of the core, each saying whose fault it is.
+
+use thiserror::Error;
+
+/// Whose fault an error is: decides the CLI exit code and how the app words it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fault {
+    /// The input was bad: the user can fix it by choosing another file or option.
+    User,
+    /// Something outside us failed (disk, database, provider); retrying may help.
+    Runtime,
+    /// Our own bug: an invariant did not hold.
+    Bug,
+}
+
+/// Why a document could not be ingested. The file name is added by the caller.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum IngestError {
+    #[error("the file is empty")]
+    Empty,
+    #[error("the file is binary data ({0}), not a text, HTML or Markdown document")]
+    Binary(String),
+    #[error("unsupported format: {0}")]
+    Unsupported(String),
+    #[error("the file is {size} bytes, over the configured limit of {limit} bytes")]
+    TooLarge { size: u64, limit: u64 },
+    #[error("the document has no readable text after conversion")]
+    NoText,
+    #[error("indexing was cancelled")]
+    Cancelled,
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl IngestError {
+    pub fn fault(&self) -> Fault {
+        match self {
+            IngestError::Internal(_) => Fault::Bug,
+            _ => Fault::User,
+        }
+    }
+}
+
+pub type Result<T, E = IngestError> = std::result::Result<T, E>;

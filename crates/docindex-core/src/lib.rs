@@ -1,0 +1,27 @@
+//! The DocumentIndex core: filings in, exact-span section trees out, with no I/O of its own.
+//!
+//! Data flows `ingest` (bytes → [`ingest::Canonical`] text with blocks, anchors, links and
+//! XBRL facts) → `structure` (blocks → section tree) → `pipeline` (tree → public
+//! [`model::DocumentIndex`] with chunks, tokens, summaries, metadata, cross-references and
+//! dictionary). Storage and progress reach the core only through the traits in [`store`]
+//! and [`progress`].
+
+pub mod charmap;
+pub mod chunk;
+pub mod dictionary;
+pub mod doctype;
+pub mod error;
+pub mod ingest;
+pub mod metadata;
+pub mod model;
+pub mod pipeline;
+pub mod progress;
+pub mod store;
+pub mod structure;
+pub mod summary;
+pub mod tokens;
+pub mod xref;
+
+pub use error::{Fault, IngestError, Result};
+pub use model::*;
+pub use pipeline::{index_document, IndexSettings};

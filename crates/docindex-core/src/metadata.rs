@@ -1,0 +1,208 @@
+//! Metadata: company, CIK, ticker, periods, filing date and key numbers. Inline-XBRL `dei:`
+//! facts are trusted first, then the EDGAR header, then cover-page and signature text.
+
+use crate::charmap::CharMap;
+use crate::ingest::{Canonical, XbrlContext, XbrlFact};
+use crate::model::{DocType, KeyNumber, Metadata};
+use regex::Regex;
+use std::sync::LazyLock;
+
+fn re(p: &str) -> Regex {
+    Regex::new(p).unwrap_or_else(|e| unreachable!("bad built-in pattern {p}: {e}"))
+}
+
+static MONTH_DATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(January|February|March|April|May|June|July|August|September|October|November|December)\s+(\d{1,2}),?\s+(\d{4})\b")
+});
+static PERIOD_ENDED: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)(?:fiscal\s+year|quarterly\s+period|period|year)\s+ended\s*:?\s*((?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})")
+});
+static REGISTRANT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?m)^(.{2,80})\n\n?\(Exact name of (?:registrant|Registrant)")
+});
+static TICKER_PAREN: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|OTC)\s*:\s*([A-Z]{1,5}(?:\.[A-Z])?)\)")
+});
+static SIGNATURE_DATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\bDated?:?\s*((?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})")
+});
+
+/// Turn `September 28, 2024` into `2024-09-28`.
+pub fn iso_date(text: &str) -> Option<String> {
+    let c = MONTH_DATE.captures(text)?;
+    let month = [
+        "january", "february", "march", "april", "may", "june", "july", "august", "september",
+        "october", "november", "december",
+    ]
+    .iter()
+    .position(|m| c[1].eq_ignore_ascii_case(m))?
+        + 1;
+    let day: u32 = c[2].parse().ok()?;
+    Some(format!("{}-{:02}-{:02}", &c[3], month, day))
+}
+
+fn fact<'a>(facts: &'a [XbrlFact], concept: &str) -> Option<&'a XbrlFact> {
+    facts.iter().find(|f| f.concept == concept && !f.value.trim().is_empty())
+}
+
+fn set(meta: &mut Metadata, field: &str, source: &str) {
+    meta.sources.insert(field.to_string(), source.to_string());
+}
+
+/// Extract metadata. `map` converts the canonical text's byte offsets to public spans.
+pub fn extract(c: &Canonical, map: &CharMap, doc_type: DocType) -> Metadata {
+    let mut m = Metadata::default();
+    let facts = &c.facts;
+    if let Some(f) = fact(facts, "dei:EntityRegistrantName") {
+        m.company_name = Some(f.value.trim().to_string());
+        set(&mut m, "company_name", "xbrl");
+    }
+    if let Some(f) = fact(facts, "dei:EntityCentralIndexKey") {
+        m.cik = Some(f.value.trim().to_string());
+        set(&mut m, "cik", "xbrl");
+    }
+    if let Some(f) = fact(facts, "dei:TradingSymbol") {
+        m.ticker = Some(f.value.trim().to_ascii_uppercase());
+        set(&mut m, "ticker", "xbrl");
+    }
+    if let Some(f) = fact(facts, "dei:DocumentPeriodEndDate") {
+        m.period_end_date = iso_date(&f.value).or_else(|| Some(f.value.trim().to_string()));
+        set(&mut m, "period_end_date", "xbrl");
+    }
+    if let Some(y) = fact(facts, "dei:DocumentFiscalYearFocus").and_then(|f| f.value.trim().parse().ok()) {
+        m.fiscal_year = Some(y);
+        set(&mut m, "fiscal_year", "xbrl");
+    }
+    if let Some(f) = fact(facts, "dei:DocumentFiscalPeriodFocus") {
+        m.fiscal_quarter = match f.value.trim() {
+            "Q1" => Some(1),
+            "Q2" => Some(2),
+            "Q3" => Some(3),
+            "Q4" => Some(4),
+            _ => None,
+        };
+        if m.fiscal_quarter.is_some() {
+            set(&mut m, "fiscal_quarter", "xbrl");
+        }
+    }
+    for (k, v) in &c.sgml_header {
+        match k.as_str() {
+            "COMPANY CONFORMED NAME" | "CONFORMED COMPANY NAME" if m.company_name.is_none() => {
+                m.company_name = Some(v.clone());
+                set(&mut m, "company_name", "sgml_header");
+            }
+            "CENTRAL INDEX KEY" if m.cik.is_none() => {
+                m.cik = Some(v.clone());
+                set(&mut m, "cik", "sgml_header");
+            }
+            "FILED AS OF DATE" if v.len() == 8 => {
+                m.filing_date = Some(format!("{}-{}-{}", &v[..4], &v[4..6], &v[6..8]));
+                set(&mut m, "filing_date", "sgml_header");
+            }
+            "CONFORMED PERIOD OF REPORT" if v.len() == 8 && m.period_end_date.is_none() => {
+                m.period_end_date = Some(format!("{}-{}-{}", &v[..4], &v[4..6], &v[6..8]));
+                set(&mut m, "period_end_date", "sgml_header");
+            }
+            _ => {}
+        }
+    }
+    let head_end = map.byte_at(20_000);
+    let head = &c.text[..head_end];
+    if m.company_name.is_none() {
+        if let Some(cap) = REGISTRANT.captures(head) {
+            let name = cap[1].trim().trim_matches('-').trim();
+            if !name.is_empty() {
+                m.company_name = Some(name.to_string());
+                set(&mut m, "company_name", "cover_page");
+            }
+        }
+    }
+    if m.ticker.is_none() {
+        if let Some(cap) = TICKER_PAREN.captures(head) {
+            m.ticker = Some(cap[1].to_string());
+            set(&mut m, "ticker", "text");
+        }
+    }
+    if m.period_end_date.is_none() {
+        if let Some(date) = PERIOD_ENDED.captures(head).and_then(|cap| iso_date(&cap[1])) {
+            m.period_end_date = Some(date);
+            set(&mut m, "period_end_date", "cover_page");
+        }
+    }
+    if m.fiscal_year.is_none() && matches!(doc_type, DocType::Form10K | DocType::Form20F | DocType::Form10Q) {
+        if let Some(year) = m.period_end_date.as_deref().and_then(|d| d.get(..4)).and_then(|y| y.parse().ok()) {
+            m.fiscal_year = Some(year);
+            set(&mut m, "fiscal_year", "period_end_date");
+        }
+    }
+    if m.filing_date.is_none() {
+        // The signature block dates the filing; take the last "Date:" in the document.
+        if let Some(date) = SIGNATURE_DATE
+            .captures_iter(&c.text)
+            .last()
+            .and_then(|cap| iso_date(&cap[1]))
+        {
+            m.filing_date = Some(date);
+            set(&mut m, "filing_date", "signature");
+        }
+    }
+    if let Some(p) = &m.period_end_date {
+        m.key_dates.push(("period_end".into(), p.clone()));
+    }
+    if let Some(f) = &m.filing_date {
+        m.key_dates.push(("filing".into(), f.clone()));
+    }
+    m.key_numbers = key_numbers(c, map, m.period_end_date.as_deref());
+    m
+}
+
+const KEY_CONCEPTS: [(&str, &[&str]); 6] = [
+    ("revenue", &["us-gaap:Revenues", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "us-gaap:SalesRevenueNet", "ifrs-full:Revenue"]),
+    ("net_income", &["us-gaap:NetIncomeLoss", "us-gaap:ProfitLoss", "ifrs-full:ProfitLoss"]),
+    ("operating_income", &["us-gaap:OperatingIncomeLoss"]),
+    ("diluted_eps", &["us-gaap:EarningsPerShareDiluted"]),
+    ("total_assets", &["us-gaap:Assets", "ifrs-full:Assets"]),
+    ("cash_from_operations", &["us-gaap:NetCashProvidedByUsedInOperatingActivities"]),
+];
+
+/// Key figures from visible XBRL facts of the document's own period (no dimensions).
+fn key_numbers(c: &Canonical, map: &CharMap, period_end: Option<&str>) -> Vec<KeyNumber> {
+    let Some(end) = period_end else {
+        return Vec::new();
+    };
+    let context_ok = |ctx: &XbrlContext| !ctx.has_segment && (ctx.end.as_deref() == Some(end) || ctx.instant.as_deref() == Some(end));
+    let mut out = Vec::new();
+    for (name, concepts) in KEY_CONCEPTS {
+        let found = concepts.iter().find_map(|concept| {
+            c.facts.iter().find(|f| {
+                f.concept == *concept
+                    && f.span.is_some()
+                    && c.contexts.iter().any(|ctx| ctx.id == f.context_ref && context_ok(ctx))
+            })
+        });
+        if let Some(f) = found {
+            let ctx = c.contexts.iter().find(|ctx| ctx.id == f.context_ref);
+            let period = ctx.map(|ctx| match (&ctx.start, &ctx.end, &ctx.instant) {
+                (Some(s), Some(e), _) => format!("{s}..{e}"),
+                (_, _, Some(i)) => i.clone(),
+                _ => String::new(),
+            });
+            let unit = match f.scale {
+                Some(6) => Some("millions".to_string()),
+                Some(3) => Some("thousands".to_string()),
+                Some(9) => Some("billions".to_string()),
+                _ => None,
+            };
+            let value = if f.negative { format!("-{}", f.value) } else { f.value.clone() };
+            out.push(KeyNumber {
+                name: name.to_string(),
+                value,
+                unit,
+                period,
+                span: f.span.clone().map(|r| map.span(r.start, r.end)),
+                source: format!("xbrl:{}", f.concept),
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,300 @@
+//! The public data model: documents, tree nodes, chunks, cross-references and dictionary
+//! entries. Every span is in Unicode code points of the canonical text, end exclusive.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A range of the canonical text in code points, end exclusive (like Python slicing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Span {
+    pub start_char: usize,
+    pub end_char: usize,
+}
+
+impl Span {
+    pub fn new(start_char: usize, end_char: usize) -> Self {
+        Span {
+            start_char,
+            end_char,
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.end_char.saturating_sub(self.start_char)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn contains(&self, other: Span) -> bool {
+        self.start_char <= other.start_char && other.end_char <= self.end_char
+    }
+}
+
+/// The 13 document types of seed 000.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+pub enum DocType {
+    #[serde(rename = "10-K")]
+    Form10K,
+    #[serde(rename = "10-Q")]
+    Form10Q,
+    #[serde(rename = "8-K")]
+    Form8K,
+    #[serde(rename = "DEF 14A")]
+    Def14A,
+    #[serde(rename = "S-1")]
+    S1,
+    #[serde(rename = "20-F")]
+    Form20F,
+    #[serde(rename = "6-K")]
+    Form6K,
+    #[serde(rename = "earnings_call")]
+    EarningsCall,
+    #[serde(rename = "earnings_release")]
+    EarningsRelease,
+    #[serde(rename = "research_report")]
+    ResearchReport,
+    #[serde(rename = "financial_news")]
+    FinancialNews,
+    #[serde(rename = "press_release")]
+    PressRelease,
+    #[serde(rename = "generic")]
+    Generic,
+}
+
+impl DocType {
+    pub const ALL: [DocType; 13] = [
+        DocType::Form10K,
+        DocType::Form10Q,
+        DocType::Form8K,
+        DocType::Def14A,
+        DocType::S1,
+        DocType::Form20F,
+        DocType::Form6K,
+        DocType::EarningsCall,
+        DocType::EarningsRelease,
+        DocType::ResearchReport,
+        DocType::FinancialNews,
+        DocType::PressRelease,
+        DocType::Generic,
+    ];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            DocType::Form10K => "10-K",
+            DocType::Form10Q => "10-Q",
+            DocType::Form8K => "8-K",
+            DocType::Def14A => "DEF 14A",
+            DocType::S1 => "S-1",
+            DocType::Form20F => "20-F",
+            DocType::Form6K => "6-K",
+            DocType::EarningsCall => "earnings_call",
+            DocType::EarningsRelease => "earnings_release",
+            DocType::ResearchReport => "research_report",
+            DocType::FinancialNews => "financial_news",
+            DocType::PressRelease => "press_release",
+            DocType::Generic => "generic",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<DocType> {
+        DocType::ALL.into_iter().find(|t| t.as_str().eq_ignore_ascii_case(s))
+    }
+}
+
+/// Which engine produced a summary, score or answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Engine {
+    /// Sentences taken verbatim from the text (offline engine).
+    Extractive,
+    /// Written by a language model.
+    Llm,
+}
+
+/// A figure the document states, with where it says it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeyNumber {
+    /// What the figure is, e.g. `revenue`, `net_income`, `diluted_eps`.
+    pub name: String,
+    /// The figure as printed, e.g. `391,035`.
+    pub value: String,
+    /// Scale and unit as stated, e.g. `millions USD`, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    /// The period the figure covers, e.g. `2023-10-01..2024-09-28`, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period: Option<String>,
+    /// Where the figure is printed; absent only for facts hidden from the reader.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    /// Where the figure came from: `xbrl:<concept>` or `text`.
+    pub source: String,
+}
+
+/// Document-level metadata. Dates are ISO `YYYY-MM-DD`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Metadata {
+    pub company_name: Option<String>,
+    pub ticker: Option<String>,
+    pub cik: Option<String>,
+    pub filing_date: Option<String>,
+    pub period_end_date: Option<String>,
+    pub fiscal_year: Option<i32>,
+    pub fiscal_quarter: Option<u8>,
+    #[serde(default)]
+    pub key_people: Vec<String>,
+    #[serde(default)]
+    pub key_numbers: Vec<KeyNumber>,
+    #[serde(default)]
+    pub key_dates: Vec<(String, String)>,
+    /// Where each field came from (`xbrl`, `sgml_header`, `cover_page`, `text`).
+    #[serde(default)]
+    pub sources: BTreeMap<String, String>,
+}
+
+/// How a node's boundaries were found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeOrigin {
+    /// The filing's own table-of-contents hyperlinks.
+    TocLink,
+    /// A domain pattern: Part, Item, Note, statement title, transcript section.
+    Pattern,
+    /// A heading (markup heading, or a heading-styled block).
+    Heading,
+    /// The filing's table of contents, kept as one node.
+    TableOfContents,
+    /// Text before the first section (cover page, front matter).
+    FrontMatter,
+    /// A size-bounded split at paragraph boundaries.
+    SizeSplit,
+}
+
+/// A node of the section tree.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Node {
+    /// `0000`, `0001`, … in pre-order.
+    pub node_id: String,
+    pub title: String,
+    /// Depth in the tree: top-level nodes are level 0.
+    pub level: u32,
+    pub parent_id: Option<String>,
+    pub span: Span,
+    /// Tokens (cl100k_base) of the node's whole text, children included.
+    pub token_count: usize,
+    pub summary: String,
+    pub summary_engine: Engine,
+    pub origin: NodeOrigin,
+    /// Ids of the children, in document order.
+    pub children: Vec<String>,
+}
+
+/// A ~200-token piece of one node's own text, with context for embedding.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Chunk {
+    pub chunk_index: usize,
+    pub node_id: String,
+    pub span: Span,
+    pub token_count: usize,
+    /// Section path and summary put in front of the text when embedding.
+    pub context: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CrossRefKind {
+    Note,
+    Item,
+    Part,
+    Exhibit,
+    Appendix,
+    Table,
+    Schedule,
+    /// An HTML link to an anchor in the same document.
+    Hyperlink,
+}
+
+/// A reference from one place of the document to another section.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CrossRef {
+    pub kind: CrossRefKind,
+    /// The node whose text contains the reference.
+    pub source_node_id: String,
+    /// Where the reference is written.
+    pub span: Span,
+    /// What it points at, as written: `Note 15`, `Part II, Item 7`, `Exhibit 10.1`.
+    pub target: String,
+    /// The node it resolves to, when the target exists in this document.
+    pub target_node_id: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TermKind {
+    /// `Adjusted EBITDA ("AEBITDA")`, `Securities and Exchange Commission (SEC)`.
+    Acronym,
+    /// `Apple Inc. (the "Company")`.
+    DefinedTerm,
+}
+
+/// A defined term or acronym and the text that defines it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DictionaryEntry {
+    pub term: String,
+    pub definition: String,
+    pub kind: TermKind,
+    /// The defining phrase, e.g. `Apple Inc. (the “Company”)`.
+    pub span: Span,
+    pub node_id: Option<String>,
+}
+
+/// A hyperlink found in the document (C15); internal ones also become cross-references.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hyperlink {
+    pub href: String,
+    pub span: Span,
+    /// For `#anchor` links: the character the anchor points at.
+    pub target_char: Option<usize>,
+}
+
+/// The source format a document was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceFormat {
+    Html,
+    Text,
+    Markdown,
+}
+
+/// A fully indexed document: canonical text plus everything derived from it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocumentIndex {
+    pub doc_id: String,
+    pub doc_name: String,
+    pub doc_type: DocType,
+    pub format: SourceFormat,
+    /// Lowercase hex SHA-256 of the original bytes.
+    pub source_sha256: String,
+    /// The encoding the bytes were decoded from.
+    pub encoding: String,
+    pub description: Option<String>,
+    pub metadata: Metadata,
+    pub text: String,
+    /// Pre-order list of all nodes; tree shape is in `parent_id` / `children`.
+    pub nodes: Vec<Node>,
+    pub chunks: Vec<Chunk>,
+    pub cross_refs: Vec<CrossRef>,
+    pub dictionary: Vec<DictionaryEntry>,
+    pub links: Vec<Hyperlink>,
+    /// The settings fingerprint the index was built with (node ids are stable for it).
+    pub settings_key: String,
+}
+
+impl DocumentIndex {
+    pub fn node(&self, node_id: &str) -> Option<&Node> {
+        self.nodes.iter().find(|n| n.node_id == node_id)
+    }
+
+    pub fn top_level(&self) -> impl Iterator<Item = &Node> {
+        self.nodes.iter().filter(|n| n.parent_id.is_none())
+    }
+}

@@ -1,0 +1,244 @@
+//! Indexing one document: decode → canonical text → tokens → tree → nodes with spans,
+//! summaries and token counts → chunks → type, metadata, cross-references, dictionary.
+
+use crate::charmap::CharMap;
+use crate::error::{IngestError, Result};
+use crate::ingest::{self, Canonical};
+use crate::model::*;
+use crate::progress::{ProgressSink, Stage};
+use crate::structure::{self, Section, TreeSettings};
+use crate::tokens::TokenCounter;
+use crate::{chunk, dictionary, doctype, metadata, summary, xref};
+use sha2::{Digest, Sha256};
+
+/// Settings that shape an index. Two runs with equal settings give equal node ids.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IndexSettings {
+    pub tree: TreeSettings,
+    /// Target tokens per chunk.
+    pub chunk_tokens: usize,
+    /// Files larger than this are refused.
+    pub max_bytes: u64,
+}
+
+impl Default for IndexSettings {
+    fn default() -> Self {
+        IndexSettings {
+            tree: TreeSettings::default(),
+            chunk_tokens: 200,
+            max_bytes: 100 * 1024 * 1024,
+        }
+    }
+}
+
+impl IndexSettings {
+    /// A fingerprint of everything that changes ids or spans.
+    pub fn key(&self) -> String {
+        format!("v1;max_node_tokens={};chunk_tokens={}", self.tree.max_node_tokens, self.chunk_tokens)
+    }
+}
+
+/// Lowercase hex SHA-256 of the bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// The document id derived from the content: the same bytes always get the same id.
+pub fn doc_id_for(sha256: &str) -> String {
+    sha256.chars().take(12).collect()
+}
+
+fn check_cancel(progress: &mut dyn ProgressSink) -> Result<()> {
+    if progress.cancelled() {
+        Err(IngestError::Cancelled)
+    } else {
+        Ok(())
+    }
+}
+
+/// Index one document from its bytes. `name` is the file name shown to users.
+pub fn index_document(name: &str, bytes: &[u8], settings: &IndexSettings, progress: &mut dyn ProgressSink) -> Result<DocumentIndex> {
+    if bytes.len() as u64 > settings.max_bytes {
+        return Err(IngestError::TooLarge {
+            size: bytes.len() as u64,
+            limit: settings.max_bytes,
+        });
+    }
+    if bytes.is_empty() {
+        return Err(IngestError::Empty);
+    }
+    progress.stage(Stage::Decode, 0, 1);
+    let decoded = ingest::decode::decode(bytes)?;
+    let format = ingest::detect_format(name, &decoded.text)?;
+    check_cancel(progress)?;
+    progress.stage(Stage::Canonical, 0, 1);
+    let canonical = ingest::to_canonical(format, &decoded.text)?;
+    drop(decoded.text);
+    check_cancel(progress)?;
+    let counter = TokenCounter::new()?;
+    let total_blocks = canonical.blocks.len() as u64;
+    progress.stage(Stage::Tokens, 0, total_blocks);
+    let block_tokens: Vec<usize> = canonical
+        .blocks
+        .iter()
+        .map(|b| counter.count(&canonical.text[b.span.clone()]))
+        .collect();
+    progress.stage(Stage::Tokens, total_blocks, total_blocks);
+    check_cancel(progress)?;
+    let doc_type = doctype::detect(&canonical, name);
+    progress.stage(Stage::Tree, 0, 1);
+    let sections = structure::build(&canonical, &block_tokens, doc_type, settings.tree);
+    let map = CharMap::new(&canonical.text);
+    let mut flat = Vec::new();
+    flatten(&canonical, &map, &block_tokens, &sections, None, 0, &mut flat);
+    let nodes: Vec<Node> = flat.iter().map(|f| f.node.clone()).collect();
+    progress.stage(Stage::Tree, 1, 1);
+    check_cancel(progress)?;
+
+    progress.stage(Stage::Chunks, 0, nodes.len() as u64);
+    let doc_title = canonical.title.clone().unwrap_or_else(|| name.to_string());
+    let mut chunks = Vec::new();
+    for f in &flat {
+        let blocks: Vec<(std::ops::Range<usize>, usize)> = f
+            .own_blocks
+            .clone()
+            .map(|b| (canonical.blocks[b].span.clone(), block_tokens[b]))
+            .collect();
+        let path = node_path(&nodes, &f.node);
+        for (span, tokens) in chunk::chunk_blocks(&canonical.text, &blocks, settings.chunk_tokens, &counter) {
+            let summary_hint: String = f.node.summary.chars().take(200).collect();
+            chunks.push(Chunk {
+                chunk_index: chunks.len(),
+                node_id: f.node.node_id.clone(),
+                span: map.span(span.start, span.end),
+                token_count: tokens,
+                context: format!("{doc_title} › {path}\n{summary_hint}"),
+            });
+        }
+    }
+    progress.stage(Stage::Chunks, nodes.len() as u64, nodes.len() as u64);
+    check_cancel(progress)?;
+
+    progress.stage(Stage::Enrich, 0, 3);
+    let metadata = metadata::extract(&canonical, &map, doc_type);
+    let cross_refs = xref::find(&canonical, &map, &nodes);
+    progress.stage(Stage::Enrich, 2, 3);
+    let dictionary = dictionary::find(&canonical.text, &map, &nodes);
+    progress.stage(Stage::Enrich, 3, 3);
+    let links = canonical
+        .links
+        .iter()
+        .map(|l| Hyperlink {
+            href: l.href.clone(),
+            span: map.span(l.span.start, l.span.end),
+            target_char: l
+                .href
+                .strip_prefix('#')
+                .and_then(|a| canonical.anchors.get(a))
+                .map(|&o| map.char_at(o)),
+        })
+        .collect();
+    let sha = sha256_hex(bytes);
+    let description = describe(doc_type, &metadata, nodes.len());
+    Ok(DocumentIndex {
+        doc_id: doc_id_for(&sha),
+        doc_name: name.to_string(),
+        doc_type,
+        format,
+        source_sha256: sha,
+        encoding: ingest::decode::decode(bytes).map(|d| d.encoding.to_string()).unwrap_or_default(),
+        description: Some(description),
+        metadata,
+        nodes,
+        chunks,
+        cross_refs,
+        dictionary,
+        links,
+        settings_key: settings.key(),
+        text: canonical.text,
+    })
+}
+
+fn describe(doc_type: DocType, m: &Metadata, nodes: usize) -> String {
+    let who = m.company_name.as_deref().unwrap_or("Unknown issuer");
+    let kind = match doc_type {
+        DocType::Generic => "document".to_string(),
+        t => t.as_str().replace('_', " "),
+    };
+    let period = m
+        .period_end_date
+        .as_deref()
+        .map(|p| format!(" for the period ended {p}"))
+        .unwrap_or_default();
+    format!("{who} {kind}{period}; {nodes} sections.")
+}
+
+struct FlatNode {
+    node: Node,
+    own_blocks: std::ops::Range<usize>,
+}
+
+fn node_path(nodes: &[Node], node: &Node) -> String {
+    let mut titles = vec![node.title.as_str()];
+    let mut current = node.parent_id.as_deref();
+    while let Some(id) = current {
+        match nodes.iter().find(|n| n.node_id == id) {
+            Some(parent) => {
+                titles.push(parent.title.as_str());
+                current = parent.parent_id.as_deref();
+            }
+            None => break,
+        }
+    }
+    titles.reverse();
+    titles.join(" › ")
+}
+
+fn flatten(c: &Canonical, map: &CharMap, tokens: &[usize], sections: &[Section], parent: Option<&str>, level: u32, out: &mut Vec<FlatNode>) -> Vec<String> {
+    let mut ids = Vec::new();
+    for s in sections {
+        if s.blocks.is_empty() {
+            continue;
+        }
+        let index = out.len();
+        let node_id = format!("{index:04}");
+        let start = c.blocks[s.blocks.start].span.start;
+        let end = c.blocks[s.blocks.end - 1].span.end;
+        let own_end = s.children.first().map(|ch| ch.blocks.start).unwrap_or(s.blocks.end);
+        out.push(FlatNode {
+            node: Node {
+                node_id: node_id.clone(),
+                title: s.title.clone(),
+                level,
+                parent_id: parent.map(str::to_string),
+                span: map.span(start, end),
+                token_count: tokens[s.blocks.clone()].iter().sum(),
+                summary: String::new(),
+                summary_engine: Engine::Extractive,
+                origin: s.origin,
+                children: Vec::new(),
+            },
+            own_blocks: s.blocks.start..own_end,
+        });
+        let children = flatten(c, map, tokens, &s.children, Some(&node_id), level + 1, out);
+        let child_titles: Vec<&str> = s.children.iter().map(|ch| ch.title.as_str()).collect();
+        // The summary reads past the heading block when the node starts with its title.
+        let body_start = if c.block_text(s.blocks.start).trim() == s.title.trim() || s.origin != NodeOrigin::SizeSplit {
+            (s.blocks.start + 1).min(s.blocks.end)
+        } else {
+            s.blocks.start
+        };
+        let body_end = if own_end > body_start { own_end } else { s.blocks.end };
+        let body = if body_start < body_end {
+            &c.text[c.blocks[body_start].span.start..c.blocks[body_end - 1].span.end]
+        } else {
+            ""
+        };
+        let summary = summary::extractive(body, &child_titles, 300);
+        let node = &mut out[index].node;
+        node.summary = summary;
+        node.children = children;
+        ids.push(node_id);
+    }
+    ids
+}

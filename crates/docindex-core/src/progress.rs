@@ -1,0 +1,49 @@
+//! Progress reporting: long jobs push stages to a sink the caller implements (CLI bars,
+//! desktop events, a `Vec` in tests), and can be cancelled through it.
+
+use serde::Serialize;
+
+/// A stage of indexing one document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    Decode,
+    Canonical,
+    Tokens,
+    Tree,
+    Chunks,
+    Enrich,
+    Store,
+}
+
+/// Receives progress; `cancelled` is polled between stages.
+pub trait ProgressSink {
+    fn stage(&mut self, stage: Stage, done: u64, total: u64);
+    fn cancelled(&self) -> bool {
+        false
+    }
+}
+
+/// Discards progress.
+pub struct NoProgress;
+
+impl ProgressSink for NoProgress {
+    fn stage(&mut self, _stage: Stage, _done: u64, _total: u64) {}
+}
+
+/// Records progress, for tests.
+#[derive(Default)]
+pub struct RecordedProgress {
+    pub events: Vec<(Stage, u64, u64)>,
+    pub cancel_at: Option<Stage>,
+}
+
+impl ProgressSink for RecordedProgress {
+    fn stage(&mut self, stage: Stage, done: u64, total: u64) {
+        self.events.push((stage, done, total));
+    }
+    fn cancelled(&self) -> bool {
+        self.cancel_at
+            .is_some_and(|s| self.events.iter().any(|(e, _, _)| *e == s))
+    }
+}

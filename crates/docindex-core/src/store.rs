@@ -1,0 +1,77 @@
+//! The storage boundary of the core: a trait the SQLite library implements, and an
+//! in-memory implementation for tests.
+
+use crate::model::{DocType, DocumentIndex};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One line of a library listing.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DocumentSummary {
+    pub doc_id: String,
+    pub doc_name: String,
+    pub doc_type: DocType,
+    pub company_name: Option<String>,
+    pub ticker: Option<String>,
+    pub fiscal_year: Option<i32>,
+    pub period_end_date: Option<String>,
+    pub node_count: usize,
+    pub char_count: usize,
+    pub source_sha256: String,
+    pub settings_key: String,
+}
+
+impl DocumentSummary {
+    pub fn of(doc: &DocumentIndex) -> Self {
+        DocumentSummary {
+            doc_id: doc.doc_id.clone(),
+            doc_name: doc.doc_name.clone(),
+            doc_type: doc.doc_type,
+            company_name: doc.metadata.company_name.clone(),
+            ticker: doc.metadata.ticker.clone(),
+            fiscal_year: doc.metadata.fiscal_year,
+            period_end_date: doc.metadata.period_end_date.clone(),
+            node_count: doc.nodes.len(),
+            char_count: doc.text.chars().count(),
+            source_sha256: doc.source_sha256.clone(),
+            settings_key: doc.settings_key.clone(),
+        }
+    }
+}
+
+/// Where indexed documents live. `replace` is atomic: the old entry (same id or same
+/// name) and the new one are never both or neither visible.
+pub trait DocumentStore {
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// Store `doc`, replacing any document with the same id or the same name.
+    fn replace(&mut self, doc: &DocumentIndex) -> Result<(), Self::Error>;
+    fn get(&self, doc_id: &str) -> Result<Option<DocumentIndex>, Self::Error>;
+    fn list(&self) -> Result<Vec<DocumentSummary>, Self::Error>;
+    fn remove(&mut self, doc_id: &str) -> Result<bool, Self::Error>;
+}
+
+/// Keeps documents in memory; for tests and one-shot runs.
+#[derive(Default)]
+pub struct MemoryStore {
+    docs: BTreeMap<String, DocumentIndex>,
+}
+
+impl DocumentStore for MemoryStore {
+    type Error = std::convert::Infallible;
+
+    fn replace(&mut self, doc: &DocumentIndex) -> Result<(), Self::Error> {
+        self.docs.retain(|_, d| d.doc_name != doc.doc_name);
+        self.docs.insert(doc.doc_id.clone(), doc.clone());
+        Ok(())
+    }
+    fn get(&self, doc_id: &str) -> Result<Option<DocumentIndex>, Self::Error> {
+        Ok(self.docs.get(doc_id).cloned())
+    }
+    fn list(&self) -> Result<Vec<DocumentSummary>, Self::Error> {
+        Ok(self.docs.values().map(DocumentSummary::of).collect())
+    }
+    fn remove(&mut self, doc_id: &str) -> Result<bool, Self::Error> {
+        Ok(self.docs.remove(doc_id).is_some())
+    }
+}
