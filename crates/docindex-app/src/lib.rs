@@ -1,1 +1,269 @@
-//! placeholder
+//! The application layer: one function per user action (index files, list, tree, show,
+//! export), shared by the CLI, the desktop shell and the tests. It owns file reading,
+//! parallelism and the library location; the core stays free of I/O.
+
+pub mod export;
+
+use docindex_core::model::DocumentIndex;
+use docindex_core::pipeline::{doc_id_for, sha256_hex};
+use docindex_core::progress::NoProgress;
+use docindex_core::store::{DocumentStore, DocumentSummary};
+use docindex_core::{Fault, IndexSettings, IngestError};
+use docindex_store::{SqliteStore, StoreError};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// Errors of the application layer; `fault()` says whose fault each is.
+#[derive(Debug, Error)]
+pub enum AppError {
+    #[error("{path}: {source}")]
+    File { path: PathBuf, source: IngestError },
+    #[error("{path}: cannot read the file: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("cannot create the library folder {path}: {source}")]
+    LibraryDir { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("no document '{0}' in the library (use `docindex list` to see ids and names)")]
+    UnknownDocument(String),
+    #[error("'{query}' matches several documents: {matches}")]
+    AmbiguousDocument { query: String, matches: String },
+    #[error("document {doc} has no node '{node}'")]
+    UnknownNode { doc: String, node: String },
+    #[error("cannot start worker threads: {0}")]
+    Threads(String),
+}
+
+impl AppError {
+    pub fn fault(&self) -> Fault {
+        match self {
+            AppError::File { source, .. } => source.fault(),
+            AppError::Read { .. } | AppError::UnknownDocument(_) | AppError::AmbiguousDocument { .. } | AppError::UnknownNode { .. } => Fault::User,
+            AppError::Store(StoreError::Corrupt(_)) => Fault::Bug,
+            AppError::LibraryDir { .. } | AppError::Store(_) | AppError::Threads(_) => Fault::Runtime,
+        }
+    }
+}
+
+pub type Result<T, E = AppError> = std::result::Result<T, E>;
+
+/// Where the library lives unless told otherwise: `$DOCINDEX_LIBRARY`, else the OS data
+/// directory (`~/.local/share/docindex` on Linux).
+pub fn default_library_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("DOCINDEX_LIBRARY").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    dirs::data_dir()
+        .unwrap_or_else(|| PathBuf::from("."))
+        .join("docindex")
+}
+
+/// What indexing one file did.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum IndexOutcome {
+    /// Indexed and stored; `replaced` names the entry it superseded, if any.
+    Indexed {
+        document: DocumentSummary,
+        chunks: usize,
+        bytes: u64,
+        millis: u128,
+        replaced: Option<String>,
+    },
+    /// The same bytes with the same settings are already in the library.
+    Unchanged { document: DocumentSummary },
+}
+
+/// One file's result in a batch.
+#[derive(Debug)]
+pub struct IndexReport {
+    pub path: PathBuf,
+    pub result: Result<IndexOutcome>,
+}
+
+/// Events reported while a batch runs.
+#[derive(Debug)]
+pub enum IndexEvent<'a> {
+    Started { path: &'a Path },
+    Finished { report: &'a IndexReport },
+}
+
+/// The document library: an SQLite file in a folder.
+pub struct Library {
+    store: SqliteStore,
+    dir: PathBuf,
+    pub settings: IndexSettings,
+}
+
+enum Prepared {
+    Unchanged(DocumentSummary),
+    Fresh(Box<DocumentIndex>, u64, Duration),
+}
+
+impl Library {
+    /// Open the library in `dir`, creating it if needed.
+    pub fn open(dir: &Path, settings: IndexSettings) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(|source| AppError::LibraryDir {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let store = SqliteStore::open(&dir.join("library.sqlite"))?;
+        Ok(Library {
+            store,
+            dir: dir.to_path_buf(),
+            settings,
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn store(&self) -> &SqliteStore {
+        &self.store
+    }
+
+    /// Index files, `jobs` at a time. Each file gets its own report; one bad file never
+    /// stops the others, and a failed file leaves the library as it was.
+    pub fn index_paths(&mut self, paths: &[PathBuf], jobs: usize, on_event: &(dyn Fn(IndexEvent) + Sync)) -> Result<Vec<IndexReport>> {
+        let known = self.store.list()?;
+        let settings = self.settings;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs.max(1))
+            .build()
+            .map_err(|e| AppError::Threads(e.to_string()))?;
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<Prepared>)>();
+        let mut reports: Vec<Option<IndexReport>> = paths.iter().map(|_| None).collect();
+        std::thread::scope(|scope| {
+            let known = &known;
+            scope.spawn(move || {
+                pool.install(|| {
+                    paths.par_iter().enumerate().for_each_with(tx, |tx, (i, path)| {
+                        on_event(IndexEvent::Started { path });
+                        let prepared = prepare(path, &settings, known);
+                        let _ = tx.send((i, prepared));
+                    })
+                })
+            });
+            for (i, prepared) in rx {
+                let path = paths[i].clone();
+                let result = prepared.and_then(|p| self.commit(p));
+                let report = IndexReport { path, result };
+                on_event(IndexEvent::Finished { report: &report });
+                reports[i] = Some(report);
+            }
+        });
+        Ok(reports.into_iter().flatten().collect())
+    }
+
+    fn commit(&mut self, prepared: Prepared) -> Result<IndexOutcome> {
+        match prepared {
+            Prepared::Unchanged(document) => Ok(IndexOutcome::Unchanged { document }),
+            Prepared::Fresh(doc, bytes, elapsed) => {
+                let replaced = self
+                    .store
+                    .list()?
+                    .into_iter()
+                    .find(|d| d.doc_name == doc.doc_name || d.doc_id == doc.doc_id)
+                    .map(|d| d.doc_id);
+                self.store.replace(&doc)?;
+                Ok(IndexOutcome::Indexed {
+                    document: DocumentSummary::of(&doc),
+                    chunks: doc.chunks.len(),
+                    bytes,
+                    millis: elapsed.as_millis(),
+                    replaced,
+                })
+            }
+        }
+    }
+
+    pub fn list(&self) -> Result<Vec<DocumentSummary>> {
+        Ok(self.store.list()?)
+    }
+
+    /// Find a document by id, name, file stem or unique id prefix.
+    pub fn resolve(&self, query: &str) -> Result<DocumentSummary> {
+        let docs = self.store.list()?;
+        let stem = |name: &str| Path::new(name).file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+        if let Some(d) = docs.iter().find(|d| d.doc_id == query || d.doc_name == query) {
+            return Ok(d.clone());
+        }
+        let matches: Vec<&DocumentSummary> = docs
+            .iter()
+            .filter(|d| stem(&d.doc_name) == query || (query.len() >= 4 && d.doc_id.starts_with(query)))
+            .collect();
+        match matches.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(AppError::UnknownDocument(query.to_string())),
+            many => Err(AppError::AmbiguousDocument {
+                query: query.to_string(),
+                matches: many.iter().map(|d| format!("{} ({})", d.doc_id, d.doc_name)).collect::<Vec<_>>().join(", "),
+            }),
+        }
+    }
+
+    /// The full index of a document.
+    pub fn document(&self, query: &str) -> Result<DocumentIndex> {
+        let summary = self.resolve(query)?;
+        self.store
+            .get(&summary.doc_id)?
+            .ok_or_else(|| AppError::UnknownDocument(query.to_string()))
+    }
+
+    /// Exactly the text of one node: `text[start_char..end_char]`.
+    pub fn node_text(&self, doc: &str, node_id: &str) -> Result<String> {
+        let document = self.document(doc)?;
+        let node = document.node(node_id).ok_or_else(|| AppError::UnknownNode {
+            doc: document.doc_id.clone(),
+            node: node_id.to_string(),
+        })?;
+        Ok(docindex_core::charmap::CharMap::new(&document.text).slice(node.span).to_string())
+    }
+
+    /// Remove a document; returns whether it existed.
+    pub fn remove(&mut self, doc: &str) -> Result<bool> {
+        let summary = self.resolve(doc)?;
+        Ok(self.store.remove(&summary.doc_id)?)
+    }
+}
+
+fn prepare(path: &Path, settings: &IndexSettings, known: &[DocumentSummary]) -> Result<Prepared> {
+    let started = Instant::now();
+    let file_err = |source| AppError::File {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(|source| AppError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if meta.is_dir() {
+        return Err(file_err(IngestError::Unsupported("this is a folder, not a file".into())));
+    }
+    if meta.len() > settings.max_bytes {
+        return Err(file_err(IngestError::TooLarge {
+            size: meta.len(),
+            limit: settings.max_bytes,
+        }));
+    }
+    let bytes = std::fs::read(path).map_err(|source| AppError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| path.display().to_string());
+    let sha = sha256_hex(&bytes);
+    if let Some(existing) = known
+        .iter()
+        .find(|d| d.source_sha256 == sha && d.settings_key == settings.key() && d.doc_id == doc_id_for(&sha))
+    {
+        return Ok(Prepared::Unchanged(existing.clone()));
+    }
+    let doc = docindex_core::index_document(&name, &bytes, settings, &mut NoProgress).map_err(file_err)?;
+    Ok(Prepared::Fresh(Box::new(doc), bytes.len() as u64, started.elapsed()))
+}

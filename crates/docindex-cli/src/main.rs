@@ -1,1 +1,249 @@
-fn main(){}
+//! `docindex`: the command-line shell over the application layer. Each verb parses its
+//! arguments, calls one application function and prints the result (JSON on request).
+
+mod bench;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+use docindex_app::{default_library_dir, export, AppError, IndexEvent, IndexOutcome, Library};
+use docindex_core::structure::TreeSettings;
+use docindex_core::{Fault, IndexSettings};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(name = "docindex", version, about = "Index financial filings into exact-span section trees")]
+struct Cli {
+    /// Library folder (default: $DOCINDEX_LIBRARY, else the OS data directory).
+    #[arg(long, global = true)]
+    library: Option<PathBuf>,
+    /// Print machine-readable JSON.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Split nodes larger than this many tokens.
+    #[arg(long, global = true, default_value_t = TreeSettings::default().max_node_tokens)]
+    max_node_tokens: usize,
+    /// Refuse files larger than this many bytes.
+    #[arg(long, global = true, default_value_t = IndexSettings::default().max_bytes)]
+    max_bytes: u64,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ExportFormat {
+    Native,
+    Pageindex,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Index files (HTML, text, Markdown) into the library.
+    Index {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Files indexed in parallel.
+        #[arg(long, default_value_t = default_jobs())]
+        jobs: usize,
+    },
+    /// List the documents in the library.
+    List,
+    /// Show a document's tree: ids, titles and spans.
+    Tree { doc: String },
+    /// Print exactly the text of one node.
+    Show { doc: String, node_id: String },
+    /// Export a document's index as JSON.
+    Export {
+        doc: String,
+        #[arg(long, value_enum, default_value = "native")]
+        format: ExportFormat,
+        /// Include the canonical text and each node's text.
+        #[arg(long)]
+        with_text: bool,
+        /// Write to this file instead of standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// Remove a document from the library.
+    Remove { doc: String },
+    /// Index files into a scratch library and print throughput figures.
+    Bench {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        #[arg(long, default_value_t = default_jobs())]
+        jobs: usize,
+        /// Repetitions of the single-threaded per-file measurement.
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
+    },
+}
+
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+fn exit_code(fault: Fault) -> i32 {
+    match fault {
+        Fault::User => 1,
+        Fault::Runtime => 3,
+        Fault::Bug => 4,
+    }
+}
+
+fn main() {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => std::process::exit(code),
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            let code = err.downcast_ref::<AppError>().map(|e| exit_code(e.fault())).unwrap_or(3);
+            std::process::exit(code);
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<i32> {
+    let settings = IndexSettings {
+        tree: TreeSettings {
+            max_node_tokens: cli.max_node_tokens,
+        },
+        max_bytes: cli.max_bytes,
+        ..IndexSettings::default()
+    };
+    if let Command::Bench { paths, jobs, repeat } = &cli.command {
+        return bench::run(paths, *jobs, *repeat, settings);
+    }
+    let dir = cli.library.clone().unwrap_or_else(default_library_dir);
+    let mut library = Library::open(&dir, settings)?;
+    let mut out = std::io::stdout().lock();
+    match cli.command {
+        Command::Index { paths, jobs } => {
+            let bar = ProgressBar::new(paths.len() as u64);
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            let on_event = |event: IndexEvent| match event {
+                IndexEvent::Started { path } => bar.set_message(path.display().to_string()),
+                IndexEvent::Finished { report } => {
+                    bar.inc(1);
+                    if !cli.json {
+                        bar.suspend(|| match &report.result {
+                            Ok(IndexOutcome::Indexed { document, chunks, millis, replaced, .. }) => eprintln!(
+                                "indexed  {}  {}  {} ({}), {} nodes, {} chunks, {} ms{}",
+                                document.doc_id,
+                                document.doc_name,
+                                document.doc_type.as_str(),
+                                document.company_name.as_deref().unwrap_or("unknown company"),
+                                document.node_count,
+                                chunks,
+                                millis,
+                                replaced.as_ref().map(|r| format!(", replaced {r}")).unwrap_or_default()
+                            ),
+                            Ok(IndexOutcome::Unchanged { document }) => {
+                                eprintln!("unchanged {}  {}", document.doc_id, document.doc_name)
+                            }
+                            Err(e) => eprintln!("failed   {e}"),
+                        });
+                    }
+                }
+            };
+            let reports = library.index_paths(&paths, jobs, &on_event)?;
+            bar.finish_and_clear();
+            let failed = reports.iter().filter(|r| r.result.is_err()).count();
+            if cli.json {
+                let rows: Vec<serde_json::Value> = reports
+                    .iter()
+                    .map(|r| match &r.result {
+                        Ok(outcome) => serde_json::json!({"path": r.path, "ok": true, "outcome": outcome}),
+                        Err(e) => serde_json::json!({"path": r.path, "ok": false, "error": e.to_string(), "fault": e.fault()}),
+                    })
+                    .collect();
+                writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
+            }
+            if failed > 0 {
+                eprintln!("{failed} of {} file(s) failed", reports.len());
+                let worst = reports
+                    .iter()
+                    .filter_map(|r| r.result.as_ref().err())
+                    .map(|e| exit_code(e.fault()))
+                    .max()
+                    .unwrap_or(1);
+                return Ok(worst);
+            }
+        }
+        Command::List => {
+            let docs = library.list()?;
+            if cli.json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&docs)?)?;
+            } else if docs.is_empty() {
+                writeln!(out, "The library at {} is empty; add filings with `docindex index FILE…`.", dir.display())?;
+            } else {
+                writeln!(out, "{:<12}  {:<8}  {:<28}  {:<10}  {:>5}  NAME", "ID", "TYPE", "COMPANY", "PERIOD", "NODES")?;
+                for d in docs {
+                    let company: String = d.company_name.clone().unwrap_or_default().chars().take(28).collect();
+                    writeln!(
+                        out,
+                        "{:<12}  {:<8}  {:<28}  {:<10}  {:>5}  {}",
+                        d.doc_id,
+                        d.doc_type.as_str(),
+                        company,
+                        d.period_end_date.clone().unwrap_or_default(),
+                        d.node_count,
+                        d.doc_name
+                    )?;
+                }
+            }
+        }
+        Command::Tree { doc } => {
+            let document = library.document(&doc)?;
+            if cli.json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&export::native(&document, false))?)?;
+            } else {
+                writeln!(out, "{} — {} ({})", document.doc_id, document.doc_name, document.doc_type.as_str())?;
+                for n in &document.nodes {
+                    writeln!(
+                        out,
+                        "{}{}  {}  [{}..{}]  {} tokens",
+                        "  ".repeat(n.level as usize),
+                        n.node_id,
+                        n.title,
+                        n.span.start_char,
+                        n.span.end_char,
+                        n.token_count
+                    )?;
+                }
+            }
+        }
+        Command::Show { doc, node_id } => {
+            let text = library.node_text(&doc, &node_id)?;
+            if cli.json {
+                writeln!(out, "{}", serde_json::json!({"node_id": node_id, "text": text}))?;
+            } else {
+                write!(out, "{text}")?;
+                if !text.ends_with('\n') {
+                    writeln!(out)?;
+                }
+            }
+        }
+        Command::Export { doc, format, with_text, output } => {
+            let document = library.document(&doc)?;
+            let value = match format {
+                ExportFormat::Native => export::native(&document, with_text),
+                ExportFormat::Pageindex => export::pageindex(&document, with_text),
+            };
+            let json = serde_json::to_string_pretty(&value)?;
+            match output {
+                Some(path) => std::fs::write(&path, json).with_context(|| format!("cannot write {}", path.display()))?,
+                None => writeln!(out, "{json}")?,
+            }
+        }
+        Command::Remove { doc } => {
+            let existed = library.remove(&doc)?;
+            writeln!(out, "{}", if existed { "removed" } else { "not found" })?;
+        }
+        Command::Bench { .. } => unreachable!("handled above"),
+    }
+    Ok(0)
+}

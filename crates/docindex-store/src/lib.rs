@@ -1,1 +1,568 @@
-//! placeholder
+//! The SQLite library: documents, canonical text, nodes, chunks, cross-references and the
+//! dictionary, with FTS5 over nodes and chunks. One transaction per document, WAL mode,
+//! schema migrations by `user_version`.
+
+use docindex_core::model::*;
+use docindex_core::store::{DocumentStore, DocumentSummary};
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Errors of the store. A database we cannot open or write is a runtime fault; a stored
+/// row we cannot read back is a bug (or a file written by a newer version).
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("cannot open the library at {path}: {source}")]
+    Open {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+    #[error("the library at {path} was written by a newer DocumentIndex (schema {found}, this build knows {known})")]
+    TooNew { path: PathBuf, found: i64, known: i64 },
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Each entry upgrades the schema by one version; never edit a released entry.
+const MIGRATIONS: &[&str] = &[r#"
+CREATE TABLE documents (
+    doc_id TEXT PRIMARY KEY,
+    doc_name TEXT NOT NULL UNIQUE,
+    doc_type TEXT NOT NULL,
+    format TEXT NOT NULL,
+    source_sha256 TEXT NOT NULL,
+    encoding TEXT NOT NULL,
+    description TEXT,
+    metadata_json TEXT NOT NULL,
+    company_name TEXT,
+    ticker TEXT,
+    fiscal_year INTEGER,
+    period_end_date TEXT,
+    settings_key TEXT NOT NULL,
+    char_count INTEGER NOT NULL,
+    node_count INTEGER NOT NULL,
+    indexed_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now'))
+);
+CREATE TABLE document_text (
+    doc_id TEXT PRIMARY KEY REFERENCES documents(doc_id) ON DELETE CASCADE,
+    text TEXT NOT NULL
+);
+CREATE TABLE nodes (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    node_id TEXT NOT NULL,
+    ordinal INTEGER NOT NULL,
+    parent_id TEXT,
+    level INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    token_count INTEGER NOT NULL,
+    summary TEXT NOT NULL,
+    summary_engine TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    PRIMARY KEY (doc_id, node_id)
+);
+CREATE TABLE chunks (
+    rowid INTEGER PRIMARY KEY,
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    chunk_index INTEGER NOT NULL,
+    node_id TEXT NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    token_count INTEGER NOT NULL,
+    context TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX chunks_doc ON chunks(doc_id, chunk_index);
+CREATE TABLE cross_refs (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    source_node_id TEXT NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    target TEXT NOT NULL,
+    target_node_id TEXT
+);
+CREATE INDEX cross_refs_doc ON cross_refs(doc_id);
+CREATE TABLE dictionary (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    term TEXT NOT NULL,
+    definition TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    node_id TEXT
+);
+CREATE INDEX dictionary_doc ON dictionary(doc_id);
+CREATE TABLE links (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    href TEXT NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    target_char INTEGER
+);
+CREATE INDEX links_doc ON links(doc_id);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(text, context, content='chunks', content_rowid='rowid', tokenize='porter unicode61');
+CREATE TABLE node_search (
+    rowid INTEGER PRIMARY KEY,
+    doc_id TEXT NOT NULL,
+    node_id TEXT NOT NULL
+);
+CREATE INDEX node_search_doc ON node_search(doc_id);
+CREATE VIRTUAL TABLE nodes_fts USING fts5(title, summary, tokenize='porter unicode61');
+"#];
+
+/// The library on disk.
+pub struct SqliteStore {
+    conn: Connection,
+    path: PathBuf,
+}
+
+fn enum_str<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn enum_from<T: serde::de::DeserializeOwned>(s: &str) -> Result<T> {
+    serde_json::from_value(serde_json::Value::String(s.to_string()))
+        .map_err(|_| StoreError::Corrupt(format!("unknown value '{s}'")))
+}
+
+impl SqliteStore {
+    /// Open (creating if needed) the library file `path`.
+    pub fn open(path: &Path) -> Result<Self> {
+        let open_err = |source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        let conn = Connection::open(path).map_err(open_err)?;
+        conn.pragma_update(None, "journal_mode", "WAL").map_err(open_err)?;
+        conn.pragma_update(None, "foreign_keys", "ON").map_err(open_err)?;
+        conn.pragma_update(None, "synchronous", "NORMAL").map_err(open_err)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_err)?;
+        let mut store = SqliteStore {
+            conn,
+            path: path.to_path_buf(),
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let version: i64 = self.conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let known = MIGRATIONS.len() as i64;
+        if version > known {
+            return Err(StoreError::TooNew {
+                path: self.path.clone(),
+                found: version,
+                known,
+            });
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            let tx = self.conn.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    /// The schema version of the open library.
+    pub fn schema_version(&self) -> Result<i64> {
+        Ok(self.conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
+    }
+
+    /// The summary of the document whose source bytes hash to `sha256`, if stored.
+    pub fn find_by_sha(&self, sha256: &str) -> Result<Option<DocumentSummary>> {
+        Ok(self.list()?.into_iter().find(|d| d.source_sha256 == sha256))
+    }
+
+    /// Full-text search over chunks (BM25): `(doc_id, node_id, start_char, end_char, score)`.
+    pub fn search_chunks(&self, query: &str, limit: usize) -> Result<Vec<(String, String, usize, usize, f64)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT c.doc_id, c.node_id, c.start_char, c.end_char, bm25(chunks_fts) AS score
+             FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
+             WHERE chunks_fts MATCH ?1 ORDER BY score LIMIT ?2",
+        )?;
+        let rows = stmt
+            .query_map(params![query, limit as i64], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as usize, r.get::<_, i64>(3)? as usize, r.get(4)?))
+            })?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Full-text search over node titles and summaries: `(doc_id, node_id, score)`.
+    pub fn search_nodes(&self, query: &str, limit: usize) -> Result<Vec<(String, String, f64)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT s.doc_id, s.node_id, bm25(nodes_fts) AS score
+             FROM nodes_fts JOIN node_search s ON s.rowid = nodes_fts.rowid
+             WHERE nodes_fts MATCH ?1 ORDER BY score LIMIT ?2",
+        )?;
+        let rows = stmt
+            .query_map(params![query, limit as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    fn delete_in(tx: &Transaction, doc_id: &str) -> Result<()> {
+        tx.execute(
+            "INSERT INTO chunks_fts(chunks_fts, rowid, text, context) SELECT 'delete', rowid, text, context FROM chunks WHERE doc_id = ?1",
+            params![doc_id],
+        )?;
+        tx.execute(
+            "DELETE FROM nodes_fts WHERE rowid IN (SELECT rowid FROM node_search WHERE doc_id = ?1)",
+            params![doc_id],
+        )?;
+        tx.execute("DELETE FROM node_search WHERE doc_id = ?1", params![doc_id])?;
+        for table in ["chunks", "nodes", "cross_refs", "dictionary", "links", "document_text"] {
+            tx.execute(&format!("DELETE FROM {table} WHERE doc_id = ?1"), params![doc_id])?;
+        }
+        tx.execute("DELETE FROM documents WHERE doc_id = ?1", params![doc_id])?;
+        Ok(())
+    }
+
+    fn insert_in(tx: &Transaction, doc: &DocumentIndex) -> Result<()> {
+        let metadata_json = serde_json::to_string(&doc.metadata).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        tx.execute(
+            "INSERT INTO documents (doc_id, doc_name, doc_type, format, source_sha256, encoding, description, metadata_json, company_name, ticker, fiscal_year, period_end_date, settings_key, char_count, node_count)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            params![
+                doc.doc_id,
+                doc.doc_name,
+                doc.doc_type.as_str(),
+                enum_str(&doc.format),
+                doc.source_sha256,
+                doc.encoding,
+                doc.description,
+                metadata_json,
+                doc.metadata.company_name,
+                doc.metadata.ticker,
+                doc.metadata.fiscal_year,
+                doc.metadata.period_end_date,
+                doc.settings_key,
+                doc.text.chars().count() as i64,
+                doc.nodes.len() as i64,
+            ],
+        )?;
+        tx.execute("INSERT INTO document_text (doc_id, text) VALUES (?1, ?2)", params![doc.doc_id, doc.text])?;
+        let map = docindex_core::charmap::CharMap::new(&doc.text);
+        {
+            let mut node_stmt = tx.prepare(
+                "INSERT INTO nodes (doc_id, node_id, ordinal, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            )?;
+            let mut search_stmt = tx.prepare("INSERT INTO node_search (doc_id, node_id) VALUES (?1, ?2)")?;
+            let mut fts_stmt = tx.prepare("INSERT INTO nodes_fts (rowid, title, summary) VALUES (?1, ?2, ?3)")?;
+            for (ordinal, n) in doc.nodes.iter().enumerate() {
+                node_stmt.execute(params![
+                    doc.doc_id,
+                    n.node_id,
+                    ordinal as i64,
+                    n.parent_id,
+                    n.level,
+                    n.title,
+                    n.span.start_char as i64,
+                    n.span.end_char as i64,
+                    n.token_count as i64,
+                    n.summary,
+                    enum_str(&n.summary_engine),
+                    enum_str(&n.origin),
+                ])?;
+                search_stmt.execute(params![doc.doc_id, n.node_id])?;
+                let rowid = tx.last_insert_rowid();
+                fts_stmt.execute(params![rowid, n.title, n.summary])?;
+            }
+            let mut chunk_stmt = tx.prepare(
+                "INSERT INTO chunks (doc_id, chunk_index, node_id, start_char, end_char, token_count, context, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?;
+            let mut chunk_fts = tx.prepare("INSERT INTO chunks_fts (rowid, text, context) VALUES (?1, ?2, ?3)")?;
+            for c in &doc.chunks {
+                let text = map.slice(c.span);
+                chunk_stmt.execute(params![
+                    doc.doc_id,
+                    c.chunk_index as i64,
+                    c.node_id,
+                    c.span.start_char as i64,
+                    c.span.end_char as i64,
+                    c.token_count as i64,
+                    c.context,
+                    text,
+                ])?;
+                chunk_fts.execute(params![tx.last_insert_rowid(), text, c.context])?;
+            }
+            let mut xref_stmt = tx.prepare(
+                "INSERT INTO cross_refs (doc_id, kind, source_node_id, start_char, end_char, target, target_node_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            for r in &doc.cross_refs {
+                xref_stmt.execute(params![
+                    doc.doc_id,
+                    enum_str(&r.kind),
+                    r.source_node_id,
+                    r.span.start_char as i64,
+                    r.span.end_char as i64,
+                    r.target,
+                    r.target_node_id,
+                ])?;
+            }
+            let mut dict_stmt = tx.prepare(
+                "INSERT INTO dictionary (doc_id, term, definition, kind, start_char, end_char, node_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            for d in &doc.dictionary {
+                dict_stmt.execute(params![
+                    doc.doc_id,
+                    d.term,
+                    d.definition,
+                    enum_str(&d.kind),
+                    d.span.start_char as i64,
+                    d.span.end_char as i64,
+                    d.node_id,
+                ])?;
+            }
+            let mut link_stmt = tx.prepare("INSERT INTO links (doc_id, href, start_char, end_char, target_char) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+            for l in &doc.links {
+                link_stmt.execute(params![
+                    doc.doc_id,
+                    l.href,
+                    l.span.start_char as i64,
+                    l.span.end_char as i64,
+                    l.target_char.map(|c| c as i64),
+                ])?;
+            }
+        }
+        Ok(())
+    }
+
+    fn load(&self, doc_id: &str) -> Result<Option<DocumentIndex>> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT d.doc_name, d.doc_type, d.format, d.source_sha256, d.encoding, d.description, d.metadata_json, d.settings_key, t.text
+                 FROM documents d JOIN document_text t ON t.doc_id = d.doc_id WHERE d.doc_id = ?1",
+                params![doc_id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, String>(4)?,
+                        r.get::<_, Option<String>>(5)?,
+                        r.get::<_, String>(6)?,
+                        r.get::<_, String>(7)?,
+                        r.get::<_, String>(8)?,
+                    ))
+                },
+            )
+            .optional()?;
+        let Some((doc_name, doc_type, format, sha, encoding, description, metadata_json, settings_key, text)) = row else {
+            return Ok(None);
+        };
+        let doc_type = DocType::parse(&doc_type).ok_or_else(|| StoreError::Corrupt(format!("unknown document type '{doc_type}'")))?;
+        let metadata: Metadata = serde_json::from_str(&metadata_json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let mut nodes: Vec<Node> = Vec::new();
+        {
+            let mut stmt = self.conn.prepare(
+                "SELECT node_id, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin FROM nodes WHERE doc_id = ?1 ORDER BY ordinal",
+            )?;
+            let rows = stmt.query_map(params![doc_id], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, Option<String>>(1)?,
+                    r.get::<_, u32>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, i64>(4)?,
+                    r.get::<_, i64>(5)?,
+                    r.get::<_, i64>(6)?,
+                    r.get::<_, String>(7)?,
+                    r.get::<_, String>(8)?,
+                    r.get::<_, String>(9)?,
+                ))
+            })?;
+            for row in rows {
+                let (node_id, parent_id, level, title, s, e, tokens, summary, engine, origin) = row?;
+                nodes.push(Node {
+                    node_id,
+                    title,
+                    level,
+                    parent_id,
+                    span: Span::new(s as usize, e as usize),
+                    token_count: tokens as usize,
+                    summary,
+                    summary_engine: enum_from(&engine)?,
+                    origin: enum_from(&origin)?,
+                    children: Vec::new(),
+                });
+            }
+        }
+        let ids: Vec<(String, Option<String>)> = nodes.iter().map(|n| (n.node_id.clone(), n.parent_id.clone())).collect();
+        for (child, parent) in ids {
+            if let Some(p) = parent.and_then(|p| nodes.iter_mut().find(|n| n.node_id == p)) {
+                p.children.push(child);
+            }
+        }
+        let mut stmt = self.conn.prepare(
+            "SELECT chunk_index, node_id, start_char, end_char, token_count, context FROM chunks WHERE doc_id = ?1 ORDER BY chunk_index",
+        )?;
+        let chunks = stmt
+            .query_map(params![doc_id], |r| {
+                Ok(Chunk {
+                    chunk_index: r.get::<_, i64>(0)? as usize,
+                    node_id: r.get(1)?,
+                    span: Span::new(r.get::<_, i64>(2)? as usize, r.get::<_, i64>(3)? as usize),
+                    token_count: r.get::<_, i64>(4)? as usize,
+                    context: r.get(5)?,
+                })
+            })?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let mut stmt = self.conn.prepare(
+            "SELECT kind, source_node_id, start_char, end_char, target, target_node_id FROM cross_refs WHERE doc_id = ?1 ORDER BY start_char, end_char",
+        )?;
+        let raw_refs = stmt
+            .query_map(params![doc_id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?, r.get::<_, String>(4)?, r.get::<_, Option<String>>(5)?))
+            })?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let mut cross_refs = Vec::with_capacity(raw_refs.len());
+        for (kind, source_node_id, s, e, target, target_node_id) in raw_refs {
+            cross_refs.push(CrossRef {
+                kind: enum_from(&kind)?,
+                source_node_id,
+                span: Span::new(s as usize, e as usize),
+                target,
+                target_node_id,
+            });
+        }
+        let mut stmt = self.conn.prepare(
+            "SELECT term, definition, kind, start_char, end_char, node_id FROM dictionary WHERE doc_id = ?1 ORDER BY start_char",
+        )?;
+        let raw_terms = stmt
+            .query_map(params![doc_id], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?, r.get::<_, i64>(4)?, r.get::<_, Option<String>>(5)?))
+            })?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let mut dictionary = Vec::with_capacity(raw_terms.len());
+        for (term, definition, kind, s, e, node_id) in raw_terms {
+            dictionary.push(DictionaryEntry {
+                term,
+                definition,
+                kind: enum_from(&kind)?,
+                span: Span::new(s as usize, e as usize),
+                node_id,
+            });
+        }
+        let mut stmt = self.conn.prepare("SELECT href, start_char, end_char, target_char FROM links WHERE doc_id = ?1 ORDER BY start_char")?;
+        let links = stmt
+            .query_map(params![doc_id], |r| {
+                Ok(Hyperlink {
+                    href: r.get(0)?,
+                    span: Span::new(r.get::<_, i64>(1)? as usize, r.get::<_, i64>(2)? as usize),
+                    target_char: r.get::<_, Option<i64>>(3)?.map(|c| c as usize),
+                })
+            })?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        Ok(Some(DocumentIndex {
+            doc_id: doc_id.to_string(),
+            doc_name,
+            doc_type,
+            format: enum_from(&format)?,
+            source_sha256: sha,
+            encoding,
+            description,
+            metadata,
+            text,
+            nodes,
+            chunks,
+            cross_refs,
+            dictionary,
+            links,
+            settings_key,
+        }))
+    }
+}
+
+impl DocumentStore for SqliteStore {
+    type Error = StoreError;
+
+    fn replace(&mut self, doc: &DocumentIndex) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        let stale: Vec<String> = {
+            let mut stmt = tx.prepare("SELECT doc_id FROM documents WHERE doc_id = ?1 OR doc_name = ?2")?;
+            let ids = stmt
+                .query_map(params![doc.doc_id, doc.doc_name], |r| r.get(0))?
+                .collect::<std::result::Result<Vec<String>, _>>()?;
+            ids
+        };
+        for id in stale {
+            Self::delete_in(&tx, &id)?;
+        }
+        Self::insert_in(&tx, doc)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn get(&self, doc_id: &str) -> Result<Option<DocumentIndex>> {
+        self.load(doc_id)
+    }
+
+    fn list(&self) -> Result<Vec<DocumentSummary>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT doc_id, doc_name, doc_type, company_name, ticker, fiscal_year, period_end_date, node_count, char_count, source_sha256, settings_key FROM documents ORDER BY doc_name",
+        )?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                    r.get::<_, Option<i32>>(5)?,
+                    r.get::<_, Option<String>>(6)?,
+                    r.get::<_, i64>(7)?,
+                    r.get::<_, i64>(8)?,
+                    r.get::<_, String>(9)?,
+                    r.get::<_, String>(10)?,
+                ))
+            })?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        rows.into_iter()
+            .map(|(doc_id, doc_name, doc_type, company_name, ticker, fiscal_year, period_end_date, nodes, chars, sha, settings_key)| {
+                Ok(DocumentSummary {
+                    doc_id,
+                    doc_name,
+                    doc_type: DocType::parse(&doc_type).ok_or_else(|| StoreError::Corrupt(format!("unknown document type '{doc_type}'")))?,
+                    company_name,
+                    ticker,
+                    fiscal_year,
+                    period_end_date,
+                    node_count: nodes as usize,
+                    char_count: chars as usize,
+                    source_sha256: sha,
+                    settings_key,
+                })
+            })
+            .collect()
+    }
+
+    fn remove(&mut self, doc_id: &str) -> Result<bool> {
+        let tx = self.conn.transaction()?;
+        let exists: bool = tx
+            .query_row("SELECT 1 FROM documents WHERE doc_id = ?1", params![doc_id], |_| Ok(()))
+            .optional()?
+            .is_some();
+        Self::delete_in(&tx, doc_id)?;
+        tx.commit()?;
+        Ok(exists)
+    }
+}
