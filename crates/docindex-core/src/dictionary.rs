@@ -27,10 +27,19 @@ fn preceding_words(text: &str, end: usize, max_words: usize) -> (usize, Vec<(usi
         .map(|(i, _)| i)
         .unwrap_or(0);
     let window = &text[window_start..end];
-    let clause_start = window
-        .rfind(['.', ';', ':', '\n', '(', ')', '“', '"'])
-        .map(|p| p + window[p..].chars().next().map(char::len_utf8).unwrap_or(1))
-        .unwrap_or(0);
+    // A clause starts after sentence punctuation followed by a capital, or a line break.
+    let mut clause_start = 0;
+    for (i, ch) in window.char_indices() {
+        let after = &window[i + ch.len_utf8()..];
+        let boundary = match ch {
+            '\n' | ';' | '(' | ')' => true,
+            '.' | ':' => after.starts_with(' ') && after[1..].starts_with(|c: char| c.is_uppercase()) && !window[..i].ends_with("Inc") && !window[..i].ends_with("Corp") && !window[..i].ends_with("Co") && !window[..i].ends_with("Ltd"),
+            _ => false,
+        };
+        if boundary {
+            clause_start = i + ch.len_utf8();
+        }
+    }
     let clause = &window[clause_start..];
     let mut words: Vec<(usize, &str)> = Vec::new();
     let mut offset = 0;

@@ -72,7 +72,7 @@ pub fn detect(c: &Canonical, name: &str) -> DocType {
     }
     let name_lower = name.to_ascii_lowercase();
     let press = lower.contains("for immediate release") || lower.contains("business wire") || lower.contains("prnewswire") || lower.contains("globe newswire") || name_lower.contains("press_release") || name_lower.contains("ex-99");
-    let results = Regex::new(r"(?i)(reports?|announces?)\b[^.\n]{0,80}\b(results|earnings|sales)")
+    let results = Regex::new(r"(?i)(reports?|announces?)\b[^.\n]{0,80}\b(results|earnings|sales|net\s+income|revenues?)")
         .map(|r| r.is_match(&head))
         .unwrap_or(false);
     if press && results || results && lower.contains("quarter") && lower.contains("net income") {

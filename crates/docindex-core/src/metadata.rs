@@ -18,7 +18,7 @@ static PERIOD_ENDED: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)(?:fiscal\s+year|quarterly\s+period|period|year)\s+ended\s*:?\s*((?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})")
 });
 static REGISTRANT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?m)^(.{2,80})\n\n?\(Exact name of (?:registrant|Registrant)")
+    re(r"(?m)^(.{2,80})\n\n?(?:[-\s]{10,}\n\n?)?\(Exact name of (?:registrant|Registrant)")
 });
 static TICKER_PAREN: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|OTC)\s*:\s*([A-Z]{1,5}(?:\.[A-Z])?)\)")
@@ -136,12 +136,7 @@ pub fn extract(c: &Canonical, map: &CharMap, doc_type: DocType) -> Metadata {
         }
     }
     if m.filing_date.is_none() {
-        // The signature block dates the filing; take the last "Date:" in the document.
-        if let Some(date) = SIGNATURE_DATE
-            .captures_iter(&c.text)
-            .last()
-            .and_then(|cap| iso_date(&cap[1]))
-        {
+        if let Some(date) = signature_date(&c.text, m.period_end_date.as_deref()) {
             m.filing_date = Some(date);
             set(&mut m, "filing_date", "signature");
         }
@@ -154,6 +149,23 @@ pub fn extract(c: &Canonical, map: &CharMap, doc_type: DocType) -> Metadata {
     }
     m.key_numbers = key_numbers(c, map, m.period_end_date.as_deref());
     m
+}
+
+/// The date of the signature block (the last "SIGNATURES" heading), which dates the
+/// filing; never earlier than the period it reports on.
+fn signature_date(text: &str, period_end: Option<&str>) -> Option<String> {
+    let heading = text.rfind("\nSIGNATURES").or_else(|| text.rfind("\nSIGNATURE"))?;
+    let window_end = (heading + 6000).min(text.len());
+    let window_end = (window_end..=text.len()).find(|&i| text.is_char_boundary(i))?;
+    let window = &text[heading..window_end];
+    let date = SIGNATURE_DATE
+        .captures(window)
+        .and_then(|cap| iso_date(&cap[1]))
+        .or_else(|| MONTH_DATE.find(window).and_then(|m| iso_date(m.as_str())))?;
+    match period_end {
+        Some(end) if date.as_str() < end => None,
+        _ => Some(date),
+    }
 }
 
 const KEY_CONCEPTS: [(&str, &[&str]); 6] = [

@@ -234,6 +234,11 @@ fn flatten(c: &Canonical, map: &CharMap, tokens: &[usize], sections: &[Section],
         } else {
             ""
         };
+        let body = if body.trim().is_empty() {
+            &c.text[start..end]
+        } else {
+            body
+        };
         let summary = summary::extractive(body, &child_titles, 300);
         let node = &mut out[index].node;
         node.summary = summary;

@@ -10,7 +10,7 @@ use regex::Regex;
 use std::sync::LazyLock;
 
 static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:(?P<part>Part\s+(?:IV|III|II|I))\b(?:,\s*|\s+)(?P<pitem>Items?\s+\d{1,2}[A-D]?)\b|(?P<item>Items?\s+\d{1,2}(?:\.\d{2})?[A-D]?)\b|(?P<lonepart>Part\s+(?:IV|III|II|I))\b|(?P<note>Notes?\s+\d{1,2})\b|(?P<exhibit>Exhibits?\s+\d{1,3}(?:\.\d{1,3}){0,2})|(?P<appendix>Appendix\s+(?:[A-Z]|\d{1,2}))\b|(?P<table>Table\s+\d{1,2}(?:\.\d{1,2})?)\b|(?P<schedule>Schedule\s+(?:I{1,3}|IV|V)\b))")
+    Regex::new(r"\b(?:(?P<part>Part[ \u{a0}]+(?:IV|III|II|I))\b(?:,[ \u{a0}]*|[ \u{a0}]+)(?P<pitem>Items?[ \u{a0}]+\d{1,2}[A-D]?)\b|(?P<item>Items?[ \u{a0}]+\d{1,2}(?:\.\d{2})?[A-D]?)\b|(?P<lonepart>Part[ \u{a0}]+(?:IV|III|II|I))\b|(?P<note>Notes?[ \u{a0}]+\d{1,2})\b|(?P<exhibit>Exhibits?[ \u{a0}]+\d{1,3}(?:\.\d{1,3}){0,2})|(?P<appendix>Appendix[ \u{a0}]+(?:[A-Z]|\d{1,2}))\b|(?P<table>Table[ \u{a0}]+\d{1,2}(?:\.\d{1,2})?)\b|(?P<schedule>Schedule[ \u{a0}]+(?:I{1,3}|IV|V)\b))")
         .unwrap_or_else(|_| unreachable!())
 });
 

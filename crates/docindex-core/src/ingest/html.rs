@@ -443,8 +443,12 @@ impl State {
                 let end = self.cur.text.len();
                 if let Some(fact) = self.facts.get_mut(open.index) {
                     fact.value = collapse_spaces(&fact.value);
-                    if open.visible && open.block == self.raw.len() && end > open.start {
-                        self.cur.facts.push((open.index, open.start..end));
+                    // The cell separator is written lazily, after the fact opened.
+                    let start = open.start.min(end);
+                    let slice = &self.cur.text[start..end];
+                    let start = start + (slice.len() - slice.trim_start_matches([' ', '|']).len());
+                    if open.visible && open.block == self.raw.len() && end > start {
+                        self.cur.facts.push((open.index, start..end));
                     }
                 }
             }

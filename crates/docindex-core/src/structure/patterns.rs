@@ -11,7 +11,7 @@ fn re(pattern: &str) -> Regex {
 static PART: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^PART\s+(IV|III|II|I|V|[1-5])\b\s*(?:[.:\-–—]\s*)?(.*)$"));
 static ITEM: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^ITEMS?\s+(\d{1,2}(?:\.\d{2})?)\s*([A-D])?(?:\s*(?:\.|:|-|–|—|\s)\s*(.*))?$")
+    re(r"(?i)^ITEMS?\s+(\d{1,2}(?:\.\d{2})?)\s*([A-D])?(?:\([a-z0-9]{1,3}\))*(?:\s*(?:\.|:|-|–|—|\s)\s*(.*))?$")
 });
 static TRAILING_PAGE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:\s|\|)(?:[A-Z]-)?\d{1,3}(?:\s*-\s*\d{1,3})?$"));
@@ -58,7 +58,7 @@ pub fn item_label(block: &str) -> Option<String> {
     }
     let caps = ITEM.captures(block)?;
     let rest = caps.get(3).map(|m| m.as_str()).unwrap_or("");
-    if rest.starts_with('(') || rest.starts_with("of ") || rest.starts_with("in ") {
+    if rest.starts_with(|c: char| c.is_ascii_digit()) || rest.starts_with("of ") || rest.starts_with("in ") {
         return None;
     }
     let mut label = caps[1].to_string();
@@ -139,7 +139,8 @@ mod tests {
         assert_eq!(item_label("ITEM 7:  MD&A").as_deref(), Some("7"));
         assert_eq!(item_label("Item 2.02 Results of Operations").as_deref(), Some("2.02"));
         assert_eq!(item_label("Item 7A"), Some("7A".into()));
-        assert_eq!(item_label("Item 14(a)(1):"), None);
+        assert_eq!(item_label("ITEM 9.01(d). Exhibits").as_deref(), Some("9.01"));
+        assert_eq!(item_label("Item 7 of Part II describes"), None);
         assert_eq!(item_label("Items 1 and 2. Business and Properties").as_deref(), Some("1"));
         assert_eq!(part_number("PART II — OTHER INFORMATION"), Some(2));
         assert_eq!(part_number("Part I"), Some(1));
