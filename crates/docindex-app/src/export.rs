@@ -66,7 +66,13 @@ pub fn native(doc: &DocumentIndex, with_text: bool) -> Value {
     obj
 }
 
-fn pageindex_node(doc: &DocumentIndex, node: &Node, map: &CharMap, line_of: &dyn Fn(usize) -> usize, with_text: bool) -> Value {
+fn pageindex_node(
+    doc: &DocumentIndex,
+    node: &Node,
+    map: &CharMap,
+    line_of: &dyn Fn(usize) -> usize,
+    with_text: bool,
+) -> Value {
     let mut obj = Map::new();
     obj.insert("title".into(), json!(node.title));
     obj.insert("node_id".into(), json!(node.node_id));

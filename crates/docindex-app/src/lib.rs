@@ -21,9 +21,15 @@ pub enum AppError {
     #[error("{path}: {source}")]
     File { path: PathBuf, source: IngestError },
     #[error("{path}: cannot read the file: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot create the library folder {path}: {source}")]
-    LibraryDir { path: PathBuf, source: std::io::Error },
+    LibraryDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("no document '{0}' in the library (use `docindex list` to see ids and names)")]
@@ -40,9 +46,14 @@ impl AppError {
     pub fn fault(&self) -> Fault {
         match self {
             AppError::File { source, .. } => source.fault(),
-            AppError::Read { .. } | AppError::UnknownDocument(_) | AppError::AmbiguousDocument { .. } | AppError::UnknownNode { .. } => Fault::User,
+            AppError::Read { .. }
+            | AppError::UnknownDocument(_)
+            | AppError::AmbiguousDocument { .. }
+            | AppError::UnknownNode { .. } => Fault::User,
             AppError::Store(StoreError::Corrupt(_)) => Fault::Bug,
-            AppError::LibraryDir { .. } | AppError::Store(_) | AppError::Threads(_) => Fault::Runtime,
+            AppError::LibraryDir { .. } | AppError::Store(_) | AppError::Threads(_) => {
+                Fault::Runtime
+            }
         }
     }
 }
@@ -127,7 +138,12 @@ impl Library {
 
     /// Index files, `jobs` at a time. Each file gets its own report; one bad file never
     /// stops the others, and a failed file leaves the library as it was.
-    pub fn index_paths(&mut self, paths: &[PathBuf], jobs: usize, on_event: &(dyn Fn(IndexEvent) + Sync)) -> Result<Vec<IndexReport>> {
+    pub fn index_paths(
+        &mut self,
+        paths: &[PathBuf],
+        jobs: usize,
+        on_event: &(dyn Fn(IndexEvent) + Sync),
+    ) -> Result<Vec<IndexReport>> {
         let known = self.store.list()?;
         let settings = self.settings;
         let pool = rayon::ThreadPoolBuilder::new()
@@ -140,11 +156,14 @@ impl Library {
             let known = &known;
             scope.spawn(move || {
                 pool.install(|| {
-                    paths.par_iter().enumerate().for_each_with(tx, |tx, (i, path)| {
-                        on_event(IndexEvent::Started { path });
-                        let prepared = prepare(path, &settings, known);
-                        let _ = tx.send((i, prepared));
-                    })
+                    paths
+                        .par_iter()
+                        .enumerate()
+                        .for_each_with(tx, |tx, (i, path)| {
+                            on_event(IndexEvent::Started { path });
+                            let prepared = prepare(path, &settings, known);
+                            let _ = tx.send((i, prepared));
+                        })
                 })
             });
             for (i, prepared) in rx {
@@ -187,20 +206,34 @@ impl Library {
     /// Find a document by id, name, file stem or unique id prefix.
     pub fn resolve(&self, query: &str) -> Result<DocumentSummary> {
         let docs = self.store.list()?;
-        let stem = |name: &str| Path::new(name).file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
-        if let Some(d) = docs.iter().find(|d| d.doc_id == query || d.doc_name == query) {
+        let stem = |name: &str| {
+            Path::new(name)
+                .file_stem()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_default()
+        };
+        if let Some(d) = docs
+            .iter()
+            .find(|d| d.doc_id == query || d.doc_name == query)
+        {
             return Ok(d.clone());
         }
         let matches: Vec<&DocumentSummary> = docs
             .iter()
-            .filter(|d| stem(&d.doc_name) == query || (query.len() >= 4 && d.doc_id.starts_with(query)))
+            .filter(|d| {
+                stem(&d.doc_name) == query || (query.len() >= 4 && d.doc_id.starts_with(query))
+            })
             .collect();
         match matches.as_slice() {
             [one] => Ok((*one).clone()),
             [] => Err(AppError::UnknownDocument(query.to_string())),
             many => Err(AppError::AmbiguousDocument {
                 query: query.to_string(),
-                matches: many.iter().map(|d| format!("{} ({})", d.doc_id, d.doc_name)).collect::<Vec<_>>().join(", "),
+                matches: many
+                    .iter()
+                    .map(|d| format!("{} ({})", d.doc_id, d.doc_name))
+                    .collect::<Vec<_>>()
+                    .join(", "),
             }),
         }
     }
@@ -216,11 +249,15 @@ impl Library {
     /// Exactly the text of one node: `text[start_char..end_char]`.
     pub fn node_text(&self, doc: &str, node_id: &str) -> Result<String> {
         let document = self.document(doc)?;
-        let node = document.node(node_id).ok_or_else(|| AppError::UnknownNode {
-            doc: document.doc_id.clone(),
-            node: node_id.to_string(),
-        })?;
-        Ok(docindex_core::charmap::CharMap::new(&document.text).slice(node.span).to_string())
+        let node = document
+            .node(node_id)
+            .ok_or_else(|| AppError::UnknownNode {
+                doc: document.doc_id.clone(),
+                node: node_id.to_string(),
+            })?;
+        Ok(docindex_core::charmap::CharMap::new(&document.text)
+            .slice(node.span)
+            .to_string())
     }
 
     /// Remove a document; returns whether it existed.
@@ -241,7 +278,9 @@ fn prepare(path: &Path, settings: &IndexSettings, known: &[DocumentSummary]) -> 
         source,
     })?;
     if meta.is_dir() {
-        return Err(file_err(IngestError::Unsupported("this is a folder, not a file".into())));
+        return Err(file_err(IngestError::Unsupported(
+            "this is a folder, not a file".into(),
+        )));
     }
     if meta.len() > settings.max_bytes {
         return Err(file_err(IngestError::TooLarge {
@@ -258,12 +297,16 @@ fn prepare(path: &Path, settings: &IndexSettings, known: &[DocumentSummary]) -> 
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_else(|| path.display().to_string());
     let sha = sha256_hex(&bytes);
-    if let Some(existing) = known
-        .iter()
-        .find(|d| d.source_sha256 == sha && d.settings_key == settings.key() && d.doc_id == doc_id_for(&sha))
-    {
+    if let Some(existing) = known.iter().find(|d| {
+        d.source_sha256 == sha && d.settings_key == settings.key() && d.doc_id == doc_id_for(&sha)
+    }) {
         return Ok(Prepared::Unchanged(existing.clone()));
     }
-    let doc = docindex_core::index_document(&name, &bytes, settings, &mut NoProgress).map_err(file_err)?;
-    Ok(Prepared::Fresh(Box::new(doc), bytes.len() as u64, started.elapsed()))
+    let doc = docindex_core::index_document(&name, &bytes, settings, &mut NoProgress)
+        .map_err(file_err)?;
+    Ok(Prepared::Fresh(
+        Box::new(doc),
+        bytes.len() as u64,
+        started.elapsed(),
+    ))
 }

@@ -11,13 +11,19 @@ use std::time::Instant;
 pub fn run(paths: &[PathBuf], jobs: usize, repeat: usize, settings: IndexSettings) -> Result<i32> {
     // Build the tokenizer once, outside the timings (it costs ~0.3 s per process).
     docindex_core::tokens::TokenCounter::new()?;
-    println!("{:<60} {:>9} {:>7} {:>9} {:>8} {:>10}", "file", "MB", "nodes", "ms", "MB/s", "nodes/s");
+    println!(
+        "{:<60} {:>9} {:>7} {:>9} {:>8} {:>10}",
+        "file", "MB", "nodes", "ms", "MB/s", "nodes/s"
+    );
     let mut total_bytes = 0usize;
     let mut total_nodes = 0usize;
     let mut total_secs = 0f64;
     for path in paths {
         let bytes = std::fs::read(path)?;
-        let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
         let mut best = f64::MAX;
         let mut nodes = 0;
         for _ in 0..repeat.max(1) {
@@ -35,7 +41,15 @@ pub fn run(paths: &[PathBuf], jobs: usize, repeat: usize, settings: IndexSetting
             continue;
         }
         let mb = bytes.len() as f64 / 1e6;
-        println!("{:<60} {:>9.2} {:>7} {:>9.1} {:>8.1} {:>10.0}", name, mb, nodes, best * 1000.0, mb / best, nodes as f64 / best);
+        println!(
+            "{:<60} {:>9.2} {:>7} {:>9.1} {:>8.1} {:>10.0}",
+            name,
+            mb,
+            nodes,
+            best * 1000.0,
+            mb / best,
+            nodes as f64 / best
+        );
         total_bytes += bytes.len();
         total_nodes += nodes;
         total_secs += best;

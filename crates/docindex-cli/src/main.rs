@@ -13,7 +13,11 @@ use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(name = "docindex", version, about = "Index financial filings into exact-span section trees")]
+#[command(
+    name = "docindex",
+    version,
+    about = "Index financial filings into exact-span section trees"
+)]
 struct Cli {
     /// Library folder (default: $DOCINDEX_LIBRARY, else the OS data directory).
     #[arg(long, global = true)]
@@ -80,7 +84,9 @@ enum Command {
 }
 
 fn default_jobs() -> usize {
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
 }
 
 fn exit_code(fault: Fault) -> i32 {
@@ -97,7 +103,10 @@ fn main() {
         Ok(code) => std::process::exit(code),
         Err(err) => {
             eprintln!("error: {err:#}");
-            let code = err.downcast_ref::<AppError>().map(|e| exit_code(e.fault())).unwrap_or(3);
+            let code = err
+                .downcast_ref::<AppError>()
+                .map(|e| exit_code(e.fault()))
+                .unwrap_or(3);
             std::process::exit(code);
         }
     }
@@ -111,7 +120,12 @@ fn run(cli: Cli) -> Result<i32> {
         max_bytes: cli.max_bytes,
         ..IndexSettings::default()
     };
-    if let Command::Bench { paths, jobs, repeat } = &cli.command {
+    if let Command::Bench {
+        paths,
+        jobs,
+        repeat,
+    } = &cli.command
+    {
         return bench::run(paths, *jobs, *repeat, settings);
     }
     let dir = cli.library.clone().unwrap_or_else(default_library_dir);
@@ -130,16 +144,28 @@ fn run(cli: Cli) -> Result<i32> {
                     bar.inc(1);
                     if !cli.json {
                         bar.suspend(|| match &report.result {
-                            Ok(IndexOutcome::Indexed { document, chunks, millis, replaced, .. }) => eprintln!(
+                            Ok(IndexOutcome::Indexed {
+                                document,
+                                chunks,
+                                millis,
+                                replaced,
+                                ..
+                            }) => eprintln!(
                                 "indexed  {}  {}  {} ({}), {} nodes, {} chunks, {} ms{}",
                                 document.doc_id,
                                 document.doc_name,
                                 document.doc_type.as_str(),
-                                document.company_name.as_deref().unwrap_or("unknown company"),
+                                document
+                                    .company_name
+                                    .as_deref()
+                                    .unwrap_or("unknown company"),
                                 document.node_count,
                                 chunks,
                                 millis,
-                                replaced.as_ref().map(|r| format!(", replaced {r}")).unwrap_or_default()
+                                replaced
+                                    .as_ref()
+                                    .map(|r| format!(", replaced {r}"))
+                                    .unwrap_or_default()
                             ),
                             Ok(IndexOutcome::Unchanged { document }) => {
                                 eprintln!("unchanged {}  {}", document.doc_id, document.doc_name)
@@ -178,11 +204,25 @@ fn run(cli: Cli) -> Result<i32> {
             if cli.json {
                 writeln!(out, "{}", serde_json::to_string_pretty(&docs)?)?;
             } else if docs.is_empty() {
-                writeln!(out, "The library at {} is empty; add filings with `docindex index FILE…`.", dir.display())?;
+                writeln!(
+                    out,
+                    "The library at {} is empty; add filings with `docindex index FILE…`.",
+                    dir.display()
+                )?;
             } else {
-                writeln!(out, "{:<12}  {:<8}  {:<28}  {:<10}  {:>5}  NAME", "ID", "TYPE", "COMPANY", "PERIOD", "NODES")?;
+                writeln!(
+                    out,
+                    "{:<12}  {:<8}  {:<28}  {:<10}  {:>5}  NAME",
+                    "ID", "TYPE", "COMPANY", "PERIOD", "NODES"
+                )?;
                 for d in docs {
-                    let company: String = d.company_name.clone().unwrap_or_default().chars().take(28).collect();
+                    let company: String = d
+                        .company_name
+                        .clone()
+                        .unwrap_or_default()
+                        .chars()
+                        .take(28)
+                        .collect();
                     writeln!(
                         out,
                         "{:<12}  {:<8}  {:<28}  {:<10}  {:>5}  {}",
@@ -199,9 +239,19 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Tree { doc } => {
             let document = library.document(&doc)?;
             if cli.json {
-                writeln!(out, "{}", serde_json::to_string_pretty(&export::native(&document, false))?)?;
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string_pretty(&export::native(&document, false))?
+                )?;
             } else {
-                writeln!(out, "{} — {} ({})", document.doc_id, document.doc_name, document.doc_type.as_str())?;
+                writeln!(
+                    out,
+                    "{} — {} ({})",
+                    document.doc_id,
+                    document.doc_name,
+                    document.doc_type.as_str()
+                )?;
                 for n in &document.nodes {
                     writeln!(
                         out,
@@ -219,7 +269,11 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Show { doc, node_id } => {
             let text = library.node_text(&doc, &node_id)?;
             if cli.json {
-                writeln!(out, "{}", serde_json::json!({"node_id": node_id, "text": text}))?;
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::json!({"node_id": node_id, "text": text})
+                )?;
             } else {
                 write!(out, "{text}")?;
                 if !text.ends_with('\n') {
@@ -227,7 +281,12 @@ fn run(cli: Cli) -> Result<i32> {
                 }
             }
         }
-        Command::Export { doc, format, with_text, output } => {
+        Command::Export {
+            doc,
+            format,
+            with_text,
+            output,
+        } => {
             let document = library.document(&doc)?;
             let value = match format {
                 ExportFormat::Native => export::native(&document, with_text),
@@ -235,7 +294,8 @@ fn run(cli: Cli) -> Result<i32> {
             };
             let json = serde_json::to_string_pretty(&value)?;
             match output {
-                Some(path) => std::fs::write(&path, json).with_context(|| format!("cannot write {}", path.display()))?,
+                Some(path) => std::fs::write(&path, json)
+                    .with_context(|| format!("cannot write {}", path.display()))?,
                 None => writeln!(out, "{json}")?,
             }
         }

@@ -16,7 +16,18 @@ fn main() {
             eprintln!("{:?} in {:?}: {} blocks, {} bytes, {} furniture, {} facts, {} contexts, {} anchors", format, t.elapsed(), c.blocks.len(), c.text.len(), c.furniture_removed, c.facts.len(), c.contexts.len(), c.anchors.len());
             for b in &c.blocks {
                 let s = &c.text[b.span.clone()];
-                println!("[{:?}{}{}{}{}] {}", b.kind, if b.style.bold {" B"} else {""}, if b.style.italic {" I"} else {""}, b.style.font_size.map(|s| format!(" {s}pt")).unwrap_or_default(), if b.has_forward_link {" TOC"} else {""}, s.chars().take(160).collect::<String>());
+                println!(
+                    "[{:?}{}{}{}{}] {}",
+                    b.kind,
+                    if b.style.bold { " B" } else { "" },
+                    if b.style.italic { " I" } else { "" },
+                    b.style
+                        .font_size
+                        .map(|s| format!(" {s}pt"))
+                        .unwrap_or_default(),
+                    if b.has_forward_link { " TOC" } else { "" },
+                    s.chars().take(160).collect::<String>()
+                );
             }
         }
         Err(e) => eprintln!("{path}: {e}"),

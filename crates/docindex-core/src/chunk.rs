@@ -23,7 +23,10 @@ pub fn chunk_blocks(
     let mut pieces = Vec::new();
     for (span, tokens) in blocks {
         if *tokens <= limit {
-            pieces.push(Piece { span: span.clone(), tokens: *tokens });
+            pieces.push(Piece {
+                span: span.clone(),
+                tokens: *tokens,
+            });
         } else {
             split_long(text, span.clone(), limit, counter, &mut pieces);
         }
@@ -46,7 +49,13 @@ pub fn chunk_blocks(
     chunks
 }
 
-fn split_long(text: &str, span: Range<usize>, limit: usize, counter: &TokenCounter, out: &mut Vec<Piece>) {
+fn split_long(
+    text: &str,
+    span: Range<usize>,
+    limit: usize,
+    counter: &TokenCounter,
+    out: &mut Vec<Piece>,
+) {
     let slice = &text[span.clone()];
     let mut group_start: Option<usize> = None;
     let mut group_end = 0usize;
@@ -58,7 +67,10 @@ fn split_long(text: &str, span: Range<usize>, limit: usize, counter: &TokenCount
         let tokens = counter.count(sentence);
         if tokens > limit {
             if let Some(s) = group_start.take() {
-                out.push(Piece { span: s..group_end, tokens: group_tokens });
+                out.push(Piece {
+                    span: s..group_end,
+                    tokens: group_tokens,
+                });
             }
             split_words(text, start..end, limit, counter, out);
             group_tokens = 0;
@@ -67,7 +79,10 @@ fn split_long(text: &str, span: Range<usize>, limit: usize, counter: &TokenCount
         match group_start {
             Some(_) if group_tokens + tokens > limit => {
                 if let Some(s) = group_start {
-                    out.push(Piece { span: s..group_end, tokens: group_tokens });
+                    out.push(Piece {
+                        span: s..group_end,
+                        tokens: group_tokens,
+                    });
                 }
                 group_start = Some(start);
                 group_tokens = tokens;
@@ -81,11 +96,20 @@ fn split_long(text: &str, span: Range<usize>, limit: usize, counter: &TokenCount
         group_end = end;
     }
     if let Some(s) = group_start {
-        out.push(Piece { span: s..group_end, tokens: group_tokens });
+        out.push(Piece {
+            span: s..group_end,
+            tokens: group_tokens,
+        });
     }
 }
 
-fn split_words(text: &str, span: Range<usize>, limit: usize, counter: &TokenCounter, out: &mut Vec<Piece>) {
+fn split_words(
+    text: &str,
+    span: Range<usize>,
+    limit: usize,
+    counter: &TokenCounter,
+    out: &mut Vec<Piece>,
+) {
     let slice = &text[span.clone()];
     let mut start = 0usize;
     let mut words = 0usize;

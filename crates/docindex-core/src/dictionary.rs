@@ -33,7 +33,14 @@ fn preceding_words(text: &str, end: usize, max_words: usize) -> (usize, Vec<(usi
         let after = &window[i + ch.len_utf8()..];
         let boundary = match ch {
             '\n' | ';' | '(' | ')' => true,
-            '.' | ':' => after.starts_with(' ') && after[1..].starts_with(|c: char| c.is_uppercase()) && !window[..i].ends_with("Inc") && !window[..i].ends_with("Corp") && !window[..i].ends_with("Co") && !window[..i].ends_with("Ltd"),
+            '.' | ':' => {
+                after.starts_with(' ')
+                    && after[1..].starts_with(|c: char| c.is_uppercase())
+                    && !window[..i].ends_with("Inc")
+                    && !window[..i].ends_with("Corp")
+                    && !window[..i].ends_with("Co")
+                    && !window[..i].ends_with("Ltd")
+            }
             _ => false,
         };
         if boundary {
@@ -45,7 +52,10 @@ fn preceding_words(text: &str, end: usize, max_words: usize) -> (usize, Vec<(usi
     let mut offset = 0;
     for w in clause.split(' ') {
         if !w.trim().is_empty() {
-            words.push((window_start + clause_start + offset, w.trim_end_matches(',')));
+            words.push((
+                window_start + clause_start + offset,
+                w.trim_end_matches(','),
+            ));
         }
         offset += w.len() + 1;
     }
@@ -56,7 +66,12 @@ fn preceding_words(text: &str, end: usize, max_words: usize) -> (usize, Vec<(usi
 
 /// The words whose initials spell `acronym`, ending right before the parenthesis.
 fn expansion<'a>(words: &[(usize, &'a str)], acronym: &str) -> Option<(usize, Vec<&'a str>)> {
-    let letters: Vec<char> = acronym.trim_end_matches('s').chars().filter(|c| c.is_alphanumeric()).map(|c| c.to_ascii_uppercase()).collect();
+    let letters: Vec<char> = acronym
+        .trim_end_matches('s')
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
     let mut needed = letters.len();
     let mut taken = Vec::new();
     for &(pos, word) in words.iter().rev() {
@@ -71,9 +86,15 @@ fn expansion<'a>(words: &[(usize, &'a str)], acronym: &str) -> Option<(usize, Ve
         let contribution: Vec<char> = if word.len() > 1 && word.chars().all(|c| c.is_uppercase()) {
             word.chars().collect()
         } else {
-            word.chars().next().map(|c| c.to_ascii_uppercase()).into_iter().collect()
+            word.chars()
+                .next()
+                .map(|c| c.to_ascii_uppercase())
+                .into_iter()
+                .collect()
         };
-        if contribution.len() > needed || letters[needed - contribution.len()..needed] != contribution[..] {
+        if contribution.len() > needed
+            || letters[needed - contribution.len()..needed] != contribution[..]
+        {
             // A word like "EBITDA" may also count by its first letter only.
             let first = word.chars().next()?.to_ascii_uppercase();
             if letters[needed - 1] != first {
@@ -85,7 +106,10 @@ fn expansion<'a>(words: &[(usize, &'a str)], acronym: &str) -> Option<(usize, Ve
         }
         taken.push((pos, word));
     }
-    while taken.last().is_some_and(|(_, w)| STOP.contains(&w.to_lowercase().as_str())) {
+    while taken
+        .last()
+        .is_some_and(|(_, w)| STOP.contains(&w.to_lowercase().as_str()))
+    {
         taken.pop();
     }
     if needed != 0 || taken.is_empty() {
@@ -100,7 +124,12 @@ fn expansion<'a>(words: &[(usize, &'a str)], acronym: &str) -> Option<(usize, Ve
 pub fn find(text: &str, map: &CharMap, nodes: &[Node]) -> Vec<DictionaryEntry> {
     let mut out = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
-    let mut push = |term: String, definition: String, kind, start: usize, end: usize, out: &mut Vec<DictionaryEntry>| {
+    let mut push = |term: String,
+                    definition: String,
+                    kind,
+                    start: usize,
+                    end: usize,
+                    out: &mut Vec<DictionaryEntry>| {
         if definition.is_empty() || !seen.insert(term.to_lowercase()) {
             return;
         }
@@ -114,7 +143,9 @@ pub fn find(text: &str, map: &CharMap, nodes: &[Node]) -> Vec<DictionaryEntry> {
         });
     };
     for caps in QUOTED.captures_iter(text) {
-        let (Some(whole), Some(term)) = (caps.get(0), caps.get(1)) else { continue };
+        let (Some(whole), Some(term)) = (caps.get(0), caps.get(1)) else {
+            continue;
+        };
         let term_text = term.as_str().trim().to_string();
         let (clause_start, words) = preceding_words(text, whole.start(), 12);
         let is_acronym = term_text.chars().filter(|c| c.is_uppercase()).count() >= 2
@@ -122,31 +153,60 @@ pub fn find(text: &str, map: &CharMap, nodes: &[Node]) -> Vec<DictionaryEntry> {
             && term_text.len() <= 10;
         if is_acronym {
             if let Some((start, expanded)) = expansion(&words, &term_text) {
-                push(term_text, expanded.join(" "), TermKind::Acronym, start, whole.end(), &mut out);
+                push(
+                    term_text,
+                    expanded.join(" "),
+                    TermKind::Acronym,
+                    start,
+                    whole.end(),
+                    &mut out,
+                );
                 continue;
             }
         }
-        let clause = text[clause_start..whole.start()].trim_end().trim_end_matches(',');
+        let clause = text[clause_start..whole.start()]
+            .trim_end()
+            .trim_end_matches(',');
         let word_starts: Vec<usize> = clause
             .char_indices()
-            .filter(|&(i, ch)| !ch.is_whitespace() && (i == 0 || clause[..i].ends_with(char::is_whitespace)))
+            .filter(|&(i, ch)| {
+                !ch.is_whitespace() && (i == 0 || clause[..i].ends_with(char::is_whitespace))
+            })
             .map(|(i, _)| i)
             .collect();
         let first = word_starts.len().saturating_sub(10);
-        let Some(&from) = word_starts.get(first) else { continue };
+        let Some(&from) = word_starts.get(first) else {
+            continue;
+        };
         let definition = clause[from..].trim().to_string();
         let start = clause_start + from;
-        push(term_text, definition, TermKind::DefinedTerm, start, whole.end(), &mut out);
+        push(
+            term_text,
+            definition,
+            TermKind::DefinedTerm,
+            start,
+            whole.end(),
+            &mut out,
+        );
     }
     for caps in BARE_ACRONYM.captures_iter(text) {
-        let (Some(whole), Some(term)) = (caps.get(0), caps.get(1)) else { continue };
+        let (Some(whole), Some(term)) = (caps.get(0), caps.get(1)) else {
+            continue;
+        };
         let acronym = term.as_str();
         if acronym.chars().filter(|c| c.is_uppercase()).count() < 2 {
             continue;
         }
         let (_, words) = preceding_words(text, whole.start(), 12);
         if let Some((start, expanded)) = expansion(&words, acronym) {
-            push(acronym.to_string(), expanded.join(" "), TermKind::Acronym, start, whole.end(), &mut out);
+            push(
+                acronym.to_string(),
+                expanded.join(" "),
+                TermKind::Acronym,
+                start,
+                whole.end(),
+                &mut out,
+            );
         }
     }
     out.sort_by_key(|e| e.span.start_char);
@@ -168,8 +228,24 @@ mod tests {
     #[test]
     fn finds_defined_terms_and_acronyms_with_spans() {
         let found = terms("Apple Inc. and its wholly-owned subsidiaries (collectively “Apple” or the “Company”) design phones. Adjusted EBITDA (“AEBITDA”) rose. The Securities and Exchange Commission (SEC) requires it.");
-        assert!(found.contains(&("AEBITDA".into(), "Adjusted EBITDA".into(), TermKind::Acronym, "Adjusted EBITDA (“AEBITDA”)".into())), "{found:?}");
-        assert!(found.contains(&("SEC".into(), "Securities and Exchange Commission".into(), TermKind::Acronym, "Securities and Exchange Commission (SEC)".into())), "{found:?}");
+        assert!(
+            found.contains(&(
+                "AEBITDA".into(),
+                "Adjusted EBITDA".into(),
+                TermKind::Acronym,
+                "Adjusted EBITDA (“AEBITDA”)".into()
+            )),
+            "{found:?}"
+        );
+        assert!(
+            found.contains(&(
+                "SEC".into(),
+                "Securities and Exchange Commission".into(),
+                TermKind::Acronym,
+                "Securities and Exchange Commission (SEC)".into()
+            )),
+            "{found:?}"
+        );
         let apple = terms("This report covers Apple Inc. (the “Company”) and its subsidiaries.");
         assert_eq!(apple[0].0, "Company");
         assert_eq!(apple[0].3, "This report covers Apple Inc. (the “Company”)");

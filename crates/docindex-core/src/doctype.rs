@@ -20,7 +20,11 @@ pub fn from_form_name(form: &str) -> Option<DocType> {
         DocType::Form10Q
     } else if f.starts_with("8-K") {
         DocType::Form8K
-    } else if f.starts_with("DEF 14") || f.starts_with("DEFA14") || f.starts_with("PRE 14A") || f == "DEF14A" {
+    } else if f.starts_with("DEF 14")
+        || f.starts_with("DEFA14")
+        || f.starts_with("PRE 14A")
+        || f == "DEF14A"
+    {
         DocType::Def14A
     } else if f.starts_with("S-1") || f.starts_with("F-1") || f.starts_with("424B") {
         DocType::S1
@@ -54,15 +58,23 @@ pub fn detect(c: &Canonical, name: &str) -> DocType {
     }
     let head: String = c.text.chars().take(8000).collect();
     let lower = head.to_lowercase();
-    if lower.contains("earnings call") || lower.contains("conference call transcript")
-        || (lower.contains("operator") && (lower.contains("question-and-answer") || lower.contains("questions and answers") || lower.contains("prepared remarks")))
+    if lower.contains("earnings call")
+        || lower.contains("conference call transcript")
+        || (lower.contains("operator")
+            && (lower.contains("question-and-answer")
+                || lower.contains("questions and answers")
+                || lower.contains("prepared remarks")))
     {
         return DocType::EarningsCall;
     }
-    if lower.contains("schedule 14a") && (lower.contains("definitive proxy") || lower.contains("proxy statement")) {
+    if lower.contains("schedule 14a")
+        && (lower.contains("definitive proxy") || lower.contains("proxy statement"))
+    {
         return DocType::Def14A;
     }
-    if lower.contains("rule 424(b)") || (lower.contains("prospectus") && lower.contains("initial public offering")) {
+    if lower.contains("rule 424(b)")
+        || (lower.contains("prospectus") && lower.contains("initial public offering"))
+    {
         return DocType::S1;
     }
     if let Some(m) = FORM.captures(&head) {
@@ -71,20 +83,33 @@ pub fn detect(c: &Canonical, name: &str) -> DocType {
         }
     }
     let name_lower = name.to_ascii_lowercase();
-    let press = lower.contains("for immediate release") || lower.contains("business wire") || lower.contains("prnewswire") || lower.contains("globe newswire") || name_lower.contains("press_release") || name_lower.contains("ex-99");
-    let results = Regex::new(r"(?i)(reports?|announces?)\b[^.\n]{0,80}\b(results|earnings|sales|net\s+income|revenues?)")
-        .map(|r| r.is_match(&head))
-        .unwrap_or(false);
+    let press = lower.contains("for immediate release")
+        || lower.contains("business wire")
+        || lower.contains("prnewswire")
+        || lower.contains("globe newswire")
+        || name_lower.contains("press_release")
+        || name_lower.contains("ex-99");
+    let results = Regex::new(
+        r"(?i)(reports?|announces?)\b[^.\n]{0,80}\b(results|earnings|sales|net\s+income|revenues?)",
+    )
+    .map(|r| r.is_match(&head))
+    .unwrap_or(false);
     if press && results || results && lower.contains("quarter") && lower.contains("net income") {
         return DocType::EarningsRelease;
     }
     if press {
         return DocType::PressRelease;
     }
-    if lower.contains("price target") || lower.contains("analyst certification") || (lower.contains("rating") && lower.contains("overweight")) {
+    if lower.contains("price target")
+        || lower.contains("analyst certification")
+        || (lower.contains("rating") && lower.contains("overweight"))
+    {
         return DocType::ResearchReport;
     }
-    if lower.contains("(reuters)") || lower.contains("bloomberg news") || lower.contains("staff writer") {
+    if lower.contains("(reuters)")
+        || lower.contains("bloomberg news")
+        || lower.contains("staff writer")
+    {
         return DocType::FinancialNews;
     }
     DocType::Generic

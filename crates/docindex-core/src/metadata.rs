@@ -12,10 +12,14 @@ fn re(p: &str) -> Regex {
 }
 
 static MONTH_DATE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(January|February|March|April|May|June|July|August|September|October|November|December)\s+(\d{1,2}),?\s+(\d{4})\b")
+    re(
+        r"(?i)\b(January|February|March|April|May|June|July|August|September|October|November|December)\s+(\d{1,2}),?\s+(\d{4})\b",
+    )
 });
 static PERIOD_ENDED: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(?:fiscal\s+year|quarterly\s+period|period|year)\s+ended\s*:?\s*((?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})")
+    re(
+        r"(?i)(?:fiscal\s+year|quarterly\s+period|period|year)\s+ended\s*:?\s*((?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})",
+    )
 });
 static REGISTRANT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?m)^(.{2,80})\n\n?(?:[-\s]{10,}\n\n?)?\(Exact name of (?:registrant|Registrant)")
@@ -24,15 +28,27 @@ static TICKER_PAREN: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|OTC)\s*:\s*([A-Z]{1,5}(?:\.[A-Z])?)\)")
 });
 static SIGNATURE_DATE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\bDated?:?\s*((?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})")
+    re(
+        r"(?i)\bDated?:?\s*((?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})",
+    )
 });
 
 /// Turn `September 28, 2024` into `2024-09-28`.
 pub fn iso_date(text: &str) -> Option<String> {
     let c = MONTH_DATE.captures(text)?;
     let month = [
-        "january", "february", "march", "april", "may", "june", "july", "august", "september",
-        "october", "november", "december",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
     ]
     .iter()
     .position(|m| c[1].eq_ignore_ascii_case(m))?
@@ -42,7 +58,9 @@ pub fn iso_date(text: &str) -> Option<String> {
 }
 
 fn fact<'a>(facts: &'a [XbrlFact], concept: &str) -> Option<&'a XbrlFact> {
-    facts.iter().find(|f| f.concept == concept && !f.value.trim().is_empty())
+    facts
+        .iter()
+        .find(|f| f.concept == concept && !f.value.trim().is_empty())
 }
 
 fn set(meta: &mut Metadata, field: &str, source: &str) {
@@ -69,7 +87,9 @@ pub fn extract(c: &Canonical, map: &CharMap, doc_type: DocType) -> Metadata {
         m.period_end_date = iso_date(&f.value).or_else(|| Some(f.value.trim().to_string()));
         set(&mut m, "period_end_date", "xbrl");
     }
-    if let Some(y) = fact(facts, "dei:DocumentFiscalYearFocus").and_then(|f| f.value.trim().parse().ok()) {
+    if let Some(y) =
+        fact(facts, "dei:DocumentFiscalYearFocus").and_then(|f| f.value.trim().parse().ok())
+    {
         m.fiscal_year = Some(y);
         set(&mut m, "fiscal_year", "xbrl");
     }
@@ -124,13 +144,26 @@ pub fn extract(c: &Canonical, map: &CharMap, doc_type: DocType) -> Metadata {
         }
     }
     if m.period_end_date.is_none() {
-        if let Some(date) = PERIOD_ENDED.captures(head).and_then(|cap| iso_date(&cap[1])) {
+        if let Some(date) = PERIOD_ENDED
+            .captures(head)
+            .and_then(|cap| iso_date(&cap[1]))
+        {
             m.period_end_date = Some(date);
             set(&mut m, "period_end_date", "cover_page");
         }
     }
-    if m.fiscal_year.is_none() && matches!(doc_type, DocType::Form10K | DocType::Form20F | DocType::Form10Q) {
-        if let Some(year) = m.period_end_date.as_deref().and_then(|d| d.get(..4)).and_then(|y| y.parse().ok()) {
+    if m.fiscal_year.is_none()
+        && matches!(
+            doc_type,
+            DocType::Form10K | DocType::Form20F | DocType::Form10Q
+        )
+    {
+        if let Some(year) = m
+            .period_end_date
+            .as_deref()
+            .and_then(|d| d.get(..4))
+            .and_then(|y| y.parse().ok())
+        {
             m.fiscal_year = Some(year);
             set(&mut m, "fiscal_year", "period_end_date");
         }
@@ -154,7 +187,9 @@ pub fn extract(c: &Canonical, map: &CharMap, doc_type: DocType) -> Metadata {
 /// The date of the signature block (the last "SIGNATURES" heading), which dates the
 /// filing; never earlier than the period it reports on.
 fn signature_date(text: &str, period_end: Option<&str>) -> Option<String> {
-    let heading = text.rfind("\nSIGNATURES").or_else(|| text.rfind("\nSIGNATURE"))?;
+    let heading = text
+        .rfind("\nSIGNATURES")
+        .or_else(|| text.rfind("\nSIGNATURE"))?;
     let window_end = (heading + 6000).min(text.len());
     let window_end = (window_end..=text.len()).find(|&i| text.is_char_boundary(i))?;
     let window = &text[heading..window_end];
@@ -169,12 +204,30 @@ fn signature_date(text: &str, period_end: Option<&str>) -> Option<String> {
 }
 
 const KEY_CONCEPTS: [(&str, &[&str]); 6] = [
-    ("revenue", &["us-gaap:Revenues", "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax", "us-gaap:SalesRevenueNet", "ifrs-full:Revenue"]),
-    ("net_income", &["us-gaap:NetIncomeLoss", "us-gaap:ProfitLoss", "ifrs-full:ProfitLoss"]),
+    (
+        "revenue",
+        &[
+            "us-gaap:Revenues",
+            "us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax",
+            "us-gaap:SalesRevenueNet",
+            "ifrs-full:Revenue",
+        ],
+    ),
+    (
+        "net_income",
+        &[
+            "us-gaap:NetIncomeLoss",
+            "us-gaap:ProfitLoss",
+            "ifrs-full:ProfitLoss",
+        ],
+    ),
     ("operating_income", &["us-gaap:OperatingIncomeLoss"]),
     ("diluted_eps", &["us-gaap:EarningsPerShareDiluted"]),
     ("total_assets", &["us-gaap:Assets", "ifrs-full:Assets"]),
-    ("cash_from_operations", &["us-gaap:NetCashProvidedByUsedInOperatingActivities"]),
+    (
+        "cash_from_operations",
+        &["us-gaap:NetCashProvidedByUsedInOperatingActivities"],
+    ),
 ];
 
 /// Key figures from visible XBRL facts of the document's own period (no dimensions).
@@ -182,14 +235,18 @@ fn key_numbers(c: &Canonical, map: &CharMap, period_end: Option<&str>) -> Vec<Ke
     let Some(end) = period_end else {
         return Vec::new();
     };
-    let context_ok = |ctx: &XbrlContext| !ctx.has_segment && (ctx.end.as_deref() == Some(end) || ctx.instant.as_deref() == Some(end));
+    let context_ok = |ctx: &XbrlContext| {
+        !ctx.has_segment && (ctx.end.as_deref() == Some(end) || ctx.instant.as_deref() == Some(end))
+    };
     let mut out = Vec::new();
     for (name, concepts) in KEY_CONCEPTS {
         let found = concepts.iter().find_map(|concept| {
             c.facts.iter().find(|f| {
                 f.concept == *concept
                     && f.span.is_some()
-                    && c.contexts.iter().any(|ctx| ctx.id == f.context_ref && context_ok(ctx))
+                    && c.contexts
+                        .iter()
+                        .any(|ctx| ctx.id == f.context_ref && context_ok(ctx))
             })
         });
         if let Some(f) = found {
@@ -205,7 +262,11 @@ fn key_numbers(c: &Canonical, map: &CharMap, period_end: Option<&str>) -> Vec<Ke
                 Some(9) => Some("billions".to_string()),
                 _ => None,
             };
-            let value = if f.negative { format!("-{}", f.value) } else { f.value.clone() };
+            let value = if f.negative {
+                format!("-{}", f.value)
+            } else {
+                f.value.clone()
+            };
             out.push(KeyNumber {
                 name: name.to_string(),
                 value,

@@ -96,7 +96,9 @@ impl DocType {
     }
 
     pub fn parse(s: &str) -> Option<DocType> {
-        DocType::ALL.into_iter().find(|t| t.as_str().eq_ignore_ascii_case(s))
+        DocType::ALL
+            .into_iter()
+            .find(|t| t.as_str().eq_ignore_ascii_case(s))
     }
 }
 

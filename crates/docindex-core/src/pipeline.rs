@@ -34,7 +34,10 @@ impl Default for IndexSettings {
 impl IndexSettings {
     /// A fingerprint of everything that changes ids or spans.
     pub fn key(&self) -> String {
-        format!("v1;max_node_tokens={};chunk_tokens={}", self.tree.max_node_tokens, self.chunk_tokens)
+        format!(
+            "v1;max_node_tokens={};chunk_tokens={}",
+            self.tree.max_node_tokens, self.chunk_tokens
+        )
     }
 }
 
@@ -57,7 +60,12 @@ fn check_cancel(progress: &mut dyn ProgressSink) -> Result<()> {
 }
 
 /// Index one document from its bytes. `name` is the file name shown to users.
-pub fn index_document(name: &str, bytes: &[u8], settings: &IndexSettings, progress: &mut dyn ProgressSink) -> Result<DocumentIndex> {
+pub fn index_document(
+    name: &str,
+    bytes: &[u8],
+    settings: &IndexSettings,
+    progress: &mut dyn ProgressSink,
+) -> Result<DocumentIndex> {
     if bytes.len() as u64 > settings.max_bytes {
         return Err(IngestError::TooLarge {
             size: bytes.len() as u64,
@@ -90,7 +98,15 @@ pub fn index_document(name: &str, bytes: &[u8], settings: &IndexSettings, progre
     let sections = structure::build(&canonical, &block_tokens, doc_type, settings.tree);
     let map = CharMap::new(&canonical.text);
     let mut flat = Vec::new();
-    flatten(&canonical, &map, &block_tokens, &sections, None, 0, &mut flat);
+    flatten(
+        &canonical,
+        &map,
+        &block_tokens,
+        &sections,
+        None,
+        0,
+        &mut flat,
+    );
     let nodes: Vec<Node> = flat.iter().map(|f| f.node.clone()).collect();
     progress.stage(Stage::Tree, 1, 1);
     check_cancel(progress)?;
@@ -105,7 +121,9 @@ pub fn index_document(name: &str, bytes: &[u8], settings: &IndexSettings, progre
             .map(|b| (canonical.blocks[b].span.clone(), block_tokens[b]))
             .collect();
         let path = node_path(&nodes, &f.node);
-        for (span, tokens) in chunk::chunk_blocks(&canonical.text, &blocks, settings.chunk_tokens, &counter) {
+        for (span, tokens) in
+            chunk::chunk_blocks(&canonical.text, &blocks, settings.chunk_tokens, &counter)
+        {
             let summary_hint: String = f.node.summary.chars().take(200).collect();
             chunks.push(Chunk {
                 chunk_index: chunks.len(),
@@ -146,7 +164,9 @@ pub fn index_document(name: &str, bytes: &[u8], settings: &IndexSettings, progre
         doc_type,
         format,
         source_sha256: sha,
-        encoding: ingest::decode::decode(bytes).map(|d| d.encoding.to_string()).unwrap_or_default(),
+        encoding: ingest::decode::decode(bytes)
+            .map(|d| d.encoding.to_string())
+            .unwrap_or_default(),
         description: Some(description),
         metadata,
         nodes,
@@ -194,7 +214,15 @@ fn node_path(nodes: &[Node], node: &Node) -> String {
     titles.join(" › ")
 }
 
-fn flatten(c: &Canonical, map: &CharMap, tokens: &[usize], sections: &[Section], parent: Option<&str>, level: u32, out: &mut Vec<FlatNode>) -> Vec<String> {
+fn flatten(
+    c: &Canonical,
+    map: &CharMap,
+    tokens: &[usize],
+    sections: &[Section],
+    parent: Option<&str>,
+    level: u32,
+    out: &mut Vec<FlatNode>,
+) -> Vec<String> {
     let mut ids = Vec::new();
     for s in sections {
         if s.blocks.is_empty() {
@@ -204,7 +232,11 @@ fn flatten(c: &Canonical, map: &CharMap, tokens: &[usize], sections: &[Section],
         let node_id = format!("{index:04}");
         let start = c.blocks[s.blocks.start].span.start;
         let end = c.blocks[s.blocks.end - 1].span.end;
-        let own_end = s.children.first().map(|ch| ch.blocks.start).unwrap_or(s.blocks.end);
+        let own_end = s
+            .children
+            .first()
+            .map(|ch| ch.blocks.start)
+            .unwrap_or(s.blocks.end);
         out.push(FlatNode {
             node: Node {
                 node_id: node_id.clone(),
@@ -223,12 +255,18 @@ fn flatten(c: &Canonical, map: &CharMap, tokens: &[usize], sections: &[Section],
         let children = flatten(c, map, tokens, &s.children, Some(&node_id), level + 1, out);
         let child_titles: Vec<&str> = s.children.iter().map(|ch| ch.title.as_str()).collect();
         // The summary reads past the heading block when the node starts with its title.
-        let body_start = if c.block_text(s.blocks.start).trim() == s.title.trim() || s.origin != NodeOrigin::SizeSplit {
+        let body_start = if c.block_text(s.blocks.start).trim() == s.title.trim()
+            || s.origin != NodeOrigin::SizeSplit
+        {
             (s.blocks.start + 1).min(s.blocks.end)
         } else {
             s.blocks.start
         };
-        let body_end = if own_end > body_start { own_end } else { s.blocks.end };
+        let body_end = if own_end > body_start {
+            own_end
+        } else {
+            s.blocks.end
+        };
         let body = if body_start < body_end {
             &c.text[c.blocks[body_start].span.start..c.blocks[body_end - 1].span.end]
         } else {

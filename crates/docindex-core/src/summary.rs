@@ -63,9 +63,15 @@ pub fn sentences(text: &str) -> Vec<&str> {
             let next = text[i + 2..].chars().next().unwrap_or(' ');
             let word_start = text[..i].rfind(' ').map(|p| p + 1).unwrap_or(0);
             let word = &text[word_start..i];
-            let abbreviation = word.len() <= 3 && word.chars().next().is_some_and(|c| c.is_uppercase())
-                || matches!(word, "Inc" | "Corp" | "Co" | "Ltd" | "No" | "vs" | "approx" | "Mr" | "Ms" | "Dr");
-            if (next.is_uppercase() || next.is_ascii_digit() || next == '“' || next == '"') && !abbreviation {
+            let abbreviation = word.len() <= 3
+                && word.chars().next().is_some_and(|c| c.is_uppercase())
+                || matches!(
+                    word,
+                    "Inc" | "Corp" | "Co" | "Ltd" | "No" | "vs" | "approx" | "Mr" | "Ms" | "Dr"
+                );
+            if (next.is_uppercase() || next.is_ascii_digit() || next == '“' || next == '"')
+                && !abbreviation
+            {
                 out.push(text[start..=i].trim());
                 start = i + 2;
             }
@@ -93,6 +99,9 @@ mod tests {
 
     #[test]
     fn lists_children_when_no_prose() {
-        assert_eq!(extractive("PART I", &["Item 1. Business", "Item 2. Properties"], 200), "Sections: Item 1. Business; Item 2. Properties");
+        assert_eq!(
+            extractive("PART I", &["Item 1. Business", "Item 2. Properties"], 200),
+            "Sections: Item 1. Business; Item 2. Properties"
+        );
     }
 }

@@ -18,7 +18,9 @@ impl TokenCounter {
     pub fn new() -> Result<Self> {
         match &*CL100K {
             Ok(bpe) => Ok(TokenCounter { bpe }),
-            Err(e) => Err(IngestError::Internal(format!("tokenizer failed to load: {e}"))),
+            Err(e) => Err(IngestError::Internal(format!(
+                "tokenizer failed to load: {e}"
+            ))),
         }
     }
 

@@ -15,7 +15,7 @@ static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The deepest node whose span contains `ch`.
-pub fn node_at<'a>(nodes: &'a [Node], ch: usize) -> Option<&'a Node> {
+pub fn node_at(nodes: &[Node], ch: usize) -> Option<&Node> {
     nodes
         .iter()
         .filter(|n| n.span.start_char <= ch && ch < n.span.end_char)
@@ -38,7 +38,10 @@ pub fn find(c: &Canonical, map: &CharMap, nodes: &[Node]) -> Vec<CrossRef> {
             continue;
         }
         let (kind, target) = if let (Some(p), Some(i)) = (caps.name("part"), caps.name("pitem")) {
-            (CrossRefKind::Item, format!("{}, {}", p.as_str(), i.as_str()))
+            (
+                CrossRefKind::Item,
+                format!("{}, {}", p.as_str(), i.as_str()),
+            )
         } else if let Some(i) = caps.name("item") {
             (CrossRefKind::Item, i.as_str().to_string())
         } else if let Some(p) = caps.name("lonepart") {
@@ -66,9 +69,13 @@ pub fn find(c: &Canonical, map: &CharMap, nodes: &[Node]) -> Vec<CrossRef> {
         });
     }
     for link in &c.links {
-        let Some(anchor) = link.href.strip_prefix('#') else { continue };
+        let Some(anchor) = link.href.strip_prefix('#') else {
+            continue;
+        };
         let span = map.span(link.span.start, link.span.end);
-        let Some(source) = node_at(nodes, span.start_char) else { continue };
+        let Some(source) = node_at(nodes, span.start_char) else {
+            continue;
+        };
         if source.origin == NodeOrigin::TableOfContents {
             continue;
         }
@@ -90,7 +97,9 @@ pub fn find(c: &Canonical, map: &CharMap, nodes: &[Node]) -> Vec<CrossRef> {
 }
 
 fn body_nodes(nodes: &[Node]) -> impl Iterator<Item = &Node> {
-    nodes.iter().filter(|n| n.origin != NodeOrigin::TableOfContents)
+    nodes
+        .iter()
+        .filter(|n| n.origin != NodeOrigin::TableOfContents)
 }
 
 fn ancestor_part(nodes: &[Node], node: &Node) -> Option<u8> {
@@ -116,7 +125,11 @@ pub fn resolve(kind: CrossRefKind, target: &str, nodes: &[Node]) -> Option<Strin
     match kind {
         CrossRefKind::Item => {
             let label = number_after("Item");
-            let part = target.split(',').next().and_then(part_number).filter(|_| target.contains(','));
+            let part = target
+                .split(',')
+                .next()
+                .and_then(part_number)
+                .filter(|_| target.contains(','));
             body_nodes(nodes)
                 .filter(|n| item_label(&n.title).as_deref() == Some(label.as_str()))
                 .find(|n| part.is_none() || ancestor_part(nodes, n) == part)
@@ -139,7 +152,8 @@ pub fn resolve(kind: CrossRefKind, target: &str, nodes: &[Node]) -> Option<Strin
             body_nodes(nodes)
                 .find(|n| {
                     let t = n.title.to_ascii_lowercase();
-                    t.starts_with(&want) && !t[want.len()..].starts_with(|c: char| c.is_ascii_digit() || c == '.')
+                    t.starts_with(&want)
+                        && !t[want.len()..].starts_with(|c: char| c.is_ascii_digit() || c == '.')
                 })
                 .map(|n| n.node_id.clone())
         }

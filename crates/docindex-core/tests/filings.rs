@@ -1,4 +1,5 @@
 //! Trees of real EDGAR filings: invariants on every node and chunk, expected items, metadata
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! and snapshots. Every test goes through `check_tree`, which asserts the span invariants.
 
 use docindex_core::charmap::CharMap;
@@ -9,7 +10,9 @@ use docindex_core::{index_document, IndexSettings, IngestError};
 use std::path::PathBuf;
 
 fn fixture(name: &str) -> (String, Vec<u8>) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(name);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     (name.rsplit('/').next().unwrap().to_string(), bytes)
 }
@@ -23,10 +26,18 @@ fn check_tree(name: &str) -> DocumentIndex {
     assert!(!doc.nodes.is_empty());
     for (i, n) in doc.nodes.iter().enumerate() {
         assert_eq!(n.node_id, format!("{i:04}"), "ids are pre-order");
-        assert!(n.span.start_char < n.span.end_char && n.span.end_char <= total, "{n:?}");
+        assert!(
+            n.span.start_char < n.span.end_char && n.span.end_char <= total,
+            "{n:?}"
+        );
         assert!(!map.slice(n.span).trim().is_empty());
         if let Some(parent) = n.parent_id.as_deref().and_then(|p| doc.node(p)) {
-            assert!(parent.span.contains(n.span), "child {} outside parent {}", n.node_id, parent.node_id);
+            assert!(
+                parent.span.contains(n.span),
+                "child {} outside parent {}",
+                n.node_id,
+                parent.node_id
+            );
             assert_eq!(n.level, parent.level + 1);
             assert!(parent.children.contains(&n.node_id));
         } else {
@@ -41,13 +52,27 @@ fn check_tree(name: &str) -> DocumentIndex {
     }
     for c in &doc.chunks {
         let node = doc.node(&c.node_id).unwrap();
-        assert!(node.span.contains(c.span), "chunk {} outside node {}", c.chunk_index, c.node_id);
-        assert!(c.token_count <= 400, "chunk {} has {} tokens", c.chunk_index, c.token_count);
+        assert!(
+            node.span.contains(c.span),
+            "chunk {} outside node {}",
+            c.chunk_index,
+            c.node_id
+        );
+        assert!(
+            c.token_count <= 400,
+            "chunk {} has {} tokens",
+            c.chunk_index,
+            c.token_count
+        );
     }
     for r in &doc.cross_refs {
         assert!(doc.node(&r.source_node_id).unwrap().span.contains(r.span));
         if r.kind != CrossRefKind::Hyperlink {
-            assert_eq!(map.slice(r.span), r.target.as_str(), "a reference's span is its text");
+            assert_eq!(
+                map.slice(r.span),
+                r.target.as_str(),
+                "a reference's span is its text"
+            );
         }
     }
     for t in &doc.dictionary {
@@ -64,10 +89,16 @@ fn check_tree(name: &str) -> DocumentIndex {
 /// Every expected item has a node whose text starts with the item heading in the body,
 /// in document order (the rule of `shared/tools/check_structure.py`).
 fn check_expected_items(doc: &DocumentIndex, expected_file: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/expected").join(expected_file);
-    let expected: Vec<serde_json::Value> = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/expected")
+        .join(expected_file);
+    let expected: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
     let map = CharMap::new(&doc.text);
-    let total_html: f64 = expected.iter().map(|e| e["character_count"].as_f64().unwrap()).sum();
+    let total_html: f64 = expected
+        .iter()
+        .map(|e| e["character_count"].as_f64().unwrap())
+        .sum();
     let text_len = doc.text.chars().count() as f64;
     let mut last_start = None;
     for e in &expected {
@@ -90,7 +121,17 @@ fn check_expected_items(doc: &DocumentIndex, expected_file: &str) {
 fn outline(doc: &DocumentIndex) -> String {
     doc.nodes
         .iter()
-        .map(|n| format!("{}{} {} [{}..{}] {}t", "  ".repeat(n.level as usize), n.node_id, n.title, n.span.start_char, n.span.end_char, n.token_count))
+        .map(|n| {
+            format!(
+                "{}{} {} [{}..{}] {}t",
+                "  ".repeat(n.level as usize),
+                n.node_id,
+                n.title,
+                n.span.start_char,
+                n.span.end_char,
+                n.token_count
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -98,7 +139,10 @@ fn outline(doc: &DocumentIndex) -> String {
 #[test]
 fn apple_10k_items_statements_notes_and_metadata() {
     let doc = check_tree("apple_10-K_FY2024_0000320193-24-000123.html");
-    check_expected_items(&doc, "10-K_AAPL_0000320193-24-000123.expected-top-level-sections.json");
+    check_expected_items(
+        &doc,
+        "10-K_AAPL_0000320193-24-000123.expected-top-level-sections.json",
+    );
     assert_eq!(doc.doc_type, DocType::Form10K);
     let m = &doc.metadata;
     assert_eq!(m.company_name.as_deref(), Some("Apple Inc."));
@@ -112,25 +156,49 @@ fn apple_10k_items_statements_notes_and_metadata() {
     let titles: Vec<&str> = doc.nodes.iter().map(|n| n.title.as_str()).collect();
     assert!(titles.contains(&"Table of Contents"));
     assert!(titles.contains(&"CONSOLIDATED BALANCE SHEETS"));
-    assert!(titles.iter().any(|t| t.starts_with("Note 7 – Income Taxes")));
-    let toc = doc.nodes.iter().filter(|n| n.origin == NodeOrigin::TableOfContents).count();
+    assert!(titles
+        .iter()
+        .any(|t| t.starts_with("Note 7 – Income Taxes")));
+    let toc = doc
+        .nodes
+        .iter()
+        .filter(|n| n.origin == NodeOrigin::TableOfContents)
+        .count();
     assert_eq!(toc, 1, "the table of contents is one node");
     // Page footers ("Apple Inc. | 2024 Form 10-K | 12") are not in the text.
     assert!(!doc.text.contains("2024 Form 10-K | 12\n"));
     // A node's size is bounded unless it has children.
     for n in doc.nodes.iter().filter(|n| n.children.is_empty()) {
-        assert!(n.token_count <= IndexSettings::default().tree.max_node_tokens * 2, "{} has {} tokens", n.title, n.token_count);
+        assert!(
+            n.token_count <= IndexSettings::default().tree.max_node_tokens * 2,
+            "{} has {} tokens",
+            n.title,
+            n.token_count
+        );
     }
-    let note_ref = doc.cross_refs.iter().find(|r| r.kind == CrossRefKind::Note && r.target_node_id.is_some()).unwrap();
-    assert!(doc.node(note_ref.target_node_id.as_deref().unwrap()).unwrap().title.starts_with(&note_ref.target.replace("Notes", "Note")));
+    let note_ref = doc
+        .cross_refs
+        .iter()
+        .find(|r| r.kind == CrossRefKind::Note && r.target_node_id.is_some())
+        .unwrap();
+    assert!(doc
+        .node(note_ref.target_node_id.as_deref().unwrap())
+        .unwrap()
+        .title
+        .starts_with(&note_ref.target.replace("Notes", "Note")));
     // Tables keep parenthesised negatives whole.
-    assert!(doc.text.contains("Other income/(expense), net | 269 | (565) | (334)"));
+    assert!(doc
+        .text
+        .contains("Other income/(expense), net | 269 | (565) | (334)"));
 }
 
 #[test]
 fn tesla_10k_items() {
     let doc = check_tree("tesla_10-K_FY2023_0001628280-24-002390.html");
-    check_expected_items(&doc, "10-K_TSLA_0001628280-24-002390.expected-top-level-sections.json");
+    check_expected_items(
+        &doc,
+        "10-K_TSLA_0001628280-24-002390.expected-top-level-sections.json",
+    );
     assert_eq!(doc.metadata.ticker.as_deref(), Some("TSLA"));
     assert_eq!(doc.metadata.fiscal_year, Some(2023));
 }
@@ -138,26 +206,49 @@ fn tesla_10k_items() {
 #[test]
 fn apple_10q_parts_and_items() {
     let doc = check_tree("apple_10-Q_Q3FY2023_0000320193-23-000077.html");
-    check_expected_items(&doc, "10-Q_AAPL_0000320193-23-000077.expected-top-level-sections.json");
+    check_expected_items(
+        &doc,
+        "10-Q_AAPL_0000320193-23-000077.expected-top-level-sections.json",
+    );
     assert_eq!(doc.doc_type, DocType::Form10Q);
     assert_eq!(doc.metadata.fiscal_quarter, Some(3));
     // Part II, Item 1A is under Part II.
-    let item = doc.nodes.iter().find(|n| n.title.starts_with("Item 1A.")).unwrap();
+    let item = doc
+        .nodes
+        .iter()
+        .find(|n| n.title.starts_with("Item 1A."))
+        .unwrap();
     let part = doc.node(item.parent_id.as_deref().unwrap()).unwrap();
-    assert!(part.title.to_ascii_uppercase().starts_with("PART II"), "{}", part.title);
+    assert!(
+        part.title.to_ascii_uppercase().starts_with("PART II"),
+        "{}",
+        part.title
+    );
     insta::assert_snapshot!("apple_10q_outline", outline(&doc));
 }
 
 #[test]
 fn old_10k_without_toc_links() {
     let doc = check_tree("medicis_10-K_FY1999_0000950153-99-001234.html");
-    let items: Vec<String> = doc.nodes.iter().filter_map(|n| item_label(&n.title)).collect();
-    for want in ["1", "2", "3", "4", "5", "6", "7", "7A", "8", "9", "10", "11", "12", "13", "14"] {
-        assert!(items.contains(&want.to_string()), "item {want} missing: {items:?}");
+    let items: Vec<String> = doc
+        .nodes
+        .iter()
+        .filter_map(|n| item_label(&n.title))
+        .collect();
+    for want in [
+        "1", "2", "3", "4", "5", "6", "7", "7A", "8", "9", "10", "11", "12", "13", "14",
+    ] {
+        assert!(
+            items.contains(&want.to_string()),
+            "item {want} missing: {items:?}"
+        );
     }
     assert!(!items.contains(&"1A".to_string()));
     assert_eq!(doc.metadata.period_end_date.as_deref(), Some("1999-06-30"));
-    assert_eq!(doc.metadata.company_name.as_deref(), Some("MEDICIS PHARMACEUTICAL CORPORATION"));
+    assert_eq!(
+        doc.metadata.company_name.as_deref(),
+        Some("MEDICIS PHARMACEUTICAL CORPORATION")
+    );
 }
 
 #[test]
@@ -165,9 +256,18 @@ fn text_wrapped_20f_skips_its_toc_lines() {
     let doc = check_tree("aegon_20-F_FY2000_0000928385-01-500187.html");
     assert_eq!(doc.doc_type, DocType::Form20F);
     let map = CharMap::new(&doc.text);
-    let item5 = doc.nodes.iter().find(|n| item_label(&n.title).as_deref() == Some("5")).unwrap();
-    assert!(map.slice(item5.span).starts_with("Item 5. Operating and Financial Review and Prospects"));
-    assert!(item5.token_count > 10_000, "item 5 is the body section, not a TOC line");
+    let item5 = doc
+        .nodes
+        .iter()
+        .find(|n| item_label(&n.title).as_deref() == Some("5"))
+        .unwrap();
+    assert!(map
+        .slice(item5.span)
+        .starts_with("Item 5. Operating and Financial Review and Prospects"));
+    assert!(
+        item5.token_count > 10_000,
+        "item 5 is the body section, not a TOC line"
+    );
     assert_eq!(doc.metadata.company_name.as_deref(), Some("AEGON N.V."));
 }
 
@@ -175,7 +275,11 @@ fn text_wrapped_20f_skips_its_toc_lines() {
 fn eight_k_items_and_press_release() {
     let doc = check_tree("buckle_8-K_2024-11-22.html");
     assert_eq!(doc.doc_type, DocType::Form8K);
-    let items: Vec<String> = doc.nodes.iter().filter_map(|n| item_label(&n.title)).collect();
+    let items: Vec<String> = doc
+        .nodes
+        .iter()
+        .filter_map(|n| item_label(&n.title))
+        .collect();
     assert_eq!(items, vec!["2.02", "9.01"]);
     insta::assert_snapshot!("buckle_8k_outline", outline(&doc));
     let release = check_tree("buckle_8-K_2024-11-22_EX-99.1_press_release.html");
@@ -186,10 +290,17 @@ fn eight_k_items_and_press_release() {
 fn proxy_and_prospectus_follow_their_toc() {
     let proxy = check_tree("cabot_DEF14A_2024.html");
     assert_eq!(proxy.doc_type, DocType::Def14A);
-    assert!(proxy.nodes.iter().any(|n| n.title.starts_with("Proposal 1") && n.origin == NodeOrigin::TocLink));
+    assert!(proxy
+        .nodes
+        .iter()
+        .any(|n| n.title.starts_with("Proposal 1") && n.origin == NodeOrigin::TocLink));
     let prospectus = check_tree("camp4_424B4_IPO_prospectus_2024.htm");
     assert_eq!(prospectus.doc_type, DocType::S1);
-    let risk = prospectus.nodes.iter().find(|n| n.title.eq_ignore_ascii_case("Risk factors")).unwrap();
+    let risk = prospectus
+        .nodes
+        .iter()
+        .find(|n| n.title.eq_ignore_ascii_case("Risk factors"))
+        .unwrap();
     assert!(!risk.children.is_empty(), "a 55k-token section is split");
 }
 
@@ -197,9 +308,20 @@ fn proxy_and_prospectus_follow_their_toc() {
 fn transcript_sections_and_speaker_turns() {
     let doc = check_tree("acme_q3_2024_earnings_call.txt");
     assert_eq!(doc.doc_type, DocType::EarningsCall);
-    let qa = doc.nodes.iter().find(|n| n.title == "Questions & Answers").unwrap();
-    let turns: Vec<&str> = qa.children.iter().map(|id| doc.node(id).unwrap().title.as_str()).collect();
-    assert!(turns.contains(&"Tom Becker — Morgan Stanley -- Analyst"), "{turns:?}");
+    let qa = doc
+        .nodes
+        .iter()
+        .find(|n| n.title == "Questions & Answers")
+        .unwrap();
+    let turns: Vec<&str> = qa
+        .children
+        .iter()
+        .map(|id| doc.node(id).unwrap().title.as_str())
+        .collect();
+    assert!(
+        turns.contains(&"Tom Becker — Morgan Stanley -- Analyst"),
+        "{turns:?}"
+    );
     assert!(turns.contains(&"Operator"));
     let aebitda = doc.dictionary.iter().find(|t| t.term == "AEBITDA").unwrap();
     assert_eq!(aebitda.definition, "Adjusted EBITDA");
@@ -208,9 +330,27 @@ fn transcript_sections_and_speaker_turns() {
 #[test]
 fn markdown_headings_make_the_tree() {
     let md = "# Annual letter\n\nIntro text for the year.\n\n## Results\n\nRevenue grew 12% to $5.1 billion.\n\n### Segments\n\nCloud grew.\n\n## Outlook\n\nWe expect growth.\n";
-    let doc = index_document("letter.md", md.as_bytes(), &IndexSettings::default(), &mut NoProgress).unwrap();
-    let titles: Vec<(&str, u32)> = doc.nodes.iter().map(|n| (n.title.as_str(), n.level)).collect();
-    assert_eq!(titles, vec![("Annual letter", 0), ("Results", 1), ("Segments", 2), ("Outlook", 1)]);
+    let doc = index_document(
+        "letter.md",
+        md.as_bytes(),
+        &IndexSettings::default(),
+        &mut NoProgress,
+    )
+    .unwrap();
+    let titles: Vec<(&str, u32)> = doc
+        .nodes
+        .iter()
+        .map(|n| (n.title.as_str(), n.level))
+        .collect();
+    assert_eq!(
+        titles,
+        vec![
+            ("Annual letter", 0),
+            ("Results", 1),
+            ("Segments", 2),
+            ("Outlook", 1)
+        ]
+    );
     let map = CharMap::new(&doc.text);
     assert_eq!(map.slice(doc.nodes[2].span), "### Segments\n\nCloud grew.");
 }
@@ -221,12 +361,20 @@ fn legacy_encodings_and_unstructured_text() {
     for i in 0..400 {
         bytes.extend_from_slice(format!("Paragraph {i} describes operations in some detail so that the text is long enough to need splitting into sections.\n\n").as_bytes());
     }
-    let settings = IndexSettings { tree: docindex_core::structure::TreeSettings { max_node_tokens: 1000 }, ..IndexSettings::default() };
+    let settings = IndexSettings {
+        tree: docindex_core::structure::TreeSettings {
+            max_node_tokens: 1000,
+        },
+        ..IndexSettings::default()
+    };
     let doc = index_document("notes.txt", &bytes, &settings, &mut NoProgress).unwrap();
     assert!(doc.text.starts_with("The Company’s results improved."));
     assert_eq!(doc.encoding, "windows-1252");
     assert!(doc.nodes.len() > 5);
-    assert!(doc.nodes.iter().all(|n| !n.children.is_empty() || n.token_count <= 1000));
+    assert!(doc
+        .nodes
+        .iter()
+        .all(|n| !n.children.is_empty() || n.token_count <= 1000));
 }
 
 #[test]
@@ -239,18 +387,53 @@ fn node_ids_are_stable() {
 
 #[test]
 fn bad_input_gets_typed_errors() {
-    let run = |name: &str, bytes: &[u8]| index_document(name, bytes, &IndexSettings::default(), &mut NoProgress).err();
+    let run = |name: &str, bytes: &[u8]| {
+        index_document(name, bytes, &IndexSettings::default(), &mut NoProgress).err()
+    };
     assert_eq!(run("empty.htm", b""), Some(IngestError::Empty));
-    assert!(matches!(run("x.htm", b"\x00\x01\x02binary\x00\x00junk"), Some(IngestError::Binary(_))));
-    assert!(matches!(run("report.docx", b"PK\x03\x04...."), Some(IngestError::Binary(_))));
-    assert!(matches!(run("scan.pdf", b"%PDF-1.4 ..."), Some(IngestError::Binary(_))));
-    assert!(matches!(run("sheet.xlsx", b"hello"), Some(IngestError::Unsupported(_))));
-    assert_eq!(run("blank.html", b"<html><body><div style='display:none'>x</div></body></html>"), Some(IngestError::NoText));
-    let small = IndexSettings { max_bytes: 10, ..IndexSettings::default() };
-    assert!(matches!(index_document("big.txt", b"0123456789abc", &small, &mut NoProgress), Err(IngestError::TooLarge { size: 13, limit: 10 })));
+    assert!(matches!(
+        run("x.htm", b"\x00\x01\x02binary\x00\x00junk"),
+        Some(IngestError::Binary(_))
+    ));
+    assert!(matches!(
+        run("report.docx", b"PK\x03\x04...."),
+        Some(IngestError::Binary(_))
+    ));
+    assert!(matches!(
+        run("scan.pdf", b"%PDF-1.4 ..."),
+        Some(IngestError::Binary(_))
+    ));
+    assert!(matches!(
+        run("sheet.xlsx", b"hello"),
+        Some(IngestError::Unsupported(_))
+    ));
+    assert_eq!(
+        run(
+            "blank.html",
+            b"<html><body><div style='display:none'>x</div></body></html>"
+        ),
+        Some(IngestError::NoText)
+    );
+    let small = IndexSettings {
+        max_bytes: 10,
+        ..IndexSettings::default()
+    };
+    assert!(matches!(
+        index_document("big.txt", b"0123456789abc", &small, &mut NoProgress),
+        Err(IngestError::TooLarge {
+            size: 13,
+            limit: 10
+        })
+    ));
     // Truncated HTML still indexes what is there.
     let (_, bytes) = fixture("oracle_8-K_2024-11-14_item5.07.html");
-    let doc = index_document("cut.htm", &bytes[..bytes.len() / 2], &IndexSettings::default(), &mut NoProgress).unwrap();
+    let doc = index_document(
+        "cut.htm",
+        &bytes[..bytes.len() / 2],
+        &IndexSettings::default(),
+        &mut NoProgress,
+    )
+    .unwrap();
     assert!(!doc.nodes.is_empty());
 }
 
@@ -260,9 +443,22 @@ fn progress_is_reported_and_cancellation_stops() {
     let mut progress = RecordedProgress::default();
     index_document(&file, &bytes, &IndexSettings::default(), &mut progress).unwrap();
     let stages: Vec<Stage> = progress.events.iter().map(|e| e.0).collect();
-    for s in [Stage::Decode, Stage::Canonical, Stage::Tokens, Stage::Tree, Stage::Chunks, Stage::Enrich] {
+    for s in [
+        Stage::Decode,
+        Stage::Canonical,
+        Stage::Tokens,
+        Stage::Tree,
+        Stage::Chunks,
+        Stage::Enrich,
+    ] {
         assert!(stages.contains(&s), "{s:?} missing");
     }
-    let mut cancelling = RecordedProgress { cancel_at: Some(Stage::Tokens), ..RecordedProgress::default() };
-    assert_eq!(index_document(&file, &bytes, &IndexSettings::default(), &mut cancelling).err(), Some(IngestError::Cancelled));
+    let mut cancelling = RecordedProgress {
+        cancel_at: Some(Stage::Tokens),
+        ..RecordedProgress::default()
+    };
+    assert_eq!(
+        index_document(&file, &bytes, &IndexSettings::default(), &mut cancelling).err(),
+        Some(IngestError::Cancelled)
+    );
 }

@@ -18,7 +18,11 @@ pub enum StoreError {
         source: rusqlite::Error,
     },
     #[error("the library at {path} was written by a newer DocumentIndex (schema {found}, this build knows {known})")]
-    TooNew { path: PathBuf, found: i64, known: i64 },
+    TooNew {
+        path: PathBuf,
+        found: i64,
+        known: i64,
+    },
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error("stored data is corrupt: {0}")]
@@ -142,10 +146,14 @@ impl SqliteStore {
             source,
         };
         let conn = Connection::open(path).map_err(open_err)?;
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(open_err)?;
-        conn.pragma_update(None, "foreign_keys", "ON").map_err(open_err)?;
-        conn.pragma_update(None, "synchronous", "NORMAL").map_err(open_err)?;
-        conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(open_err)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(open_err)?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(open_err)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(open_err)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(open_err)?;
         let mut store = SqliteStore {
             conn,
             path: path.to_path_buf(),
@@ -159,7 +167,9 @@ impl SqliteStore {
     }
 
     fn migrate(&mut self) -> Result<()> {
-        let version: i64 = self.conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let version: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
         let known = MIGRATIONS.len() as i64;
         if version > known {
             return Err(StoreError::TooNew {
@@ -179,40 +189,14 @@ impl SqliteStore {
 
     /// The schema version of the open library.
     pub fn schema_version(&self) -> Result<i64> {
-        Ok(self.conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
+        Ok(self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?)
     }
 
     /// The summary of the document whose source bytes hash to `sha256`, if stored.
     pub fn find_by_sha(&self, sha256: &str) -> Result<Option<DocumentSummary>> {
         Ok(self.list()?.into_iter().find(|d| d.source_sha256 == sha256))
-    }
-
-    /// Full-text search over chunks (BM25): `(doc_id, node_id, start_char, end_char, score)`.
-    pub fn search_chunks(&self, query: &str, limit: usize) -> Result<Vec<(String, String, usize, usize, f64)>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT c.doc_id, c.node_id, c.start_char, c.end_char, bm25(chunks_fts) AS score
-             FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
-             WHERE chunks_fts MATCH ?1 ORDER BY score LIMIT ?2",
-        )?;
-        let rows = stmt
-            .query_map(params![query, limit as i64], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as usize, r.get::<_, i64>(3)? as usize, r.get(4)?))
-            })?
-            .collect::<std::result::Result<Vec<_>, _>>()?;
-        Ok(rows)
-    }
-
-    /// Full-text search over node titles and summaries: `(doc_id, node_id, score)`.
-    pub fn search_nodes(&self, query: &str, limit: usize) -> Result<Vec<(String, String, f64)>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT s.doc_id, s.node_id, bm25(nodes_fts) AS score
-             FROM nodes_fts JOIN node_search s ON s.rowid = nodes_fts.rowid
-             WHERE nodes_fts MATCH ?1 ORDER BY score LIMIT ?2",
-        )?;
-        let rows = stmt
-            .query_map(params![query, limit as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-            .collect::<std::result::Result<Vec<_>, _>>()?;
-        Ok(rows)
     }
 
     fn delete_in(tx: &Transaction, doc_id: &str) -> Result<()> {
@@ -225,15 +209,26 @@ impl SqliteStore {
             params![doc_id],
         )?;
         tx.execute("DELETE FROM node_search WHERE doc_id = ?1", params![doc_id])?;
-        for table in ["chunks", "nodes", "cross_refs", "dictionary", "links", "document_text"] {
-            tx.execute(&format!("DELETE FROM {table} WHERE doc_id = ?1"), params![doc_id])?;
+        for table in [
+            "chunks",
+            "nodes",
+            "cross_refs",
+            "dictionary",
+            "links",
+            "document_text",
+        ] {
+            tx.execute(
+                &format!("DELETE FROM {table} WHERE doc_id = ?1"),
+                params![doc_id],
+            )?;
         }
         tx.execute("DELETE FROM documents WHERE doc_id = ?1", params![doc_id])?;
         Ok(())
     }
 
     fn insert_in(tx: &Transaction, doc: &DocumentIndex) -> Result<()> {
-        let metadata_json = serde_json::to_string(&doc.metadata).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let metadata_json =
+            serde_json::to_string(&doc.metadata).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         tx.execute(
             "INSERT INTO documents (doc_id, doc_name, doc_type, format, source_sha256, encoding, description, metadata_json, company_name, ticker, fiscal_year, period_end_date, settings_key, char_count, node_count)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
@@ -255,15 +250,20 @@ impl SqliteStore {
                 doc.nodes.len() as i64,
             ],
         )?;
-        tx.execute("INSERT INTO document_text (doc_id, text) VALUES (?1, ?2)", params![doc.doc_id, doc.text])?;
+        tx.execute(
+            "INSERT INTO document_text (doc_id, text) VALUES (?1, ?2)",
+            params![doc.doc_id, doc.text],
+        )?;
         let map = docindex_core::charmap::CharMap::new(&doc.text);
         {
             let mut node_stmt = tx.prepare(
                 "INSERT INTO nodes (doc_id, node_id, ordinal, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
             )?;
-            let mut search_stmt = tx.prepare("INSERT INTO node_search (doc_id, node_id) VALUES (?1, ?2)")?;
-            let mut fts_stmt = tx.prepare("INSERT INTO nodes_fts (rowid, title, summary) VALUES (?1, ?2, ?3)")?;
+            let mut search_stmt =
+                tx.prepare("INSERT INTO node_search (doc_id, node_id) VALUES (?1, ?2)")?;
+            let mut fts_stmt =
+                tx.prepare("INSERT INTO nodes_fts (rowid, title, summary) VALUES (?1, ?2, ?3)")?;
             for (ordinal, n) in doc.nodes.iter().enumerate() {
                 node_stmt.execute(params![
                     doc.doc_id,
@@ -286,7 +286,8 @@ impl SqliteStore {
             let mut chunk_stmt = tx.prepare(
                 "INSERT INTO chunks (doc_id, chunk_index, node_id, start_char, end_char, token_count, context, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )?;
-            let mut chunk_fts = tx.prepare("INSERT INTO chunks_fts (rowid, text, context) VALUES (?1, ?2, ?3)")?;
+            let mut chunk_fts =
+                tx.prepare("INSERT INTO chunks_fts (rowid, text, context) VALUES (?1, ?2, ?3)")?;
             for c in &doc.chunks {
                 let text = map.slice(c.span);
                 chunk_stmt.execute(params![
@@ -365,11 +366,24 @@ impl SqliteStore {
                 },
             )
             .optional()?;
-        let Some((doc_name, doc_type, format, sha, encoding, description, metadata_json, settings_key, text)) = row else {
+        let Some((
+            doc_name,
+            doc_type,
+            format,
+            sha,
+            encoding,
+            description,
+            metadata_json,
+            settings_key,
+            text,
+        )) = row
+        else {
             return Ok(None);
         };
-        let doc_type = DocType::parse(&doc_type).ok_or_else(|| StoreError::Corrupt(format!("unknown document type '{doc_type}'")))?;
-        let metadata: Metadata = serde_json::from_str(&metadata_json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let doc_type = DocType::parse(&doc_type)
+            .ok_or_else(|| StoreError::Corrupt(format!("unknown document type '{doc_type}'")))?;
+        let metadata: Metadata =
+            serde_json::from_str(&metadata_json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let mut nodes: Vec<Node> = Vec::new();
         {
             let mut stmt = self.conn.prepare(
@@ -390,7 +404,8 @@ impl SqliteStore {
                 ))
             })?;
             for row in rows {
-                let (node_id, parent_id, level, title, s, e, tokens, summary, engine, origin) = row?;
+                let (node_id, parent_id, level, title, s, e, tokens, summary, engine, origin) =
+                    row?;
                 nodes.push(Node {
                     node_id,
                     title,
@@ -405,7 +420,10 @@ impl SqliteStore {
                 });
             }
         }
-        let ids: Vec<(String, Option<String>)> = nodes.iter().map(|n| (n.node_id.clone(), n.parent_id.clone())).collect();
+        let ids: Vec<(String, Option<String>)> = nodes
+            .iter()
+            .map(|n| (n.node_id.clone(), n.parent_id.clone()))
+            .collect();
         for (child, parent) in ids {
             if let Some(p) = parent.and_then(|p| nodes.iter_mut().find(|n| n.node_id == p)) {
                 p.children.push(child);
@@ -430,7 +448,14 @@ impl SqliteStore {
         )?;
         let raw_refs = stmt
             .query_map(params![doc_id], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?, r.get::<_, String>(4)?, r.get::<_, Option<String>>(5)?))
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                ))
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
         let mut cross_refs = Vec::with_capacity(raw_refs.len());
@@ -448,7 +473,14 @@ impl SqliteStore {
         )?;
         let raw_terms = stmt
             .query_map(params![doc_id], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, i64>(3)?, r.get::<_, i64>(4)?, r.get::<_, Option<String>>(5)?))
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, i64>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                ))
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
         let mut dictionary = Vec::with_capacity(raw_terms.len());
@@ -497,7 +529,8 @@ impl DocumentStore for SqliteStore {
     fn replace(&mut self, doc: &DocumentIndex) -> Result<()> {
         let tx = self.conn.transaction()?;
         let stale: Vec<String> = {
-            let mut stmt = tx.prepare("SELECT doc_id FROM documents WHERE doc_id = ?1 OR doc_name = ?2")?;
+            let mut stmt =
+                tx.prepare("SELECT doc_id FROM documents WHERE doc_id = ?1 OR doc_name = ?2")?;
             let ids = stmt
                 .query_map(params![doc.doc_id, doc.doc_name], |r| r.get(0))?
                 .collect::<std::result::Result<Vec<String>, _>>()?;
@@ -537,28 +570,48 @@ impl DocumentStore for SqliteStore {
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
         rows.into_iter()
-            .map(|(doc_id, doc_name, doc_type, company_name, ticker, fiscal_year, period_end_date, nodes, chars, sha, settings_key)| {
-                Ok(DocumentSummary {
+            .map(
+                |(
                     doc_id,
                     doc_name,
-                    doc_type: DocType::parse(&doc_type).ok_or_else(|| StoreError::Corrupt(format!("unknown document type '{doc_type}'")))?,
+                    doc_type,
                     company_name,
                     ticker,
                     fiscal_year,
                     period_end_date,
-                    node_count: nodes as usize,
-                    char_count: chars as usize,
-                    source_sha256: sha,
+                    nodes,
+                    chars,
+                    sha,
                     settings_key,
-                })
-            })
+                )| {
+                    Ok(DocumentSummary {
+                        doc_id,
+                        doc_name,
+                        doc_type: DocType::parse(&doc_type).ok_or_else(|| {
+                            StoreError::Corrupt(format!("unknown document type '{doc_type}'"))
+                        })?,
+                        company_name,
+                        ticker,
+                        fiscal_year,
+                        period_end_date,
+                        node_count: nodes as usize,
+                        char_count: chars as usize,
+                        source_sha256: sha,
+                        settings_key,
+                    })
+                },
+            )
             .collect()
     }
 
     fn remove(&mut self, doc_id: &str) -> Result<bool> {
         let tx = self.conn.transaction()?;
         let exists: bool = tx
-            .query_row("SELECT 1 FROM documents WHERE doc_id = ?1", params![doc_id], |_| Ok(()))
+            .query_row(
+                "SELECT 1 FROM documents WHERE doc_id = ?1",
+                params![doc_id],
+                |_| Ok(()),
+            )
             .optional()?
             .is_some();
         Self::delete_in(&tx, doc_id)?;

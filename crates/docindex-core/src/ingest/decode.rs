@@ -47,7 +47,8 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded> {
     let encoding = declared_charset(sample)
         .filter(|e| *e != UTF_8)
         .unwrap_or_else(|| {
-            let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+            let mut detector =
+                chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
             detector.feed(bytes, true);
             detector.guess(None, chardetng::Utf8Detection::Allow)
         });
@@ -84,7 +85,12 @@ fn utf16_without_bom(bytes: &[u8]) -> Option<&'static Encoding> {
     }
     let pairs = sample.len() / 2;
     let even_zero = sample.iter().step_by(2).filter(|b| **b == 0).count();
-    let odd_zero = sample.iter().skip(1).step_by(2).filter(|b| **b == 0).count();
+    let odd_zero = sample
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .filter(|b| **b == 0)
+        .count();
     if odd_zero * 10 > pairs * 9 && even_zero == 0 {
         Some(UTF_16LE)
     } else if even_zero * 10 > pairs * 9 && odd_zero == 0 {
@@ -136,14 +142,21 @@ mod tests {
     fn decodes_windows_1252_quotes() {
         let bytes = b"The Company\x92s \x93Adjusted EBITDA\x94 rose to \x80 5 million in fiscal 1999, as described in Item 7.".to_vec();
         let decoded = decode(&bytes).unwrap();
-        assert!(decoded.text.contains("Company’s “Adjusted EBITDA”"), "{}", decoded.text);
+        assert!(
+            decoded.text.contains("Company’s “Adjusted EBITDA”"),
+            "{}",
+            decoded.text
+        );
         assert!(decoded.text.contains("€ 5"));
     }
 
     #[test]
     fn refuses_empty_and_binary() {
         assert_eq!(decode(b"  \n\t ").err(), Some(IngestError::Empty));
-        assert!(matches!(decode(b"%PDF-1.7 ..."), Err(IngestError::Binary(_))));
+        assert!(matches!(
+            decode(b"%PDF-1.7 ..."),
+            Err(IngestError::Binary(_))
+        ));
         assert!(matches!(
             decode(&[1u8, 2, 3, 0, 5, 6, 7, 8, 9, 10]),
             Err(IngestError::Binary(_))

@@ -57,7 +57,8 @@ pub(crate) fn mark(raw: &mut [RawBlock]) -> HashSet<usize> {
         let any_row = places
             .iter()
             .any(|&i| raw[i].kind == Some(BlockKind::TableRow));
-        let looks_like_footer = norm.contains('#') || norm.contains("form 10-") || norm.contains("annual report");
+        let looks_like_footer =
+            norm.contains('#') || norm.contains("form 10-") || norm.contains("annual report");
         let enough = if any_row {
             looks_like_footer && near * 10 >= places.len() * 8
         } else {

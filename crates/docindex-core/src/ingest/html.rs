@@ -38,10 +38,12 @@ fn is_text_in_html_wrapper(html: &str) -> bool {
         return false;
     }
     let lower = html.to_ascii_lowercase();
-    let block_tags: usize = ["<p", "<br", "<div", "<tr", "<td", "<li", "<h1", "<h2", "<h3"]
-        .iter()
-        .map(|t| lower.matches(t).count())
-        .sum();
+    let block_tags: usize = [
+        "<p", "<br", "<div", "<tr", "<td", "<li", "<h1", "<h2", "<h3",
+    ]
+    .iter()
+    .map(|t| lower.matches(t).count())
+    .sum();
     block_tags * 50 < lines
 }
 
@@ -204,13 +206,9 @@ fn parse_points(value: &str) -> Option<f32> {
 
 fn font_tag_size(size: &str) -> Option<f32> {
     let n: i32 = size.trim().trim_start_matches('+').parse().ok()?;
-    let n = if size.trim().starts_with('+') {
-        3 + n
-    } else if size.trim().starts_with('-') {
-        3 + n
-    } else {
-        n
-    };
+    // `+1`/`-1` are relative to the default size 3.
+    let relative = size.trim().starts_with(['+', '-']);
+    let n = if relative { 3 + n } else { n };
     Some(match n.clamp(1, 7) {
         1 => 7.5,
         2 => 10.0,
@@ -223,7 +221,10 @@ fn font_tag_size(size: &str) -> Option<f32> {
 }
 
 fn is_space(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r' | '\u{a0}' | '\u{2009}' | '\u{2002}' | '\u{2003}' | '\u{0c}')
+    matches!(
+        c,
+        ' ' | '\t' | '\n' | '\r' | '\u{a0}' | '\u{2009}' | '\u{2002}' | '\u{2003}' | '\u{0c}'
+    )
 }
 
 impl State {
@@ -284,11 +285,12 @@ impl State {
             self.open_facts.push(OpenFact {
                 index,
                 block: self.raw.len(),
-                start: self.cur.text.len() + usize::from(self.pending_space && !self.cur.text.is_empty()),
+                start: self.cur.text.len()
+                    + usize::from(self.pending_space && !self.cur.text.is_empty()),
                 visible,
             });
         }
-        if local == "context" && name != "context" || name == "context" {
+        if local == "context" {
             if let Some(id) = attr(tag, "id") {
                 self.context = Some(XbrlContext {
                     id: id.to_string(),
@@ -398,7 +400,9 @@ impl State {
 
         let centered = attr(tag, "align").is_some_and(|a| a.eq_ignore_ascii_case("center"))
             || name == "center"
-            || style.iter().any(|(k, v)| k == "text-align" && v == "center");
+            || style
+                .iter()
+                .any(|(k, v)| k == "text-align" && v == "center");
         if centered && !VOID.contains(&name) && !tag.self_closing {
             self.centered_depth.push(name.to_string());
         }
@@ -414,9 +418,15 @@ impl State {
         }
         for (k, v) in &style {
             match k.as_str() {
-                "font-weight" => delta.bold = Some(v == "bold" || v == "bolder" || v.parse::<u32>().is_ok_and(|w| w >= 600)),
+                "font-weight" => {
+                    delta.bold = Some(
+                        v == "bold" || v == "bolder" || v.parse::<u32>().is_ok_and(|w| w >= 600),
+                    )
+                }
                 "font-style" => delta.italic = Some(v == "italic" || v == "oblique"),
-                "text-decoration" | "text-decoration-line" => delta.underline = Some(v.contains("underline")),
+                "text-decoration" | "text-decoration-line" => {
+                    delta.underline = Some(v.contains("underline"))
+                }
                 "font-size" => delta.size = parse_points(v).or(delta.size),
                 "font" => {
                     if v.contains("bold") {
@@ -429,7 +439,10 @@ impl State {
                 _ => {}
             }
         }
-        if (delta.bold.is_some() || delta.italic.is_some() || delta.underline.is_some() || delta.size.is_some())
+        if (delta.bold.is_some()
+            || delta.italic.is_some()
+            || delta.underline.is_some()
+            || delta.size.is_some())
             && !VOID.contains(&name)
             && !tag.self_closing
         {
@@ -569,8 +582,10 @@ impl State {
     fn push_visible(&mut self, ch: char, delta: StyleDelta) {
         if self.cell_needs_separator {
             self.cell_needs_separator = false;
-            let glue = matches!(self.last_cell_text.as_str(), "$" | "€" | "£" | "¥" | "(" | "($")
-                || matches!(ch, ')' | '%');
+            let glue = matches!(
+                self.last_cell_text.as_str(),
+                "$" | "€" | "£" | "¥" | "(" | "($"
+            ) || matches!(ch, ')' | '%');
             if !glue {
                 self.cur.text.push_str(" | ");
             }
@@ -587,7 +602,11 @@ impl State {
         counts.italic += usize::from(delta.italic == Some(true));
         counts.underline += usize::from(delta.underline == Some(true));
         if let Some(size) = delta.size {
-            match counts.sizes.iter_mut().find(|(s, _)| (*s - size).abs() < 0.01) {
+            match counts
+                .sizes
+                .iter_mut()
+                .find(|(s, _)| (*s - size).abs() < 0.01)
+            {
                 Some((_, n)) => *n += 1,
                 None => counts.sizes.push((size, 1)),
             }

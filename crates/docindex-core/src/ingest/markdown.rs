@@ -44,14 +44,25 @@ pub fn to_canonical(source: &str) -> Canonical {
                         push_block(&text, &mut blocks, start, range.end, kind);
                         if title.is_none() {
                             if let BlockKind::Heading(_) = kind {
-                                title = Some(text[start..range.end].trim_start_matches('#').trim().to_string());
+                                title = Some(
+                                    text[start..range.end]
+                                        .trim_start_matches('#')
+                                        .trim()
+                                        .to_string(),
+                                );
                             }
                         }
                     }
                 }
             }
             Event::Rule | Event::Html(_) | Event::Text(_) if depth == 0 => {
-                push_block(&text, &mut blocks, range.start, range.end, BlockKind::Paragraph);
+                push_block(
+                    &text,
+                    &mut blocks,
+                    range.start,
+                    range.end,
+                    BlockKind::Paragraph,
+                );
             }
             _ => {}
         }

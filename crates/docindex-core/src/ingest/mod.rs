@@ -141,7 +141,11 @@ pub fn detect_format(name: &str, text: &str) -> Result<SourceFormat> {
         }
         _ => {}
     }
-    let head: String = text.chars().take(4096).collect::<String>().to_ascii_lowercase();
+    let head: String = text
+        .chars()
+        .take(4096)
+        .collect::<String>()
+        .to_ascii_lowercase();
     if head.contains("<html") || head.contains("<body") || head.contains("<!doctype html") {
         Ok(SourceFormat::Html)
     } else if ext == "txt" || ext == "text" {
@@ -149,7 +153,11 @@ pub fn detect_format(name: &str, text: &str) -> Result<SourceFormat> {
     } else if head.contains("<document>") && head.contains("<type>") {
         // A full EDGAR submission text file: plain text with SGML wrappers.
         Ok(SourceFormat::Text)
-    } else if text.lines().take(200).any(|l| l.starts_with("# ") || l.starts_with("## ")) {
+    } else if text
+        .lines()
+        .take(200)
+        .any(|l| l.starts_with("# ") || l.starts_with("## "))
+    {
         Ok(SourceFormat::Markdown)
     } else {
         Ok(SourceFormat::Text)

@@ -49,7 +49,11 @@ pub fn to_canonical(text: &str) -> Canonical {
                 sgml_header.push(("TYPE".into(), value.trim().to_string()));
             }
             let rest = c[1].trim();
-            if rest.is_empty() || upper.starts_with("<TYPE>") || upper.starts_with("<SEQUENCE>") || upper.starts_with("<FILENAME>") {
+            if rest.is_empty()
+                || upper.starts_with("<TYPE>")
+                || upper.starts_with("<SEQUENCE>")
+                || upper.starts_with("<FILENAME>")
+            {
                 continue;
             }
         }

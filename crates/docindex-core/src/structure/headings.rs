@@ -46,7 +46,12 @@ fn look(c: &Canonical, block: usize) -> Option<Look> {
         return None;
     }
     let first = text.chars().next()?;
-    if !(first.is_alphabetic() || first.is_ascii_digit() || first == '(' || first == '“' || first == '"') {
+    if !(first.is_alphabetic()
+        || first.is_ascii_digit()
+        || first == '('
+        || first == '“'
+        || first == '"')
+    {
         return None;
     }
     let letters: Vec<char> = text.chars().filter(|c| c.is_alphabetic()).collect();
@@ -73,7 +78,10 @@ fn look(c: &Canonical, block: usize) -> Option<Look> {
     }
     Some(Look {
         markup_level,
-        size_half_points: style.font_size.map(|s| (s * 2.0).round() as i32).unwrap_or(0),
+        size_half_points: style
+            .font_size
+            .map(|s| (s * 2.0).round() as i32)
+            .unwrap_or(0),
         bold: style.bold,
         italic: style.italic,
         underline: style.underline,
@@ -84,14 +92,22 @@ fn look(c: &Canonical, block: usize) -> Option<Look> {
 fn body_size(c: &Canonical, range: &Range<usize>) -> i32 {
     let mut sizes: Vec<(i32, usize)> = Vec::new();
     for b in &c.blocks[range.clone()] {
-        let s = b.style.font_size.map(|s| (s * 2.0).round() as i32).unwrap_or(0);
+        let s = b
+            .style
+            .font_size
+            .map(|s| (s * 2.0).round() as i32)
+            .unwrap_or(0);
         let weight = b.span.len();
         match sizes.iter_mut().find(|(x, _)| *x == s) {
             Some((_, n)) => *n += weight,
             None => sizes.push((s, weight)),
         }
     }
-    sizes.into_iter().max_by_key(|(_, n)| *n).map(|(s, _)| s).unwrap_or(0)
+    sizes
+        .into_iter()
+        .max_by_key(|(_, n)| *n)
+        .map(|(s, _)| s)
+        .unwrap_or(0)
 }
 
 /// Split `range` (whose first block is the section's own title) at the highest-ranked

@@ -45,7 +45,12 @@ impl Default for TreeSettings {
 }
 
 /// Build the section tree of a document. `tokens[i]` is the token count of block `i`.
-pub fn build(c: &Canonical, tokens: &[usize], doc_type: DocType, settings: TreeSettings) -> Vec<Section> {
+pub fn build(
+    c: &Canonical,
+    tokens: &[usize],
+    doc_type: DocType,
+    settings: TreeSettings,
+) -> Vec<Section> {
     let n = c.blocks.len();
     if n == 0 {
         return Vec::new();
@@ -102,10 +107,19 @@ fn front_matter(c: &Canonical, range: Range<usize>, toc: Option<Range<usize>>) -
     };
     match toc {
         Some(toc) if toc.start >= range.start => {
-            push(range.start..toc.start, "Cover Page".into(), NodeOrigin::FrontMatter);
-            push(toc.clone(), "Table of Contents".into(), NodeOrigin::TableOfContents);
+            push(
+                range.start..toc.start,
+                "Cover Page".into(),
+                NodeOrigin::FrontMatter,
+            );
+            push(
+                toc.clone(),
+                "Table of Contents".into(),
+                NodeOrigin::TableOfContents,
+            );
             let rest = toc.end..range.end;
-            let title = first_heading(c, rest.clone()).unwrap_or_else(|| "Introductory Text".into());
+            let title =
+                first_heading(c, rest.clone()).unwrap_or_else(|| "Introductory Text".into());
             push(rest, title, NodeOrigin::FrontMatter);
         }
         _ => {
@@ -124,7 +138,8 @@ fn first_heading(c: &Canonical, range: Range<usize>) -> Option<String> {
     range.take(3).find_map(|b| {
         let t = c.block_text(b).trim();
         let st = c.blocks[b].style;
-        (t.chars().count() <= 100 && (st.bold || matches!(c.blocks[b].kind, BlockKind::Heading(_)))).then(|| t.to_string())
+        (t.chars().count() <= 100 && (st.bold || matches!(c.blocks[b].kind, BlockKind::Heading(_))))
+            .then(|| t.to_string())
     })
 }
 
@@ -140,7 +155,11 @@ pub fn nest(entries: &[Entry], range: Range<usize>) -> Vec<Section> {
             while j < entries.len() && entries[j].level > e.level {
                 j += 1;
             }
-            let end = entries.get(j).map(|x| x.block).unwrap_or(range.end).max(e.block);
+            let end = entries
+                .get(j)
+                .map(|x| x.block)
+                .unwrap_or(range.end)
+                .max(e.block);
             let children = build_level(&entries[i + 1..j], e.block..end);
             out.push(Section {
                 title: e.title.clone(),
@@ -232,7 +251,10 @@ fn item_entries(c: &Canonical) -> (Vec<Entry>, Option<Range<usize>>) {
 /// pattern between the linked entries.
 fn add_missing_items(c: &Canonical, entries: &mut Vec<Entry>, toc: Option<Range<usize>>) {
     let after_toc = toc.map(|t| t.end).unwrap_or(0);
-    let known: Vec<String> = entries.iter().filter_map(|e| patterns::item_label(&e.title)).collect();
+    let known: Vec<String> = entries
+        .iter()
+        .filter_map(|e| patterns::item_label(&e.title))
+        .collect();
     if known.is_empty() {
         return;
     }
@@ -252,12 +274,16 @@ fn add_missing_items(c: &Canonical, entries: &mut Vec<Entry>, toc: Option<Range<
         let rank = patterns::item_rank(&label);
         let before = entries
             .iter()
-            .filter_map(|e| patterns::item_label(&e.title).map(|l| (patterns::item_rank(&l), e.block)))
+            .filter_map(|e| {
+                patterns::item_label(&e.title).map(|l| (patterns::item_rank(&l), e.block))
+            })
             .filter(|(r, _)| *r < rank)
             .max_by_key(|(r, _)| *r);
         let after = entries
             .iter()
-            .filter_map(|e| patterns::item_label(&e.title).map(|l| (patterns::item_rank(&l), e.block)))
+            .filter_map(|e| {
+                patterns::item_label(&e.title).map(|l| (patterns::item_rank(&l), e.block))
+            })
             .filter(|(r, _)| *r > rank)
             .min_by_key(|(r, _)| *r);
         let fits = before.is_none_or(|(_, b)| b < block) && after.is_none_or(|(_, b)| block < b);
@@ -269,7 +295,11 @@ fn add_missing_items(c: &Canonical, entries: &mut Vec<Entry>, toc: Option<Range<
         entries.push(Entry {
             block,
             title: headings::heading_title(c, block),
-            level: if entries.iter().any(|e| e.level == 0) { 1 } else { 0 },
+            level: if entries.iter().any(|e| e.level == 0) {
+                1
+            } else {
+                0
+            },
             origin: NodeOrigin::Pattern,
         });
     }
@@ -333,7 +363,11 @@ fn markup_heading_entries(c: &Canonical) -> Vec<Entry> {
         .into_iter()
         .map(|(block, level)| Entry {
             block,
-            title: c.block_text(block).trim_start_matches('#').trim().to_string(),
+            title: c
+                .block_text(block)
+                .trim_start_matches('#')
+                .trim()
+                .to_string(),
             level: level - min,
             origin: NodeOrigin::Heading,
         })
@@ -346,7 +380,14 @@ fn section_tokens(tokens: &[usize], range: &Range<usize>) -> usize {
 
 /// Split sections that are too large, first by domain patterns (financial statements and
 /// notes), then by heading looks, then at paragraph boundaries.
-fn refine(c: &Canonical, tokens: &[usize], mut section: Section, settings: TreeSettings, doc_type: DocType, depth: usize) -> Section {
+fn refine(
+    c: &Canonical,
+    tokens: &[usize],
+    mut section: Section,
+    settings: TreeSettings,
+    doc_type: DocType,
+    depth: usize,
+) -> Section {
     if depth > 6 {
         return section;
     }
@@ -360,9 +401,15 @@ fn refine(c: &Canonical, tokens: &[usize], mut section: Section, settings: TreeS
             entries = headings::split_entries(c, section.blocks.clone(), tokens);
         }
         if !entries.is_empty() {
-            let first = entries.iter().map(|e| e.block).min().unwrap_or(section.blocks.end);
+            let first = entries
+                .iter()
+                .map(|e| e.block)
+                .min()
+                .unwrap_or(section.blocks.end);
             let mut children = Vec::new();
-            if first > section.blocks.start + 1 && section_tokens(tokens, &(section.blocks.start..first)) > settings.max_node_tokens {
+            if first > section.blocks.start + 1
+                && section_tokens(tokens, &(section.blocks.start..first)) > settings.max_node_tokens
+            {
                 // A long lead-in before the first heading is a section of its own.
                 children.push(Section {
                     title: format!("{} (introduction)", section.title),
@@ -440,7 +487,8 @@ fn financial_statement_entries(c: &Canonical, range: Range<usize>) -> Vec<Entry>
             });
             continue;
         }
-        let heading_like = b.style.bold || b.style.italic || b.style.underline || b.kind == BlockKind::Line;
+        let heading_like =
+            b.style.bold || b.style.italic || b.style.underline || b.kind == BlockKind::Line;
         if !heading_like {
             continue;
         }

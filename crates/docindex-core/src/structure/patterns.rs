@@ -11,28 +11,37 @@ fn re(pattern: &str) -> Regex {
 static PART: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^PART\s+(IV|III|II|I|V|[1-5])\b\s*(?:[.:\-–—]\s*)?(.*)$"));
 static ITEM: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^ITEMS?\s+(\d{1,2}(?:\.\d{2})?)\s*([A-D])?(?:\([a-z0-9]{1,3}\))*(?:\s*(?:\.|:|-|–|—|\s)\s*(.*))?$")
+    re(
+        r"(?i)^ITEMS?\s+(\d{1,2}(?:\.\d{2})?)\s*([A-D])?(?:\([a-z0-9]{1,3}\))*(?:\s*(?:\.|:|-|–|—|\s)\s*(.*))?$",
+    )
 });
 static TRAILING_PAGE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?:\s|\|)(?:[A-Z]-)?\d{1,3}(?:\s*-\s*\d{1,3})?$"));
 static STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:CONDENSED\s+)?(?:CONSOLIDATED\s+|COMBINED\s+)?(?:STATEMENTS?\s+OF\s+(?:CONSOLIDATED\s+)?(?:OPERATIONS|INCOME|EARNINGS|COMPREHENSIVE\s+(?:INCOME|LOSS|EARNINGS)|CASH\s+FLOWS|(?:CHANGES\s+IN\s+)?(?:SHAREHOLDERS|STOCKHOLDERS|SHARE-?OWNERS)[’']?\s+EQUITY|FINANCIAL\s+(?:POSITION|CONDITION)|(?:COMPREHENSIVE\s+)?(?:LOSS|INCOME)(?:\s+AND\s+COMPREHENSIVE\s+(?:INCOME|LOSS))?)|BALANCE\s+SHEETS?)(?:\s*\((?:UNAUDITED|CONTINUED|IN\s+[A-Z ,]+)\))*\s*$")
+    re(
+        r"(?i)^(?:CONDENSED\s+)?(?:CONSOLIDATED\s+|COMBINED\s+)?(?:STATEMENTS?\s+OF\s+(?:CONSOLIDATED\s+)?(?:OPERATIONS|INCOME|EARNINGS|COMPREHENSIVE\s+(?:INCOME|LOSS|EARNINGS)|CASH\s+FLOWS|(?:CHANGES\s+IN\s+)?(?:SHAREHOLDERS|STOCKHOLDERS|SHARE-?OWNERS)[’']?\s+EQUITY|FINANCIAL\s+(?:POSITION|CONDITION)|(?:COMPREHENSIVE\s+)?(?:LOSS|INCOME)(?:\s+AND\s+COMPREHENSIVE\s+(?:INCOME|LOSS))?)|BALANCE\s+SHEETS?)(?:\s*\((?:UNAUDITED|CONTINUED|IN\s+[A-Z ,]+)\))*\s*$",
+    )
 });
 static AUDITOR_REPORT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^REPORTS?\s+OF\s+(?:INDEPENDENT\s+REGISTERED\s+PUBLIC\s+ACCOUNTING\s+FIRM|INDEPENDENT\s+(?:AUDITORS?|ACCOUNTANTS))")
+    re(
+        r"(?i)^REPORTS?\s+OF\s+(?:INDEPENDENT\s+REGISTERED\s+PUBLIC\s+ACCOUNTING\s+FIRM|INDEPENDENT\s+(?:AUDITORS?|ACCOUNTANTS))",
+    )
 });
 static NOTES_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)^NOTES\s+TO\s+(?:THE\s+)?(?:CONDENSED\s+)?(?:CONSOLIDATED\s+)?FINANCIAL\s+STATEMENTS")
 });
 static NOTE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)^NOTE\s+(\d{1,2})\s*(?:[.:\-–—]|\s)\s*\S"));
-static NUMBERED_NOTE: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^(\d{1,2})\.\s+[A-Z][A-Za-z]"));
+static NUMBERED_NOTE: LazyLock<Regex> = LazyLock::new(|| re(r"^(\d{1,2})\.\s+[A-Z][A-Za-z]"));
 static TRANSCRIPT_SECTION: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:prepared\s+remarks|presentation|management\s+discussion\s+section|questions?\s*(?:and|&)\s*answers?(?:\s+session)?|question-and-answer\s+session|q\s*&\s*a(?:\s+session)?|(?:corporate\s+|conference\s+call\s+|call\s+)?participants|disclaimer)\s*:?$")
+    re(
+        r"(?i)^(?:prepared\s+remarks|presentation|management\s+discussion\s+section|questions?\s*(?:and|&)\s*answers?(?:\s+session)?|question-and-answer\s+session|q\s*&\s*a(?:\s+session)?|(?:corporate\s+|conference\s+call\s+|call\s+)?participants|disclaimer)\s*:?$",
+    )
 });
 static SPEAKER: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^(Operator|[A-Z][A-Za-z.'’\-]+(?:\s+[A-Z][A-Za-z.'’\-]+){1,3})(?:\s*(?:--|—|–|-|,)\s*([A-Z][^.!?]{1,90}))?\s*:?$")
+    re(
+        r"^(Operator|[A-Z][A-Za-z.'’\-]+(?:\s+[A-Z][A-Za-z.'’\-]+){1,3})(?:\s*(?:--|—|–|-|,)\s*([A-Z][^.!?]{1,90}))?\s*:?$",
+    )
 });
 
 /// A Part heading: its roman or arabic number as 1..=5.
@@ -58,7 +67,10 @@ pub fn item_label(block: &str) -> Option<String> {
     }
     let caps = ITEM.captures(block)?;
     let rest = caps.get(3).map(|m| m.as_str()).unwrap_or("");
-    if rest.starts_with(|c: char| c.is_ascii_digit()) || rest.starts_with("of ") || rest.starts_with("in ") {
+    if rest.starts_with(|c: char| c.is_ascii_digit())
+        || rest.starts_with("of ")
+        || rest.starts_with("in ")
+    {
         return None;
     }
     let mut label = caps[1].to_string();
@@ -126,7 +138,10 @@ pub fn speaker(block: &str) -> Option<(String, Option<String>)> {
         return None;
     }
     let c = SPEAKER.captures(block.trim())?;
-    Some((c[1].to_string(), c.get(2).map(|m| m.as_str().trim().to_string())))
+    Some((
+        c[1].to_string(),
+        c.get(2).map(|m| m.as_str().trim().to_string()),
+    ))
 }
 
 #[cfg(test)]
@@ -137,11 +152,20 @@ mod tests {
     fn recognises_items_and_parts() {
         assert_eq!(item_label("Item 1A. Risk Factors").as_deref(), Some("1A"));
         assert_eq!(item_label("ITEM 7:  MD&A").as_deref(), Some("7"));
-        assert_eq!(item_label("Item 2.02 Results of Operations").as_deref(), Some("2.02"));
+        assert_eq!(
+            item_label("Item 2.02 Results of Operations").as_deref(),
+            Some("2.02")
+        );
         assert_eq!(item_label("Item 7A"), Some("7A".into()));
-        assert_eq!(item_label("ITEM 9.01(d). Exhibits").as_deref(), Some("9.01"));
+        assert_eq!(
+            item_label("ITEM 9.01(d). Exhibits").as_deref(),
+            Some("9.01")
+        );
         assert_eq!(item_label("Item 7 of Part II describes"), None);
-        assert_eq!(item_label("Items 1 and 2. Business and Properties").as_deref(), Some("1"));
+        assert_eq!(
+            item_label("Items 1 and 2. Business and Properties").as_deref(),
+            Some("1")
+        );
         assert_eq!(part_number("PART II — OTHER INFORMATION"), Some(2));
         assert_eq!(part_number("Part I"), Some(1));
         assert!(is_toc_line("Item 1A. | Risk Factors | 5"));
@@ -153,8 +177,12 @@ mod tests {
     #[test]
     fn recognises_statements_notes_and_speakers() {
         assert!(is_statement_title("CONSOLIDATED STATEMENTS OF OPERATIONS"));
-        assert!(is_statement_title("CONDENSED CONSOLIDATED BALANCE SHEETS (Unaudited)"));
-        assert!(is_statement_title("Consolidated Statements of Shareholders’ Equity"));
+        assert!(is_statement_title(
+            "CONDENSED CONSOLIDATED BALANCE SHEETS (Unaudited)"
+        ));
+        assert!(is_statement_title(
+            "Consolidated Statements of Shareholders’ Equity"
+        ));
         assert!(!is_statement_title("The consolidated statements of operations for the year were audited by us and present fairly."));
         assert_eq!(note_number("Note 4 – Income Taxes", false), Some(4));
         assert_eq!(note_number("4. Income Taxes", true), Some(4));

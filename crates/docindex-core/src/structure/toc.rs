@@ -91,14 +91,19 @@ fn row_title(row: &str) -> String {
     if let Some(pos) = title.find("....") {
         title.truncate(pos);
     }
-    title.trim().trim_end_matches(|c: char| c.is_ascii_digit() || c == ' ').trim().to_string()
+    title
+        .trim()
+        .trim_end_matches(|c: char| c.is_ascii_digit() || c == ' ')
+        .trim()
+        .to_string()
 }
 
 fn is_page_ref(cell: &str) -> bool {
     let c = cell.trim_start_matches("Page").trim();
     !c.is_empty()
         && c.len() <= 8
-        && c.chars().all(|ch| ch.is_ascii_digit() || matches!(ch, '-' | '–' | 'F' | 'A' | 'S' | ' '))
+        && c.chars()
+            .all(|ch| ch.is_ascii_digit() || matches!(ch, '-' | '–' | 'F' | 'A' | 'S' | ' '))
         && c.chars().any(|ch| ch.is_ascii_digit())
 }
 
@@ -125,7 +130,8 @@ fn best_target(c: &Canonical, title: &str, targets: &[usize]) -> Option<usize> {
             return part_number(text) == Some(p);
         }
         let have = normalize(text);
-        !want_prefix.is_empty() && (have.starts_with(&want_prefix) || want.starts_with(&have) && have.len() >= 6)
+        !want_prefix.is_empty()
+            && (have.starts_with(&want_prefix) || want.starts_with(&have) && have.len() >= 6)
     };
     for &target in targets {
         for block in target..(target + 6).min(c.blocks.len()) {

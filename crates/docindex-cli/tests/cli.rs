@@ -1,0 +1,155 @@
+//! End-to-end tests of the `docindex` binary on real filings and bad files.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use assert_cmd::Command;
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(name)
+}
+
+fn docindex(lib: &std::path::Path) -> Command {
+    let mut cmd = Command::cargo_bin("docindex").unwrap();
+    cmd.arg("--library").arg(lib);
+    cmd
+}
+
+fn json(cmd: &mut Command) -> serde_json::Value {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn batch_with_bad_files_indexes_the_good_ones_and_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let empty = dir.path().join("empty.htm");
+    std::fs::write(&empty, b"").unwrap();
+    let binary = dir.path().join("junk.txt");
+    std::fs::write(&binary, [0u8, 159, 146, 150, 0, 1, 2, 3]).unwrap();
+    let sheet = dir.path().join("model.xlsx");
+    std::fs::write(&sheet, b"not a filing").unwrap();
+    let missing = dir.path().join("missing.htm");
+
+    // First a good library state.
+    docindex(&lib)
+        .arg("index")
+        .arg(fixture("oracle_8-K_2024-11-14_item5.07.html"))
+        .assert()
+        .success();
+    let out = docindex(&lib)
+        .arg("index")
+        .args([
+            &empty,
+            &binary,
+            &sheet,
+            &missing,
+            &fixture("buckle_8-K_2024-11-22.html"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("empty.htm: the file is empty"), "{err}");
+    assert!(err.contains("junk.txt: the file is binary"), "{err}");
+    assert!(err.contains("model.xlsx: unsupported format"), "{err}");
+    assert!(err.contains("missing.htm: cannot read the file"), "{err}");
+    assert!(err.contains("4 of 5 file(s) failed"), "{err}");
+    let list = json(docindex(&lib).args(["list", "--json"]));
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["doc_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            "buckle_8-K_2024-11-22.html",
+            "oracle_8-K_2024-11-14_item5.07.html"
+        ]
+    );
+
+    // Re-indexing the same bytes is a no-op.
+    let again = json(
+        docindex(&lib)
+            .args(["--json", "index"])
+            .arg(fixture("buckle_8-K_2024-11-22.html")),
+    );
+    assert_eq!(again[0]["outcome"]["status"], "unchanged");
+}
+
+#[test]
+fn show_prints_exactly_the_span_of_every_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    docindex(&lib)
+        .arg("index")
+        .arg(fixture("apple_10-Q_Q3FY2023_0000320193-23-000077.html"))
+        .assert()
+        .success();
+    let doc = "apple_10-Q_Q3FY2023_0000320193-23-000077";
+    let export = json(docindex(&lib).args(["export", doc, "--format", "native", "--with-text"]));
+    let text: Vec<char> = export["text"].as_str().unwrap().chars().collect();
+    fn walk(nodes: &serde_json::Value, out: &mut Vec<serde_json::Value>) {
+        for n in nodes.as_array().unwrap() {
+            out.push(n.clone());
+            walk(&n["nodes"], out);
+        }
+    }
+    let mut nodes = Vec::new();
+    walk(&export["structure"], &mut nodes);
+    assert!(nodes.len() > 20);
+    for n in nodes.iter().step_by(7) {
+        let (s, e) = (
+            n["start_char"].as_u64().unwrap() as usize,
+            n["end_char"].as_u64().unwrap() as usize,
+        );
+        let expected: String = text[s..e].iter().collect();
+        let shown =
+            json(docindex(&lib).args(["--json", "show", doc, n["node_id"].as_str().unwrap()]));
+        assert_eq!(shown["text"].as_str().unwrap(), expected);
+        assert_eq!(n["text"].as_str().unwrap(), expected);
+    }
+    assert_eq!(export["metadata"]["ticker"], "AAPL");
+    let pageindex = json(docindex(&lib).args(["export", doc, "--format", "pageindex"]));
+    assert!(pageindex["structure"][0]["node_id"].is_string());
+    let unknown = docindex(&lib).args(["show", doc, "9999"]).output().unwrap();
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("has no node '9999'"));
+}
+
+#[test]
+fn a_changed_file_replaces_its_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let file = dir.path().join("notes.md");
+    std::fs::write(
+        &file,
+        "# First\n\nAlpha text here.\n\n## Second\n\nBeta text.\n",
+    )
+    .unwrap();
+    docindex(&lib).arg("index").arg(&file).assert().success();
+    std::fs::write(
+        &file,
+        "# First\n\nAlpha text changed.\n\n## Second\n\nBeta text.\n",
+    )
+    .unwrap();
+    let out = json(docindex(&lib).args(["--json", "index"]).arg(&file));
+    assert_eq!(out[0]["outcome"]["status"], "indexed");
+    assert!(out[0]["outcome"]["replaced"].is_string());
+    let list = json(docindex(&lib).args(["list", "--json"]));
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    let shown = docindex(&lib)
+        .args(["show", "notes", "0000"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("Alpha text changed."));
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs DocumentIndex: indexes the bundled sample filing into a library and
+# shows its tree and one section. (The desktop app arrives with the desktop issue.)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+cargo build --release -q -p docindex-cli
+bin="$CARGO_TARGET_DIR/release/docindex"
+lib="${DOCINDEX_LIBRARY:-$HOME/.local/share/docindex}"
+"$bin" --library "$lib" index assets/sample_apple_10-Q_Q3FY2023.html
+"$bin" --library "$lib" list
+"$bin" --library "$lib" tree sample_apple_10-Q_Q3FY2023
+node=$("$bin" --library "$lib" tree sample_apple_10-Q_Q3FY2023 | grep -m1 "Quarterly Highlights" | awk '{print $1}')
+echo; echo "--- node $node ---"
+"$bin" --library "$lib" show sample_apple_10-Q_Q3FY2023 "$node"
