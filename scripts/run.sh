@@ -9,7 +9,8 @@ bin="$CARGO_TARGET_DIR/release/docindex"
 lib="${DOCINDEX_LIBRARY:-$HOME/.local/share/docindex}"
 "$bin" --library "$lib" index assets/sample_apple_10-Q_Q3FY2023.html
 "$bin" --library "$lib" list
-"$bin" --library "$lib" tree sample_apple_10-Q_Q3FY2023
-node=$("$bin" --library "$lib" tree sample_apple_10-Q_Q3FY2023 | grep -m1 "Quarterly Highlights" | awk '{print $1}')
+tree=$("$bin" --library "$lib" tree sample_apple_10-Q_Q3FY2023)
+echo "$tree"
+node=$(echo "$tree" | awk '/Quarterly Highlights/ {print $1; exit}')
 echo; echo "--- node $node ---"
 "$bin" --library "$lib" show sample_apple_10-Q_Q3FY2023 "$node"
