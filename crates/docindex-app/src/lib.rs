@@ -181,13 +181,7 @@ impl Library {
         match prepared {
             Prepared::Unchanged(document) => Ok(IndexOutcome::Unchanged { document }),
             Prepared::Fresh(doc, bytes, elapsed) => {
-                let replaced = self
-                    .store
-                    .list()?
-                    .into_iter()
-                    .find(|d| d.doc_name == doc.doc_name || d.doc_id == doc.doc_id)
-                    .map(|d| d.doc_id);
-                self.store.replace(&doc)?;
+                let replaced = self.store.replace(&doc)?.into_iter().next();
                 Ok(IndexOutcome::Indexed {
                     document: DocumentSummary::of(&doc),
                     chunks: doc.chunks.len(),

@@ -77,6 +77,17 @@ fn batch_with_bad_files_indexes_the_good_ones_and_loses_nothing() {
         ]
     );
 
+    // A file over the configured limit is refused with its size and the limit.
+    let out = docindex(&lib)
+        .args(["--max-bytes", "1000", "index"])
+        .arg(fixture("apple_10-Q_Q3FY2023_0000320193-23-000077.html"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("over the configured limit of 1000 bytes")
+    );
+
     // Re-indexing the same bytes is a no-op.
     let again = json(
         docindex(&lib)

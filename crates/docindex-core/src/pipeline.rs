@@ -81,6 +81,7 @@ pub fn index_document(
     check_cancel(progress)?;
     progress.stage(Stage::Canonical, 0, 1);
     let canonical = ingest::to_canonical(format, &decoded.text)?;
+    let encoding = decoded.encoding;
     drop(decoded.text);
     check_cancel(progress)?;
     let counter = TokenCounter::new()?;
@@ -164,9 +165,7 @@ pub fn index_document(
         doc_type,
         format,
         source_sha256: sha,
-        encoding: ingest::decode::decode(bytes)
-            .map(|d| d.encoding.to_string())
-            .unwrap_or_default(),
+        encoding: encoding.to_string(),
         description: Some(description),
         metadata,
         nodes,

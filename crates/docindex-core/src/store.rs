@@ -44,8 +44,9 @@ impl DocumentSummary {
 pub trait DocumentStore {
     type Error: std::error::Error + Send + Sync + 'static;
 
-    /// Store `doc`, replacing any document with the same id or the same name.
-    fn replace(&mut self, doc: &DocumentIndex) -> Result<(), Self::Error>;
+    /// Store `doc`, replacing any document with the same id or the same name; returns the
+    /// ids of the documents it replaced.
+    fn replace(&mut self, doc: &DocumentIndex) -> Result<Vec<String>, Self::Error>;
     fn get(&self, doc_id: &str) -> Result<Option<DocumentIndex>, Self::Error>;
     fn list(&self) -> Result<Vec<DocumentSummary>, Self::Error>;
     fn remove(&mut self, doc_id: &str) -> Result<bool, Self::Error>;
@@ -60,10 +61,18 @@ pub struct MemoryStore {
 impl DocumentStore for MemoryStore {
     type Error = std::convert::Infallible;
 
-    fn replace(&mut self, doc: &DocumentIndex) -> Result<(), Self::Error> {
-        self.docs.retain(|_, d| d.doc_name != doc.doc_name);
+    fn replace(&mut self, doc: &DocumentIndex) -> Result<Vec<String>, Self::Error> {
+        let replaced: Vec<String> = self
+            .docs
+            .values()
+            .filter(|d| d.doc_name == doc.doc_name || d.doc_id == doc.doc_id)
+            .map(|d| d.doc_id.clone())
+            .collect();
+        for id in &replaced {
+            self.docs.remove(id);
+        }
         self.docs.insert(doc.doc_id.clone(), doc.clone());
-        Ok(())
+        Ok(replaced)
     }
     fn get(&self, doc_id: &str) -> Result<Option<DocumentIndex>, Self::Error> {
         Ok(self.docs.get(doc_id).cloned())

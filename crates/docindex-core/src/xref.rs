@@ -4,7 +4,7 @@
 
 use crate::charmap::CharMap;
 use crate::ingest::Canonical;
-use crate::model::{CrossRef, CrossRefKind, Node, NodeOrigin, Span};
+use crate::model::{CrossRef, CrossRefKind, Node, NodeOrigin};
 use crate::structure::patterns::{item_label, note_number, part_number};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -158,9 +158,4 @@ pub fn resolve(kind: CrossRefKind, target: &str, nodes: &[Node]) -> Option<Strin
                 .map(|n| n.node_id.clone())
         }
     }
-}
-
-/// Spans referencing other places, for quick checks in tests.
-pub fn spans(refs: &[CrossRef]) -> Vec<Span> {
-    refs.iter().map(|r| r.span).collect()
 }

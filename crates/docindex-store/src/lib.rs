@@ -194,11 +194,6 @@ impl SqliteStore {
             .pragma_query_value(None, "user_version", |r| r.get(0))?)
     }
 
-    /// The summary of the document whose source bytes hash to `sha256`, if stored.
-    pub fn find_by_sha(&self, sha256: &str) -> Result<Option<DocumentSummary>> {
-        Ok(self.list()?.into_iter().find(|d| d.source_sha256 == sha256))
-    }
-
     fn delete_in(tx: &Transaction, doc_id: &str) -> Result<()> {
         tx.execute(
             "INSERT INTO chunks_fts(chunks_fts, rowid, text, context) SELECT 'delete', rowid, text, context FROM chunks WHERE doc_id = ?1",
@@ -526,7 +521,7 @@ impl SqliteStore {
 impl DocumentStore for SqliteStore {
     type Error = StoreError;
 
-    fn replace(&mut self, doc: &DocumentIndex) -> Result<()> {
+    fn replace(&mut self, doc: &DocumentIndex) -> Result<Vec<String>> {
         let tx = self.conn.transaction()?;
         let stale: Vec<String> = {
             let mut stmt =
@@ -536,12 +531,12 @@ impl DocumentStore for SqliteStore {
                 .collect::<std::result::Result<Vec<String>, _>>()?;
             ids
         };
-        for id in stale {
-            Self::delete_in(&tx, &id)?;
+        for id in &stale {
+            Self::delete_in(&tx, id)?;
         }
         Self::insert_in(&tx, doc)?;
         tx.commit()?;
-        Ok(())
+        Ok(stale)
     }
 
     fn get(&self, doc_id: &str) -> Result<Option<DocumentIndex>> {

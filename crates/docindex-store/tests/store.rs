@@ -1,0 +1,114 @@
+//! The SQLite library on real filings: round trips, FTS, atomic replacement, migrations.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use docindex_core::progress::NoProgress;
+use docindex_core::store::DocumentStore;
+use docindex_core::{index_document, DocumentIndex, IndexSettings};
+use docindex_store::{SqliteStore, StoreError};
+use std::path::PathBuf;
+
+fn indexed(name: &str) -> DocumentIndex {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(name);
+    let bytes = std::fs::read(path).unwrap();
+    index_document(name, &bytes, &IndexSettings::default(), &mut NoProgress).unwrap()
+}
+
+#[test]
+fn a_document_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SqliteStore::open(&dir.path().join("lib.sqlite")).unwrap();
+    let doc = indexed("apple_10-Q_Q3FY2023_0000320193-23-000077.html");
+    assert!(store.replace(&doc).unwrap().is_empty());
+    let back = store.get(&doc.doc_id).unwrap().unwrap();
+    assert_eq!(back.text, doc.text);
+    assert_eq!(back.nodes, doc.nodes);
+    assert_eq!(back.chunks, doc.chunks);
+    assert_eq!(back.metadata, doc.metadata);
+    assert_eq!(back.dictionary, doc.dictionary);
+    assert_eq!(back.links, doc.links);
+    assert_eq!(back.cross_refs.len(), doc.cross_refs.len());
+    assert_eq!(back.doc_type, doc.doc_type);
+    let list = store.list().unwrap();
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0].node_count, doc.nodes.len());
+}
+
+#[test]
+fn full_text_indexes_cover_chunks_and_nodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lib.sqlite");
+    let mut store = SqliteStore::open(&path).unwrap();
+    let doc = indexed("apple_10-K_FY2024_0000320193-24-000123.html");
+    store.replace(&doc).unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let chunk_hits: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'wearables'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(chunk_hits > 0);
+    let node: String = conn
+        .query_row(
+            "SELECT s.node_id FROM nodes_fts JOIN node_search s ON s.rowid = nodes_fts.rowid WHERE nodes_fts MATCH 'title:\"income taxes\"' LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(doc.node(&node).unwrap().title.contains("Income Taxes"));
+    // Removing the document empties both indexes.
+    assert!(store.remove(&doc.doc_id).unwrap());
+    let left: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'wearables'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(left, 0);
+}
+
+#[test]
+fn a_failed_replacement_leaves_the_old_entry_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SqliteStore::open(&dir.path().join("lib.sqlite")).unwrap();
+    let good = indexed("oracle_8-K_2024-11-14_item5.07.html");
+    store.replace(&good).unwrap();
+    // A corrupt index (two nodes with one id) fails half-way through the insert.
+    let mut bad = indexed("buckle_8-K_2024-11-22.html");
+    bad.doc_name = good.doc_name.clone();
+    bad.nodes[1].node_id = bad.nodes[0].node_id.clone();
+    assert!(matches!(store.replace(&bad), Err(StoreError::Sqlite(_))));
+    let list = store.list().unwrap();
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0].doc_id, good.doc_id);
+    assert_eq!(store.get(&good.doc_id).unwrap().unwrap().nodes, good.nodes);
+    assert!(store.get(&bad.doc_id).unwrap().is_none());
+}
+
+#[test]
+fn migrations_run_once_and_newer_libraries_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lib.sqlite");
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 1);
+    drop(store);
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 1);
+    drop(store);
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .pragma_update(None, "user_version", 99)
+        .unwrap();
+    assert!(matches!(
+        SqliteStore::open(&path),
+        Err(StoreError::TooNew {
+            found: 99,
+            known: 1,
+            ..
+        })
+    ));
+}
