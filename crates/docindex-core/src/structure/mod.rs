@@ -232,15 +232,7 @@ fn item_entries(c: &Canonical) -> (Vec<Entry>, Option<Range<usize>>) {
     let toc = (toc_lines.len() >= 3).then(|| {
         let first = toc_lines[0];
         let last = toc_lines[toc_lines.len() - 1];
-        let mut start = first;
-        for b in (first.saturating_sub(4)..first).rev() {
-            let t = c.block_text(b).to_ascii_lowercase();
-            if t.contains("table of contents") || t.trim() == "index" || t.trim() == "contents" {
-                start = b;
-                break;
-            }
-        }
-        start..last + 1
+        toc::toc_heading_before(c, first)..last + 1
     });
     // TOC lines after the first section are an index inside the body, not a front TOC.
     let toc = toc.filter(|t| entries.first().is_none_or(|e| t.end <= e.block));

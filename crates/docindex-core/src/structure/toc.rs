@@ -144,9 +144,9 @@ fn best_target(c: &Canonical, title: &str, targets: &[usize]) -> Option<usize> {
 }
 
 /// The "Table of Contents" heading just above the first TOC line, if there is one.
-fn toc_heading_before(c: &Canonical, first_row: usize) -> usize {
+pub(crate) fn toc_heading_before(c: &Canonical, first_row: usize) -> usize {
     for block in (first_row.saturating_sub(4)..first_row).rev() {
-        let t = c.block_text(block).to_ascii_lowercase();
+        let t = c.block_text(block).trim().to_ascii_lowercase();
         if t.contains("table of contents") || t == "contents" || t == "index" {
             return block;
         }
