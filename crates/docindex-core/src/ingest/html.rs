@@ -331,6 +331,15 @@ impl State {
             return;
         }
 
+        // Inline padding renders as a gap: `•` + padded `15-inch` reads "• 15-inch".
+        let indented = style.iter().any(|(k, v)| {
+            matches!(k.as_str(), "padding-left" | "margin-left")
+                && v.trim_start_matches(['0', '.'])
+                    .starts_with(|c: char| c.is_ascii_digit())
+        });
+        if indented {
+            self.pending_space = true;
+        }
         let page_break = style.iter().any(|(k, v)| {
             (k == "page-break-before" || k == "page-break-after" || k == "break-before")
                 && (v == "always" || v == "page")
