@@ -28,7 +28,17 @@ pub fn from_links(c: &Canonical) -> Option<LinkedToc> {
     let cluster = clusters
         .into_iter()
         .filter(|c| c.len() >= 3)
-        .max_by_key(|c| (c.len(), std::cmp::Reverse(c[0])))?;
+        // The filing's main TOC lists Parts and Items; a financial-statement index does not.
+        .max_by_key(|rows| {
+            let items = rows
+                .iter()
+                .filter(|&&r| {
+                    let t = c.block_text(r);
+                    item_label(t).is_some() || part_number(t).is_some()
+                })
+                .count();
+            (items, rows.len(), std::cmp::Reverse(rows[0]))
+        })?;
     let first = *cluster.first()?;
     let last = *cluster.last()?;
     let mut entries: Vec<Entry> = Vec::new();
