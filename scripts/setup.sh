@@ -15,3 +15,39 @@ if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 
   if command -v rustup >/dev/null 2>&1; then rustup component add rustfmt clippy; else apt-get install -y -qq rustfmt rust-clippy || true; fi
 fi
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/docindex-target}"
+
+# pdfium for PDF filings: Debian has no package, so take the shared library the PyPI wheel
+# pypdfium2 ships (pdfium chromium/8149). It goes to ./pdfium/ in the repository; the app
+# also looks next to its binary, in $DOCINDEX_PDFIUM and in the user data folder.
+PDFIUM_WHEEL_VERSION=5.15.2
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+pdfium_dir="$repo_root/pdfium"
+if [ ! -s "$pdfium_dir/libpdfium.so" ]; then
+  command -v pip3 >/dev/null 2>&1 || command -v pip >/dev/null 2>&1 || {
+    export DEBIAN_FRONTEND=noninteractive; apt-get update -qq; apt-get install -y -qq python3-pip; }
+
+  wheel_dir="$(mktemp -d)"
+  pip_cmd="$(command -v pip3 || command -v pip)"
+  "$pip_cmd" download --quiet --no-deps --only-binary=:all: --platform manylinux_2_17_x86_64 \
+    --python-version 3.11 "pypdfium2==$PDFIUM_WHEEL_VERSION" -d "$wheel_dir"
+  mkdir -p "$pdfium_dir"
+  python3 - "$wheel_dir" "$pdfium_dir" <<'PY'
+import glob, sys, zipfile, os
+wheel = glob.glob(os.path.join(sys.argv[1], "pypdfium2-*.whl"))[0]
+out = sys.argv[2]
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        if name.endswith("pypdfium2_raw/libpdfium.so"):
+            with z.open(name) as src, open(os.path.join(out, "libpdfium.so.part"), "wb") as dst:
+                dst.write(src.read())
+        elif "/licenses/" in name and not name.endswith("/"):
+            target = os.path.join(out, "licenses", name.split("/licenses/", 1)[1])
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with z.open(name) as src, open(target, "wb") as dst:
+                dst.write(src.read())
+os.replace(os.path.join(out, "libpdfium.so.part"), os.path.join(out, "libpdfium.so"))
+PY
+  rm -rf "$wheel_dir"
+  echo "pdfium installed at $pdfium_dir/libpdfium.so"
+fi
+export DOCINDEX_PDFIUM="$pdfium_dir/libpdfium.so"

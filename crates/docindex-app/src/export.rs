@@ -24,6 +24,10 @@ fn native_node(doc: &DocumentIndex, node: &Node, map: Option<&CharMap>) -> Value
     obj.insert("summary".into(), json!(node.summary));
     obj.insert("summary_engine".into(), json!(node.summary_engine));
     obj.insert("origin".into(), json!(node.origin));
+    if let (Some(first), Some(last)) = (node.start_page, node.end_page) {
+        obj.insert("start_page".into(), json!(first));
+        obj.insert("end_page".into(), json!(last));
+    }
     if let Some(map) = map {
         obj.insert("text".into(), json!(map.slice(node.span)));
     }
@@ -59,6 +63,14 @@ pub fn native(doc: &DocumentIndex, with_text: bool) -> Value {
         "dictionary": doc.dictionary,
         "links": doc.links,
     });
+    if !doc.pages.is_empty() {
+        obj["page_count"] = json!(doc.pages.len());
+        obj["pages"] = json!(doc.pages);
+        obj["images"] = json!(doc.images);
+    }
+    if !doc.warnings.is_empty() {
+        obj["warnings"] = json!(doc.warnings);
+    }
     if with_text {
         obj["text"] = json!(doc.text);
         obj["chunks"] = json!(doc.chunks);
@@ -76,7 +88,15 @@ fn pageindex_node(
     let mut obj = Map::new();
     obj.insert("title".into(), json!(node.title));
     obj.insert("node_id".into(), json!(node.node_id));
-    obj.insert("line_num".into(), json!(line_of(node.span.start_char)));
+    match (node.start_page, node.end_page) {
+        (Some(first), Some(last)) => {
+            obj.insert("start_index".into(), json!(first));
+            obj.insert("end_index".into(), json!(last));
+        }
+        _ => {
+            obj.insert("line_num".into(), json!(line_of(node.span.start_char)));
+        }
+    }
     obj.insert("start_char".into(), json!(node.span.start_char));
     obj.insert("end_char".into(), json!(node.span.end_char));
     obj.insert("summary".into(), json!(node.summary));
@@ -94,8 +114,9 @@ fn pageindex_node(
 }
 
 /// PageIndex's tree JSON (`doc_name`, `doc_description`, `structure` of `title`, `node_id`,
-/// `summary`, `nodes`). HTML and text have no pages, so nodes carry PageIndex's Markdown
-/// variant's `line_num` (1-based line of the canonical text) plus our char span.
+/// `summary`, `nodes`). PDF nodes carry PageIndex's `start_index`/`end_index` (1-based pages,
+/// inclusive); HTML and text have no pages, so their nodes carry PageIndex's Markdown
+/// variant's `line_num` (1-based line of the canonical text). Both add our char span.
 pub fn pageindex(doc: &DocumentIndex, with_text: bool) -> Value {
     let map = CharMap::new(&doc.text);
     let newlines: Vec<usize> = doc

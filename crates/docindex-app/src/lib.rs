@@ -9,6 +9,7 @@ use docindex_core::pipeline::{doc_id_for, sha256_hex};
 use docindex_core::progress::NoProgress;
 use docindex_core::store::{DocumentStore, DocumentSummary};
 use docindex_core::{Fault, IndexSettings, IngestError};
+use docindex_pdf::PdfiumReader;
 use docindex_store::{SqliteStore, StoreError};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -296,8 +297,14 @@ fn prepare(path: &Path, settings: &IndexSettings, known: &[DocumentSummary]) -> 
     }) {
         return Ok(Prepared::Unchanged(existing.clone()));
     }
-    let doc = docindex_core::index_document(&name, &bytes, settings, &mut NoProgress)
-        .map_err(file_err)?;
+    let doc = docindex_core::pipeline::index_document_with(
+        &name,
+        &bytes,
+        settings,
+        &mut NoProgress,
+        Some(&PdfiumReader),
+    )
+    .map_err(file_err)?;
     Ok(Prepared::Fresh(
         Box::new(doc),
         bytes.len() as u64,

@@ -212,8 +212,8 @@ fn run(cli: Cli) -> Result<i32> {
             } else {
                 writeln!(
                     out,
-                    "{:<12}  {:<8}  {:<28}  {:<10}  {:>5}  NAME",
-                    "ID", "TYPE", "COMPANY", "PERIOD", "NODES"
+                    "{:<12}  {:<8}  {:<28}  {:<10}  {:>5}  {:>5}  NAME",
+                    "ID", "TYPE", "COMPANY", "PERIOD", "NODES", "PAGES"
                 )?;
                 for d in docs {
                     let company: String = d
@@ -225,12 +225,17 @@ fn run(cli: Cli) -> Result<i32> {
                         .collect();
                     writeln!(
                         out,
-                        "{:<12}  {:<8}  {:<28}  {:<10}  {:>5}  {}",
+                        "{:<12}  {:<8}  {:<28}  {:<10}  {:>5}  {:>5}  {}",
                         d.doc_id,
                         d.doc_type.as_str(),
                         company,
                         d.period_end_date.clone().unwrap_or_default(),
                         d.node_count,
+                        if d.page_count > 0 {
+                            d.page_count.to_string()
+                        } else {
+                            "-".to_string()
+                        },
                         d.doc_name
                     )?;
                 }
@@ -252,15 +257,24 @@ fn run(cli: Cli) -> Result<i32> {
                     document.doc_name,
                     document.doc_type.as_str()
                 )?;
+                for warning in &document.warnings {
+                    writeln!(out, "warning: {warning}")?;
+                }
                 for n in &document.nodes {
+                    let pages = match (n.start_page, n.end_page) {
+                        (Some(a), Some(b)) if a == b => format!("  p.{a}"),
+                        (Some(a), Some(b)) => format!("  pp.{a}-{b}"),
+                        _ => String::new(),
+                    };
                     writeln!(
                         out,
-                        "{}{}  {}  [{}..{}]  {} tokens",
+                        "{}{}  {}  [{}..{}]{}  {} tokens",
                         "  ".repeat(n.level as usize),
                         n.node_id,
                         n.title,
                         n.span.start_char,
                         n.span.end_char,
+                        pages,
                         n.token_count
                     )?;
                 }

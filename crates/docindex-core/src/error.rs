@@ -27,6 +27,16 @@ pub enum IngestError {
     TooLarge { size: u64, limit: u64 },
     #[error("the document has no readable text after conversion")]
     NoText,
+    #[error("the PDF is encrypted or password-protected; remove the password and try again")]
+    Encrypted,
+    #[error("not a readable PDF: {0}")]
+    CorruptPdf(String),
+    #[error("the PDF has no text layer on any of its {pages} pages (a scan?); OCR is not supported, so there is nothing to index")]
+    NoTextLayer { pages: u32 },
+    #[error("the PDF has {pages} pages, over the limit of {limit} pages")]
+    TooManyPages { pages: u32, limit: u32 },
+    #[error("PDF support needs the pdfium library: {0}")]
+    PdfiumMissing(String),
     #[error("indexing was cancelled")]
     Cancelled,
     #[error("internal error: {0}")]
@@ -37,6 +47,7 @@ impl IngestError {
     pub fn fault(&self) -> Fault {
         match self {
             IngestError::Internal(_) => Fault::Bug,
+            IngestError::PdfiumMissing(_) => Fault::Runtime,
             _ => Fault::User,
         }
     }

@@ -29,6 +29,40 @@ impl Span {
     }
 }
 
+/// A rectangle in PDF user space: points, origin bottom-left, y grows upwards.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Rect {
+    pub left: f32,
+    pub bottom: f32,
+    pub right: f32,
+    pub top: f32,
+}
+
+impl Rect {
+    pub fn new(left: f32, bottom: f32, right: f32, top: f32) -> Self {
+        Rect {
+            left,
+            bottom,
+            right,
+            top,
+        }
+    }
+    pub fn height(&self) -> f32 {
+        self.top - self.bottom
+    }
+    pub fn union(&self, other: &Rect) -> Rect {
+        Rect {
+            left: self.left.min(other.left),
+            bottom: self.bottom.min(other.bottom),
+            right: self.right.max(other.right),
+            top: self.top.max(other.top),
+        }
+    }
+    pub fn vertical_overlap(&self, other: &Rect) -> f32 {
+        (self.top.min(other.top) - self.bottom.max(other.bottom)).max(0.0)
+    }
+}
+
 /// The 13 document types of seed 000.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub enum DocType {
@@ -188,6 +222,11 @@ pub struct Node {
     pub origin: NodeOrigin,
     /// Ids of the children, in document order.
     pub children: Vec<String>,
+    /// PDF only: first and last page (1-based, inclusive) the node's text is printed on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_page: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_page: Option<u32>,
 }
 
 /// A ~200-token piece of one node's own text, with context for embedding.
@@ -199,6 +238,11 @@ pub struct Chunk {
     pub token_count: usize,
     /// Section path and summary put in front of the text when embedding.
     pub context: String,
+    /// PDF only: first and last page (1-based, inclusive) of the chunk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_page: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_page: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -258,6 +302,45 @@ pub struct Hyperlink {
     pub target_char: Option<usize>,
 }
 
+impl Hyperlink {
+    /// A link to another document or web page rather than a place in this one.
+    pub fn is_external(&self) -> bool {
+        !self.href.starts_with('#')
+    }
+}
+
+/// A printed page of a PDF and the part of the canonical text it holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageInfo {
+    /// 1-based page number.
+    pub page: u32,
+    /// From the page's first character to the next page's first character.
+    pub span: Span,
+    /// The page number printed on the page (`45`, `F-3`), when recognised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Running headers, footers and page numbers, kept out of the text but not lost.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub furniture: Vec<String>,
+    /// False for a page without a text layer (scanned) or without any text.
+    pub has_text: bool,
+}
+
+/// An image embedded in a PDF page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImageRef {
+    pub page: u32,
+    /// Bounding box in PDF points (origin bottom-left).
+    pub bbox: Rect,
+    /// The character the image sits at (start of its page's text).
+    pub at_char: usize,
+    /// The node whose text contains that character.
+    pub node_id: Option<String>,
+    /// A caption written by a multimodal model; absent offline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caption: Option<String>,
+}
+
 /// The source format a document was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -265,6 +348,7 @@ pub enum SourceFormat {
     Html,
     Text,
     Markdown,
+    Pdf,
 }
 
 /// A fully indexed document: canonical text plus everything derived from it.
@@ -287,6 +371,15 @@ pub struct DocumentIndex {
     pub cross_refs: Vec<CrossRef>,
     pub dictionary: Vec<DictionaryEntry>,
     pub links: Vec<Hyperlink>,
+    /// PDF only: every page and its range of the text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<PageInfo>,
+    /// PDF only: embedded images.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageRef>,
+    /// What the reader should know about the conversion (scanned pages, broken outline).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// The settings fingerprint the index was built with (node ids are stable for it).
     pub settings_key: String,
 }
@@ -299,4 +392,22 @@ impl DocumentIndex {
     pub fn top_level(&self) -> impl Iterator<Item = &Node> {
         self.nodes.iter().filter(|n| n.parent_id.is_none())
     }
+
+    /// The first and last page (inclusive) holding the text of `span`; None without pages.
+    pub fn pages_of(&self, span: Span) -> Option<(u32, u32)> {
+        pages_of(&self.pages, span)
+    }
+}
+
+/// The first and last page (inclusive) of `pages` holding the text of `span`.
+pub fn pages_of(pages: &[PageInfo], span: Span) -> Option<(u32, u32)> {
+    if pages.is_empty() {
+        return None;
+    }
+    let page_at = |c: usize| {
+        let i = pages.partition_point(|p| p.span.end_char <= c);
+        pages.get(i.min(pages.len() - 1)).map(|p| p.page)
+    };
+    let last_char = span.end_char.max(span.start_char + 1) - 1;
+    Some((page_at(span.start_char)?, page_at(last_char)?))
 }

@@ -3,6 +3,7 @@
 
 use crate::charmap::CharMap;
 use crate::error::{IngestError, Result};
+use crate::ingest::pdf::{PdfAssembler, PdfLimits, PdfReader};
 use crate::ingest::{self, Canonical};
 use crate::model::*;
 use crate::progress::{ProgressSink, Stage};
@@ -19,6 +20,8 @@ pub struct IndexSettings {
     pub chunk_tokens: usize,
     /// Files larger than this are refused.
     pub max_bytes: u64,
+    /// PDFs with more pages than this are refused (memory grows with pages kept).
+    pub max_pdf_pages: u32,
 }
 
 impl Default for IndexSettings {
@@ -27,6 +30,7 @@ impl Default for IndexSettings {
             tree: TreeSettings::default(),
             chunk_tokens: 200,
             max_bytes: 100 * 1024 * 1024,
+            max_pdf_pages: 5000,
         }
     }
 }
@@ -59,12 +63,33 @@ fn check_cancel(progress: &mut dyn ProgressSink) -> Result<()> {
     }
 }
 
-/// Index one document from its bytes. `name` is the file name shown to users.
+/// Index one document from its bytes. `name` is the file name shown to users. PDFs need a
+/// reader: see [`index_document_with`].
 pub fn index_document(
     name: &str,
     bytes: &[u8],
     settings: &IndexSettings,
     progress: &mut dyn ProgressSink,
+) -> Result<DocumentIndex> {
+    index_document_with(name, bytes, settings, progress, None)
+}
+
+/// Whether the file is a PDF, by its name or its header.
+pub fn is_pdf(name: &str, bytes: &[u8]) -> bool {
+    let by_name = name
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("pdf"));
+    let header = &bytes[..bytes.len().min(1024)];
+    by_name || header.windows(5).any(|w| w == b"%PDF-")
+}
+
+/// Index one document, reading PDFs through `pdf_reader` (pdfium in the app).
+pub fn index_document_with(
+    name: &str,
+    bytes: &[u8],
+    settings: &IndexSettings,
+    progress: &mut dyn ProgressSink,
+    pdf_reader: Option<&dyn PdfReader>,
 ) -> Result<DocumentIndex> {
     if bytes.len() as u64 > settings.max_bytes {
         return Err(IngestError::TooLarge {
@@ -76,14 +101,54 @@ pub fn index_document(
         return Err(IngestError::Empty);
     }
     progress.stage(Stage::Decode, 0, 1);
-    let decoded = ingest::decode::decode(bytes)?;
-    let format = ingest::detect_format(name, &decoded.text)?;
+    let (format, canonical, encoding) = if is_pdf(name, bytes) {
+        let reader = pdf_reader.ok_or_else(|| {
+            IngestError::PdfiumMissing(
+                "this build was started without a PDF reader".into(),
+            )
+        })?;
+        let canonical = read_pdf(reader, bytes, settings, progress)?;
+        (SourceFormat::Pdf, canonical, "pdf")
+    } else {
+        let decoded = ingest::decode::decode(bytes)?;
+        let format = ingest::detect_format(name, &decoded.text)?;
+        check_cancel(progress)?;
+        progress.stage(Stage::Canonical, 0, 1);
+        let canonical = ingest::to_canonical(format, &decoded.text)?;
+        (format, canonical, decoded.encoding)
+    };
     check_cancel(progress)?;
-    progress.stage(Stage::Canonical, 0, 1);
-    let canonical = ingest::to_canonical(format, &decoded.text)?;
-    let encoding = decoded.encoding;
-    drop(decoded.text);
-    check_cancel(progress)?;
+    index_canonical(name, bytes, format, encoding, canonical, settings, progress)
+}
+
+fn read_pdf(
+    reader: &dyn PdfReader,
+    bytes: &[u8],
+    settings: &IndexSettings,
+    progress: &mut dyn ProgressSink,
+) -> Result<Canonical> {
+    let mut assembler = PdfAssembler::new();
+    let limits = PdfLimits {
+        max_pages: settings.max_pdf_pages,
+    };
+    let info = reader.read(bytes, limits, &mut |page, total| {
+        progress.stage(Stage::Canonical, u64::from(page.number), u64::from(total));
+        check_cancel(progress)?;
+        assembler.add_page(page);
+        Ok(())
+    })?;
+    assembler.finish(&info)
+}
+
+fn index_canonical(
+    name: &str,
+    bytes: &[u8],
+    format: SourceFormat,
+    encoding: &str,
+    canonical: Canonical,
+    settings: &IndexSettings,
+    progress: &mut dyn ProgressSink,
+) -> Result<DocumentIndex> {
     let counter = TokenCounter::new()?;
     let total_blocks = canonical.blocks.len() as u64;
     progress.stage(Stage::Tokens, 0, total_blocks);
@@ -108,6 +173,23 @@ pub fn index_document(
         0,
         &mut flat,
     );
+    let pages: Vec<PageInfo> = canonical
+        .pages
+        .iter()
+        .map(|p| PageInfo {
+            page: p.number,
+            span: map.span(p.span.start, p.span.end),
+            label: p.label.clone(),
+            furniture: p.furniture.clone(),
+            has_text: p.has_text,
+        })
+        .collect();
+    for f in &mut flat {
+        if let Some((first, last)) = pages_of(&pages, f.node.span) {
+            f.node.start_page = Some(first);
+            f.node.end_page = Some(last);
+        }
+    }
     let nodes: Vec<Node> = flat.iter().map(|f| f.node.clone()).collect();
     progress.stage(Stage::Tree, 1, 1);
     check_cancel(progress)?;
@@ -126,12 +208,16 @@ pub fn index_document(
             chunk::chunk_blocks(&canonical.text, &blocks, settings.chunk_tokens, &counter)
         {
             let summary_hint: String = f.node.summary.chars().take(200).collect();
+            let span = map.span(span.start, span.end);
+            let chunk_pages = pages_of(&pages, span);
             chunks.push(Chunk {
                 chunk_index: chunks.len(),
                 node_id: f.node.node_id.clone(),
-                span: map.span(span.start, span.end),
+                span,
                 token_count: tokens,
                 context: format!("{doc_title} › {path}\n{summary_hint}"),
+                start_page: chunk_pages.map(|p| p.0),
+                end_page: chunk_pages.map(|p| p.1),
             });
         }
     }
@@ -157,6 +243,20 @@ pub fn index_document(
                 .map(|&o| map.char_at(o)),
         })
         .collect();
+    let images = canonical
+        .images
+        .iter()
+        .map(|image| {
+            let at_char = map.char_at(image.offset);
+            ImageRef {
+                page: image.page,
+                bbox: image.rect,
+                at_char,
+                node_id: xref::node_at(&nodes, at_char).map(|n| n.node_id.clone()),
+                caption: None,
+            }
+        })
+        .collect();
     let sha = sha256_hex(bytes);
     let description = describe(doc_type, &metadata, nodes.len());
     Ok(DocumentIndex {
@@ -173,6 +273,9 @@ pub fn index_document(
         cross_refs,
         dictionary,
         links,
+        pages,
+        images,
+        warnings: canonical.warnings,
         settings_key: settings.key(),
         text: canonical.text,
     })
@@ -248,6 +351,8 @@ fn flatten(
                 summary_engine: Engine::Extractive,
                 origin: s.origin,
                 children: Vec::new(),
+                start_page: None,
+                end_page: None,
             },
             own_blocks: s.blocks.start..own_end,
         });

@@ -1,7 +1,7 @@
 //! The storage boundary of the core: a trait the SQLite library implements, and an
 //! in-memory implementation for tests.
 
-use crate::model::{DocType, DocumentIndex};
+use crate::model::{DocType, DocumentIndex, SourceFormat};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -11,6 +11,9 @@ pub struct DocumentSummary {
     pub doc_id: String,
     pub doc_name: String,
     pub doc_type: DocType,
+    pub format: SourceFormat,
+    /// PDF pages (0 for other formats).
+    pub page_count: usize,
     pub company_name: Option<String>,
     pub ticker: Option<String>,
     pub fiscal_year: Option<i32>,
@@ -27,6 +30,8 @@ impl DocumentSummary {
             doc_id: doc.doc_id.clone(),
             doc_name: doc.doc_name.clone(),
             doc_type: doc.doc_type,
+            format: doc.format,
+            page_count: doc.pages.len(),
             company_name: doc.metadata.company_name.clone(),
             ticker: doc.metadata.ticker.clone(),
             fiscal_year: doc.metadata.fiscal_year,

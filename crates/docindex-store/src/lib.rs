@@ -118,6 +118,35 @@ CREATE TABLE node_search (
 );
 CREATE INDEX node_search_doc ON node_search(doc_id);
 CREATE VIRTUAL TABLE nodes_fts USING fts5(title, summary, tokenize='porter unicode61');
+"#, r#"
+ALTER TABLE nodes ADD COLUMN start_page INTEGER;
+ALTER TABLE nodes ADD COLUMN end_page INTEGER;
+ALTER TABLE chunks ADD COLUMN start_page INTEGER;
+ALTER TABLE chunks ADD COLUMN end_page INTEGER;
+ALTER TABLE documents ADD COLUMN page_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN warnings_json TEXT NOT NULL DEFAULT '[]';
+CREATE TABLE pages (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    page INTEGER NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    label TEXT,
+    furniture_json TEXT NOT NULL,
+    has_text INTEGER NOT NULL,
+    PRIMARY KEY (doc_id, page)
+);
+CREATE TABLE images (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    page INTEGER NOT NULL,
+    left REAL NOT NULL,
+    bottom REAL NOT NULL,
+    right REAL NOT NULL,
+    top REAL NOT NULL,
+    at_char INTEGER NOT NULL,
+    node_id TEXT,
+    caption TEXT
+);
+CREATE INDEX images_doc ON images(doc_id);
 "#];
 
 /// The library on disk.
@@ -210,6 +239,8 @@ impl SqliteStore {
             "cross_refs",
             "dictionary",
             "links",
+            "pages",
+            "images",
             "document_text",
         ] {
             tx.execute(
@@ -225,8 +256,8 @@ impl SqliteStore {
         let metadata_json =
             serde_json::to_string(&doc.metadata).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         tx.execute(
-            "INSERT INTO documents (doc_id, doc_name, doc_type, format, source_sha256, encoding, description, metadata_json, company_name, ticker, fiscal_year, period_end_date, settings_key, char_count, node_count)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            "INSERT INTO documents (doc_id, doc_name, doc_type, format, source_sha256, encoding, description, metadata_json, company_name, ticker, fiscal_year, period_end_date, settings_key, char_count, node_count, page_count, warnings_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
             params![
                 doc.doc_id,
                 doc.doc_name,
@@ -243,6 +274,9 @@ impl SqliteStore {
                 doc.settings_key,
                 doc.text.chars().count() as i64,
                 doc.nodes.len() as i64,
+                doc.pages.len() as i64,
+                serde_json::to_string(&doc.warnings)
+                    .map_err(|e| StoreError::Corrupt(e.to_string()))?,
             ],
         )?;
         tx.execute(
@@ -252,8 +286,8 @@ impl SqliteStore {
         let map = docindex_core::charmap::CharMap::new(&doc.text);
         {
             let mut node_stmt = tx.prepare(
-                "INSERT INTO nodes (doc_id, node_id, ordinal, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                "INSERT INTO nodes (doc_id, node_id, ordinal, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin, start_page, end_page)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             )?;
             let mut search_stmt =
                 tx.prepare("INSERT INTO node_search (doc_id, node_id) VALUES (?1, ?2)")?;
@@ -273,13 +307,15 @@ impl SqliteStore {
                     n.summary,
                     enum_str(&n.summary_engine),
                     enum_str(&n.origin),
+                    n.start_page,
+                    n.end_page,
                 ])?;
                 search_stmt.execute(params![doc.doc_id, n.node_id])?;
                 let rowid = tx.last_insert_rowid();
                 fts_stmt.execute(params![rowid, n.title, n.summary])?;
             }
             let mut chunk_stmt = tx.prepare(
-                "INSERT INTO chunks (doc_id, chunk_index, node_id, start_char, end_char, token_count, context, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                "INSERT INTO chunks (doc_id, chunk_index, node_id, start_char, end_char, token_count, context, text, start_page, end_page) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )?;
             let mut chunk_fts =
                 tx.prepare("INSERT INTO chunks_fts (rowid, text, context) VALUES (?1, ?2, ?3)")?;
@@ -294,6 +330,8 @@ impl SqliteStore {
                     c.token_count as i64,
                     c.context,
                     text,
+                    c.start_page,
+                    c.end_page,
                 ])?;
                 chunk_fts.execute(params![tx.last_insert_rowid(), text, c.context])?;
             }
@@ -335,6 +373,33 @@ impl SqliteStore {
                     l.target_char.map(|c| c as i64),
                 ])?;
             }
+            let mut page_stmt = tx.prepare("INSERT INTO pages (doc_id, page, start_char, end_char, label, furniture_json, has_text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?;
+            for p in &doc.pages {
+                page_stmt.execute(params![
+                    doc.doc_id,
+                    p.page,
+                    p.span.start_char as i64,
+                    p.span.end_char as i64,
+                    p.label,
+                    serde_json::to_string(&p.furniture)
+                        .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                    p.has_text,
+                ])?;
+            }
+            let mut image_stmt = tx.prepare("INSERT INTO images (doc_id, page, left, bottom, right, top, at_char, node_id, caption) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")?;
+            for i in &doc.images {
+                image_stmt.execute(params![
+                    doc.doc_id,
+                    i.page,
+                    i.bbox.left,
+                    i.bbox.bottom,
+                    i.bbox.right,
+                    i.bbox.top,
+                    i.at_char as i64,
+                    i.node_id,
+                    i.caption,
+                ])?;
+            }
         }
         Ok(())
     }
@@ -343,7 +408,7 @@ impl SqliteStore {
         let row = self
             .conn
             .query_row(
-                "SELECT d.doc_name, d.doc_type, d.format, d.source_sha256, d.encoding, d.description, d.metadata_json, d.settings_key, t.text
+                "SELECT d.doc_name, d.doc_type, d.format, d.source_sha256, d.encoding, d.description, d.metadata_json, d.settings_key, t.text, d.warnings_json
                  FROM documents d JOIN document_text t ON t.doc_id = d.doc_id WHERE d.doc_id = ?1",
                 params![doc_id],
                 |r| {
@@ -357,6 +422,7 @@ impl SqliteStore {
                         r.get::<_, String>(6)?,
                         r.get::<_, String>(7)?,
                         r.get::<_, String>(8)?,
+                        r.get::<_, String>(9)?,
                     ))
                 },
             )
@@ -371,6 +437,7 @@ impl SqliteStore {
             metadata_json,
             settings_key,
             text,
+            warnings_json,
         )) = row
         else {
             return Ok(None);
@@ -382,7 +449,7 @@ impl SqliteStore {
         let mut nodes: Vec<Node> = Vec::new();
         {
             let mut stmt = self.conn.prepare(
-                "SELECT node_id, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin FROM nodes WHERE doc_id = ?1 ORDER BY ordinal",
+                "SELECT node_id, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin, start_page, end_page FROM nodes WHERE doc_id = ?1 ORDER BY ordinal",
             )?;
             let rows = stmt.query_map(params![doc_id], |r| {
                 Ok((
@@ -396,11 +463,25 @@ impl SqliteStore {
                     r.get::<_, String>(7)?,
                     r.get::<_, String>(8)?,
                     r.get::<_, String>(9)?,
+                    r.get::<_, Option<u32>>(10)?,
+                    r.get::<_, Option<u32>>(11)?,
                 ))
             })?;
             for row in rows {
-                let (node_id, parent_id, level, title, s, e, tokens, summary, engine, origin) =
-                    row?;
+                let (
+                    node_id,
+                    parent_id,
+                    level,
+                    title,
+                    s,
+                    e,
+                    tokens,
+                    summary,
+                    engine,
+                    origin,
+                    start_page,
+                    end_page,
+                ) = row?;
                 nodes.push(Node {
                     node_id,
                     title,
@@ -412,6 +493,8 @@ impl SqliteStore {
                     summary_engine: enum_from(&engine)?,
                     origin: enum_from(&origin)?,
                     children: Vec::new(),
+                    start_page,
+                    end_page,
                 });
             }
         }
@@ -425,7 +508,7 @@ impl SqliteStore {
             }
         }
         let mut stmt = self.conn.prepare(
-            "SELECT chunk_index, node_id, start_char, end_char, token_count, context FROM chunks WHERE doc_id = ?1 ORDER BY chunk_index",
+            "SELECT chunk_index, node_id, start_char, end_char, token_count, context, start_page, end_page FROM chunks WHERE doc_id = ?1 ORDER BY chunk_index",
         )?;
         let chunks = stmt
             .query_map(params![doc_id], |r| {
@@ -435,6 +518,8 @@ impl SqliteStore {
                     span: Span::new(r.get::<_, i64>(2)? as usize, r.get::<_, i64>(3)? as usize),
                     token_count: r.get::<_, i64>(4)? as usize,
                     context: r.get(5)?,
+                    start_page: r.get(6)?,
+                    end_page: r.get(7)?,
                 })
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
@@ -498,6 +583,44 @@ impl SqliteStore {
                 })
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
+        let mut stmt = self.conn.prepare("SELECT page, start_char, end_char, label, furniture_json, has_text FROM pages WHERE doc_id = ?1 ORDER BY page")?;
+        let raw_pages = stmt
+            .query_map(params![doc_id], |r| {
+                Ok((
+                    r.get::<_, u32>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, bool>(5)?,
+                ))
+            })?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let mut pages = Vec::with_capacity(raw_pages.len());
+        for (page, s, e, label, furniture, has_text) in raw_pages {
+            pages.push(PageInfo {
+                page,
+                span: Span::new(s as usize, e as usize),
+                label,
+                furniture: serde_json::from_str(&furniture)
+                    .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                has_text,
+            });
+        }
+        let mut stmt = self.conn.prepare("SELECT page, left, bottom, right, top, at_char, node_id, caption FROM images WHERE doc_id = ?1 ORDER BY rowid")?;
+        let images = stmt
+            .query_map(params![doc_id], |r| {
+                Ok(ImageRef {
+                    page: r.get(0)?,
+                    bbox: Rect::new(r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
+                    at_char: r.get::<_, i64>(5)? as usize,
+                    node_id: r.get(6)?,
+                    caption: r.get(7)?,
+                })
+            })?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        let warnings: Vec<String> =
+            serde_json::from_str(&warnings_json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         Ok(Some(DocumentIndex {
             doc_id: doc_id.to_string(),
             doc_name,
@@ -513,6 +636,9 @@ impl SqliteStore {
             cross_refs,
             dictionary,
             links,
+            pages,
+            images,
+            warnings,
             settings_key,
         }))
     }
@@ -545,7 +671,7 @@ impl DocumentStore for SqliteStore {
 
     fn list(&self) -> Result<Vec<DocumentSummary>> {
         let mut stmt = self.conn.prepare(
-            "SELECT doc_id, doc_name, doc_type, company_name, ticker, fiscal_year, period_end_date, node_count, char_count, source_sha256, settings_key FROM documents ORDER BY doc_name",
+            "SELECT doc_id, doc_name, doc_type, company_name, ticker, fiscal_year, period_end_date, node_count, char_count, source_sha256, settings_key, format, page_count FROM documents ORDER BY doc_name",
         )?;
         let rows = stmt
             .query_map([], |r| {
@@ -561,6 +687,8 @@ impl DocumentStore for SqliteStore {
                     r.get::<_, i64>(8)?,
                     r.get::<_, String>(9)?,
                     r.get::<_, String>(10)?,
+                    r.get::<_, String>(11)?,
+                    r.get::<_, i64>(12)?,
                 ))
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
@@ -578,6 +706,8 @@ impl DocumentStore for SqliteStore {
                     chars,
                     sha,
                     settings_key,
+                    format,
+                    page_count,
                 )| {
                     Ok(DocumentSummary {
                         doc_id,
@@ -585,6 +715,8 @@ impl DocumentStore for SqliteStore {
                         doc_type: DocType::parse(&doc_type).ok_or_else(|| {
                             StoreError::Corrupt(format!("unknown document type '{doc_type}'"))
                         })?,
+                        format: enum_from(&format)?,
+                        page_count: page_count as usize,
                         company_name,
                         ticker,
                         fiscal_year,

@@ -93,6 +93,7 @@ fn push_block(text: &str, blocks: &mut Vec<Block>, start: usize, end: usize, kin
         table_id: None,
         page_break_before: false,
         has_forward_link: false,
+        page: None,
     });
 }
 

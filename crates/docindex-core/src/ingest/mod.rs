@@ -5,6 +5,7 @@ pub mod decode;
 mod furniture;
 pub mod html;
 pub mod markdown;
+pub mod pdf;
 pub mod plain;
 
 use crate::error::{IngestError, Result};
@@ -48,6 +49,8 @@ pub struct Block {
     pub page_break_before: bool,
     /// Whether the block holds a link to an anchor later in the document (a TOC line).
     pub has_forward_link: bool,
+    /// The 1-based PDF page the block is printed on (None for other formats).
+    pub page: Option<u32>,
 }
 
 /// A hyperlink with its text's byte range in the canonical text.
@@ -97,6 +100,14 @@ pub struct Canonical {
     pub sgml_header: Vec<(String, String)>,
     /// Lines dropped as page furniture (page numbers, running headers, back-links).
     pub furniture_removed: usize,
+    /// PDF only: every page with its byte range of the text, in page order.
+    pub pages: Vec<pdf::PageExtent>,
+    /// PDF only: the document outline (bookmarks) resolved to byte offsets.
+    pub outline: Vec<pdf::OutlineTarget>,
+    /// PDF only: embedded images with page, box and the byte offset they sit at.
+    pub images: Vec<pdf::ImagePlacement>,
+    /// Things the reader should know about the conversion (scanned pages, broken outline).
+    pub warnings: Vec<String>,
 }
 
 impl Canonical {
@@ -125,7 +136,7 @@ pub fn detect_format(name: &str, text: &str) -> Result<SourceFormat> {
         "txt" | "text" => {}
         "pdf" => {
             return Err(IngestError::Unsupported(
-                "PDF files are not supported by this build yet (pdfium support is pending)".into(),
+                "a '.pdf' name on a file that is not a PDF (no %PDF- header)".into(),
             ))
         }
         "" => {}
@@ -170,6 +181,11 @@ pub fn to_canonical(format: SourceFormat, text: &str) -> Result<Canonical> {
         SourceFormat::Html => html::to_canonical(text),
         SourceFormat::Text => plain::to_canonical(text),
         SourceFormat::Markdown => markdown::to_canonical(text),
+        SourceFormat::Pdf => {
+            return Err(IngestError::Internal(
+                "PDF bytes reached the text path; PDFs are read page by page".into(),
+            ))
+        }
     };
     if canonical.blocks.is_empty() || canonical.text.trim().is_empty() {
         return Err(IngestError::NoText);
@@ -193,6 +209,8 @@ pub(crate) struct RawBlock {
     pub facts: Vec<(usize, Range<usize>)>,
     /// Blank lines before this block in line-oriented sources.
     pub blank_before: bool,
+    /// The 1-based PDF page of the block.
+    pub page: Option<u32>,
 }
 
 /// Lay raw blocks out as the final canonical text, dropping page furniture.
@@ -254,6 +272,7 @@ pub(crate) fn assemble(mut raw: Vec<RawBlock>, mut facts: Vec<XbrlFact>) -> Cano
             table_id: block.table_id,
             page_break_before: block.page_break_before || pending_break,
             has_forward_link,
+            page: block.page,
         });
         pending_break = false;
         prev = Some((kind, block.table_id));
@@ -268,7 +287,8 @@ pub(crate) fn assemble(mut raw: Vec<RawBlock>, mut facts: Vec<XbrlFact>) -> Cano
         .collect();
     let mut anchors = HashMap::new();
     for (name, off) in anchors_all {
-        if wanted.contains(name.as_str()) {
+        // PDF destinations are kept whether or not a link uses them: the outline does.
+        if wanted.contains(name.as_str()) || name.starts_with(pdf::ANCHOR_PREFIX) {
             anchors.entry(name).or_insert(off);
         }
     }
@@ -293,5 +313,6 @@ pub(crate) fn assemble(mut raw: Vec<RawBlock>, mut facts: Vec<XbrlFact>) -> Cano
         title: None,
         sgml_header: Vec::new(),
         furniture_removed: removed.len(),
+        ..Canonical::default()
     }
 }
