@@ -193,6 +193,8 @@ pub struct Metadata {
 pub enum NodeOrigin {
     /// The filing's own table-of-contents hyperlinks.
     TocLink,
+    /// The PDF's outline (bookmarks).
+    Outline,
     /// A domain pattern: Part, Item, Note, statement title, transcript section.
     Pattern,
     /// A heading (markup heading, or a heading-styled block).

@@ -322,13 +322,11 @@ impl PdfAssembler {
             if top_key != i32::MAX && raw[target].page == Some(page) {
                 let top = top_key as f32 * 2.0;
                 let mut b = target;
-                while b < raw.len() && raw[b].page == Some(page) {
-                    if tops[b] <= top + 4.0 {
-                        target = b;
-                        break;
-                    }
+                while b < raw.len() && raw[b].page == Some(page) && tops[b] > top + 12.0 {
                     b += 1;
                 }
+                // Below the page's last block: the destination is where the next page starts.
+                target = b.min(raw.len() - 1);
             }
             raw[target].anchors.push((name.clone(), 0));
         }
@@ -391,6 +389,7 @@ fn layout_lines(page: &PdfPage) -> Vec<Line> {
         }
     }
     rows.push(current);
+    let rows = split_run_in_headings(rows);
     let mut segmented: Vec<Vec<Segment>> = Vec::with_capacity(rows.len());
     let mut meta: Vec<(f32, f32, bool)> = Vec::with_capacity(rows.len());
     for mut row in rows {
@@ -412,6 +411,29 @@ fn layout_lines(page: &PdfPage) -> Vec<Line> {
             line_from_segments(segs, baseline, size, bold)
         })
         .collect()
+}
+
+/// A bold sentence that runs into regular text on the same line (`Risk title. Body text…`)
+/// is a heading: it becomes a row of its own so the body joins the paragraph below.
+fn split_run_in_headings(rows: Vec<Vec<&Glyph>>) -> Vec<Vec<&Glyph>> {
+    let mut out = Vec::with_capacity(rows.len());
+    for mut row in rows {
+        row.sort_by(|a, b| a.rect.left.total_cmp(&b.rect.left));
+        let bold_run = row.iter().take_while(|g| g.bold).count();
+        let splits = bold_run >= 12
+            && bold_run < row.len()
+            && matches!(row[bold_run - 1].ch, '.' | ':' | '—')
+            && row[bold_run..].iter().filter(|g| !g.bold).count() * 10
+                >= (row.len() - bold_run) * 9;
+        if splits {
+            let rest = row.split_off(bold_run);
+            out.push(row);
+            out.push(rest);
+        } else {
+            out.push(row);
+        }
+    }
+    out
 }
 
 fn dominant_style(row: &[&Glyph]) -> (f32, bool) {
@@ -710,14 +732,26 @@ fn paragraphs(
     tops: &mut Vec<f32>,
     table_id: &mut u32,
 ) {
-    let column_right = lines.iter().map(|l| l.rect.right).fold(0.0f32, f32::max);
-    let column_left = lines.iter().map(|l| l.rect.left).fold(f32::MAX, f32::min);
-    let width = (column_right - column_left).max(1.0);
+    let page_left = lines.iter().map(|l| l.rect.left).fold(f32::MAX, f32::min);
+    let page_right = lines.iter().map(|l| l.rect.right).fold(0.0f32, f32::max);
+    let slack = 0.05 * (page_right - page_left).max(1.0);
+    // The right edge of the column a line sits in: the widest line starting where it starts.
+    let column_of = |line: &Line| -> (f32, f32) {
+        let right = lines
+            .iter()
+            .filter(|l| (l.rect.left - line.rect.left).abs() < slack && !l.is_row)
+            .map(|l| l.rect.right)
+            .fold(line.rect.right, f32::max);
+        (right, (right - line.rect.left).max(1.0))
+    };
     let mut prev: Option<&Line> = None;
     let mut in_table = false;
     for &line in lines {
         let joins = match prev {
-            Some(p) if !p.is_row && !line.is_row => continues_paragraph(p, line, column_right, width),
+            Some(p) if !p.is_row && !line.is_row => {
+                let (column_right, width) = column_of(p);
+                continues_paragraph(p, line, column_right, width)
+            }
             _ => false,
         };
         if joins {
@@ -746,7 +780,7 @@ fn paragraphs(
         let centre = (line.rect.left + line.rect.right) / 2.0;
         let centered = page.width > 0.0
             && (centre - page.width / 2.0).abs() < 0.04 * page.width
-            && line.rect.right - line.rect.left < 0.7 * width;
+            && line.rect.right - line.rect.left < 0.7 * (page_right - page_left);
         raw.push(RawBlock {
             text: line.text.clone(),
             kind: Some(if line.is_row {

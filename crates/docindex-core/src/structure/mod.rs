@@ -57,7 +57,12 @@ pub fn build(
     }
     let mut toc_range: Option<Range<usize>> = None;
     let mut entries = Vec::new();
-    if let Some(linked) = toc::from_links(c) {
+    let outline = outline_entries(c);
+    let outline_nested = outline.iter().any(|e| e.level > 0);
+    if outline_nested && outline.len() >= 5 {
+        entries = outline.clone();
+        add_missing_items(c, &mut entries, None);
+    } else if let Some(linked) = toc::from_links(c) {
         toc_range = Some(linked.blocks);
         entries = linked.entries;
         add_missing_items(c, &mut entries, toc_range.clone());
@@ -68,6 +73,9 @@ pub fn build(
             entries = found;
             toc_range = toc;
         }
+    }
+    if entries.is_empty() && outline.len() >= 3 {
+        entries = outline;
     }
     if entries.is_empty() && doc_type == DocType::EarningsCall {
         entries = transcript_entries(c, 0..n);
@@ -182,6 +190,36 @@ pub fn nest(entries: &[Entry], range: Range<usize>) -> Vec<Section> {
     let mut sections = build_level(&sorted, range);
     sections.retain(|s| !s.blocks.is_empty());
     sections
+}
+
+/// The PDF outline as entries: each bookmark at the block its destination lands on, moved
+/// to the nearby block that starts with its title when there is one.
+fn outline_entries(c: &Canonical) -> Vec<Entry> {
+    let Some(min_level) = c.outline.iter().map(|o| o.level).min() else {
+        return Vec::new();
+    };
+    let mut entries: Vec<Entry> = c
+        .outline
+        .iter()
+        .filter_map(|o| {
+            let landed = c.block_at(o.offset);
+            let block = toc::best_target(c, &o.title, &[landed])?;
+            let lower = o.title.to_lowercase();
+            let origin = if lower.contains("table of contents") || lower == "contents" {
+                NodeOrigin::TableOfContents
+            } else {
+                NodeOrigin::Outline
+            };
+            Some(Entry {
+                block,
+                title: o.title.clone(),
+                level: u8::try_from(o.level - min_level).unwrap_or(u8::MAX),
+                origin,
+            })
+        })
+        .collect();
+    entries.sort_by_key(|e| e.block);
+    entries
 }
 
 /// Items and Parts found by pattern, skipping table-of-contents lines and keeping the items
@@ -479,8 +517,11 @@ fn financial_statement_entries(c: &Canonical, range: Range<usize>) -> Vec<Entry>
             });
             continue;
         }
-        let heading_like =
-            b.style.bold || b.style.italic || b.style.underline || b.kind == BlockKind::Line;
+        let heading_like = b.style.bold
+            || b.style.italic
+            || b.style.underline
+            || b.style.centered
+            || b.kind == BlockKind::Line;
         if !heading_like {
             continue;
         }

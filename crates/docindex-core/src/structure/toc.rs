@@ -58,7 +58,17 @@ pub fn from_links(c: &Canonical) -> Option<LinkedToc> {
         let Some(start) = best_target(c, &title, &targets) else {
             continue;
         };
-        let level = if part_number(&title).is_some() { 0 } else { 1 };
+        // Rows under an item (`General`, `Information about our Executive Officers`) are
+        // its subsections; back matter (signatures, exhibits) stands at the top.
+        let level = if part_number(&title).is_some() {
+            0
+        } else if item_label(&title).is_some() || is_back_matter(&title) {
+            1
+        } else if entries.iter().any(|e| item_label(&e.title).is_some()) {
+            2
+        } else {
+            1
+        };
         entries.push(Entry {
             block: start,
             title,
@@ -73,8 +83,10 @@ pub fn from_links(c: &Canonical) -> Option<LinkedToc> {
     entries.dedup_by(|later, earlier| later.block == earlier.block && later.level == earlier.level);
     let has_parts = entries.iter().any(|e| e.level == 0);
     for e in entries.iter_mut() {
-        if e.level == 1 && (!has_parts || is_back_matter(&e.title)) {
+        if is_back_matter(&e.title) {
             e.level = 0;
+        } else if !has_parts {
+            e.level = e.level.saturating_sub(1);
         }
     }
     let toc_start = toc_heading_before(c, first);
@@ -86,7 +98,9 @@ pub fn from_links(c: &Canonical) -> Option<LinkedToc> {
 
 fn is_back_matter(title: &str) -> bool {
     let t = title.to_ascii_lowercase();
-    t.starts_with("signature") || t.starts_with("exhibit index") || t.starts_with("index to")
+    t.starts_with("signature")
+        || t.starts_with("exhibit index")
+        || t.starts_with("index to")
 }
 
 /// A TOC row's cells without the page-number cell, joined by spaces.
@@ -125,8 +139,9 @@ fn normalize(s: &str) -> String {
 }
 
 /// Among a row's link targets, the block that really starts with the row's heading,
-/// looking a few blocks past each target (anchors often sit on an empty div before it).
-fn best_target(c: &Canonical, title: &str, targets: &[usize]) -> Option<usize> {
+/// looking a few blocks past each target (anchors often sit on an empty div before it) and
+/// two before it.
+pub(crate) fn best_target(c: &Canonical, title: &str, targets: &[usize]) -> Option<usize> {
     let label = item_label(title);
     let part = part_number(title);
     let want = normalize(title);
@@ -144,8 +159,16 @@ fn best_target(c: &Canonical, title: &str, targets: &[usize]) -> Option<usize> {
             && (have.starts_with(&want_prefix) || want.starts_with(&have) && have.len() >= 6)
     };
     for &target in targets {
-        for block in target..(target + 6).min(c.blocks.len()) {
-            if matches(block) {
+        // PDF destinations can land just below the heading they mean, so look back a little.
+        let forward = target..(target + 6).min(c.blocks.len());
+        let back = (target.saturating_sub(2)..target).rev();
+        if let Some(block) = forward.chain(back).find(|&b| matches(b)) {
+            return Some(block);
+        }
+        // A PDF destination names a page: the heading may sit anywhere on it (two columns).
+        if let Some(page) = c.blocks.get(target).and_then(|b| b.page) {
+            let on_page = (target..c.blocks.len()).take_while(|&b| c.blocks[b].page == Some(page));
+            if let Some(block) = on_page.into_iter().find(|&b| matches(b)) {
                 return Some(block);
             }
         }
