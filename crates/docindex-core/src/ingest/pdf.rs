@@ -527,10 +527,10 @@ fn reading_order(rows: &[Vec<Segment>], page_width: f32) -> Vec<(usize, Range<us
     out
 }
 
-/// A vertical gutter shared by many prose rows that have text on both sides of it.
+/// A vertical gutter shared by many prose rows that have text on both sides of it: the
+/// middle of the strip no left-column text crosses and no right-column text starts before.
 fn find_gutter(rows: &[Vec<Segment>], page_width: f32) -> Option<f32> {
-    let mut gaps: Vec<f32> = Vec::new();
-    let mut two_sided = 0usize;
+    let mut pairs: Vec<(f32, f32)> = Vec::new();
     for segs in rows {
         if segs.len() != 2 {
             continue;
@@ -539,22 +539,18 @@ fn find_gutter(rows: &[Vec<Segment>], page_width: f32) -> Option<f32> {
         let wordy = |s: &Segment| s.text.split(' ').filter(|w| w.len() > 1).count() >= 3;
         let wide = |s: &Segment| s.right - s.left > 0.25 * page_width;
         if wordy(a) && wordy(b) && wide(a) && wide(b) {
-            two_sided += 1;
-            gaps.push((a.right + b.left) / 2.0);
+            pairs.push((a.right, b.left));
         }
     }
     let prose_rows = rows.iter().filter(|s| !s.is_empty()).count();
-    if two_sided < 6 || two_sided * 10 < prose_rows * 3 {
+    if pairs.len() < 6 || pairs.len() * 10 < prose_rows * 3 {
         return None;
     }
-    gaps.sort_by(f32::total_cmp);
-    let median = gaps[gaps.len() / 2];
-    let central = median > 0.3 * page_width && median < 0.7 * page_width;
-    let agreeing = gaps
-        .iter()
-        .filter(|g| (*g - median).abs() < 0.05 * page_width)
-        .count();
-    (central && agreeing * 10 >= gaps.len() * 8).then_some(median)
+    let left_edge = pairs.iter().map(|p| p.0).fold(f32::MIN, f32::max);
+    let right_edge = pairs.iter().map(|p| p.1).fold(f32::MAX, f32::min);
+    let gutter = (left_edge + right_edge) / 2.0;
+    let central = gutter > 0.3 * page_width && gutter < 0.7 * page_width;
+    (left_edge < right_edge && central).then_some(gutter)
 }
 
 static NUMERIC_CELL: LazyLock<Regex> = LazyLock::new(|| {
@@ -723,6 +719,10 @@ static LIST_START: LazyLock<Regex> = LazyLock::new(|| {
         .unwrap_or_else(|_| unreachable!())
 });
 
+static ITEM_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^item\s+\d{1,2}[A-C]?\.?\s").unwrap_or_else(|_| unreachable!())
+});
+
 /// Lines of one page to blocks: table rows stay one line each, prose lines join into
 /// paragraphs (hyphenated words rejoined), headings stand alone.
 fn paragraphs(
@@ -812,7 +812,15 @@ fn continues_paragraph(prev: &Line, next: &Line, column_right: f32, width: f32) 
     if leading <= 0.0 || leading > 1.7 * size {
         return false;
     }
-    if (prev.font_size - next.font_size).abs() > 0.6 || prev.bold != next.bold {
+    // An `Item 2. …` heading wrapped onto a second, shorter line (often bolder) stays whole.
+    let wrapped_item_heading = ITEM_HEADING.is_match(&prev.text)
+        && prev.text.len() < 90
+        && next.text.len() < 60
+        && next.text.trim_end().ends_with(['.', ':'])
+        || ITEM_HEADING.is_match(&prev.text) && next.text.len() < 40 && !prev.text.ends_with('.');
+    if (prev.font_size - next.font_size).abs() > 0.6
+        || (prev.bold != next.bold && !wrapped_item_heading)
+    {
         return false;
     }
     if LIST_START.is_match(&next.text) {
