@@ -170,6 +170,22 @@ impl PdfReader for PdfiumReader {
     }
 }
 
+/// Each page's text exactly as pdfium reports it (no layout analysis): an independent view
+/// used to check that a node's pages really hold its text.
+pub fn raw_page_texts(bytes: &[u8]) -> Result<Vec<String>> {
+    let pdfium = pdfium()?;
+    let _guard = READ_LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let document = pdfium
+        .load_pdf_from_byte_slice(bytes, None)
+        .map_err(open_error)?;
+    let texts = document
+        .pages()
+        .iter()
+        .map(|page| page.text().map(|t| t.all()).unwrap_or_default())
+        .collect();
+    Ok(texts)
+}
+
 fn rect_of(r: &PdfRect) -> Rect {
     Rect::new(r.left().value, r.bottom().value, r.right().value, r.top().value)
 }

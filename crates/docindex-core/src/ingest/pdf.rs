@@ -479,7 +479,10 @@ fn segments(row: &[&Glyph], size: f32) -> Vec<Segment> {
         let Some(seg) = out.last_mut() else {
             continue;
         };
-        let spaced = gap.is_some_and(|gap| gap > 0.2 * size || (g.space_before && gap > 0.05 * size));
+        // `(1,234 )` and `12 %` are how a cell is drawn, not two words.
+        let closes_number = matches!(g.ch, ')' | '%') && seg.text.ends_with(|c: char| c.is_ascii_digit());
+        let spaced = !closes_number
+            && gap.is_some_and(|gap| gap > 0.2 * size || (g.space_before && gap > 0.05 * size));
         if !new_cell && spaced && !seg.text.ends_with(' ') {
             seg.text.push(' ');
         }
@@ -659,13 +662,15 @@ fn edge_lines(page: &LaidPage, n: usize) -> Vec<usize> {
 /// "bottom" means the lowest lines, not a fixed band.
 fn mark_furniture(pages: &mut [LaidPage]) {
     const EDGE_LINES: usize = 3;
-    let mut counts: HashMap<String, usize> = HashMap::new();
+    // Running headers sit at the same height on every page they repeat on.
+    let key_of = |line: &Line| (normalize(&line.text), (line.baseline / 6.0).round() as i32);
+    let mut counts: HashMap<(String, i32), usize> = HashMap::new();
     let edges: Vec<Vec<usize>> = pages.iter().map(|p| edge_lines(p, EDGE_LINES)).collect();
     for (page, edge) in pages.iter().zip(&edges) {
         let mut seen = std::collections::HashSet::new();
         for &i in edge {
             if page.lines[i].text.chars().count() <= 160 {
-                let key = normalize(&page.lines[i].text);
+                let key = key_of(&page.lines[i]);
                 if seen.insert(key.clone()) {
                     *counts.entry(key).or_default() += 1;
                 }
@@ -682,7 +687,7 @@ fn mark_furniture(pages: &mut [LaidPage]) {
             let line = &page.lines[i];
             let text = line.text.trim();
             let key = normalize(text);
-            let repeated = counts.get(&key).is_some_and(|&n| n >= needed);
+            let repeated = counts.get(&key_of(line)).is_some_and(|&n| n >= needed);
             let page_number = text.len() <= 16
                 && PAGE_LABEL.is_match(text)
                 && !line.is_row
@@ -894,4 +899,205 @@ fn image_placements(c: &Canonical, pages: &[LaidPage]) -> Vec<ImagePlacement> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    /// Glyphs of `text` set at (x, baseline) in a monospaced font of `size` points.
+    fn typeset(text: &str, x: f32, baseline: f32, size: f32, bold: bool) -> Vec<Glyph> {
+        let advance = 0.5 * size;
+        let mut out = Vec::new();
+        let mut space_before = false;
+        for (i, ch) in text.chars().enumerate() {
+            if ch == ' ' {
+                space_before = true;
+                continue;
+            }
+            let left = x + i as f32 * advance;
+            out.push(Glyph {
+                ch,
+                rect: Rect::new(left, baseline - 0.2 * size, left + advance, baseline + 0.8 * size),
+                baseline,
+                font_size: size,
+                bold,
+                space_before: std::mem::take(&mut space_before),
+            });
+        }
+        out
+    }
+
+    fn page(number: u32, lines: &[(&str, f32, f32, bool)]) -> PdfPage {
+        let mut glyphs = Vec::new();
+        for (text, x, y, bold) in lines {
+            glyphs.extend(typeset(text, *x, *y, 10.0, *bold));
+        }
+        PdfPage {
+            number,
+            width: 612.0,
+            height: 792.0,
+            glyphs,
+            links: Vec::new(),
+            images: Vec::new(),
+        }
+    }
+
+    fn assemble_pages(pages: Vec<PdfPage>) -> Canonical {
+        let mut assembler = PdfAssembler::new();
+        let count = pages.len() as u32;
+        for p in pages {
+            assembler.add_page(p);
+        }
+        assembler
+            .finish(&PdfInfo {
+                page_count: count,
+                ..PdfInfo::default()
+            })
+            .unwrap()
+    }
+
+    fn blocks(c: &Canonical) -> Vec<&str> {
+        c.blocks.iter().map(|b| &c.text[b.span.clone()]).collect()
+    }
+
+    #[test]
+    fn wrapped_lines_join_and_hyphenated_words_rejoin() {
+        let c = assemble_pages(vec![page(
+            1,
+            &[
+                ("Results of Operations", 50.0, 700.0, true),
+                ("Revenue grew because the com-", 50.0, 680.0, false),
+                ("pany sold more licences in every", 50.0, 668.0, false),
+                ("region.", 50.0, 656.0, false),
+            ],
+        )]);
+        assert_eq!(
+            blocks(&c),
+            vec![
+                "Results of Operations",
+                "Revenue grew because the company sold more licences in every region."
+            ]
+        );
+        assert!(c.blocks[0].style.bold);
+        assert_eq!(c.blocks[1].page, Some(1));
+    }
+
+    #[test]
+    fn two_columns_are_read_one_after_the_other() {
+        let mut lines = vec![("Market Overview", 50.0, 740.0, true)];
+        let left = [
+            "alpha one two three four five six seven",
+            "alpha eight nine ten eleven twelve thirteen",
+            "alpha fourteen fifteen sixteen seventeen end",
+        ];
+        let right = [
+            "omega one two three four five six seven",
+            "omega eight nine ten eleven twelve thirteen",
+            "omega fourteen fifteen sixteen seventeen end",
+        ];
+        let mut y = 700.0;
+        for _ in 0..3 {
+            for (l, r) in left.iter().zip(right.iter()) {
+                lines.push((l, 50.0, y, false));
+                lines.push((r, 330.0, y, false));
+                y -= 12.0;
+            }
+        }
+        let c = assemble_pages(vec![page(1, &lines)]);
+        let text = &c.text;
+        let last_alpha = text.rfind("alpha").unwrap();
+        let first_omega = text.find("omega").unwrap();
+        assert!(last_alpha < first_omega, "left column first: {text}");
+    }
+
+    #[test]
+    fn page_numbers_and_running_headers_are_set_aside_but_kept_in_the_page_map() {
+        let pages: Vec<PdfPage> = (1..=4)
+            .map(|n| {
+                let number = format!("{n}");
+                let body = format!("Body text of the {} page ends here.", ["first", "second", "third", "fourth"][n as usize - 1]);
+                let mut p = page(
+                    n,
+                    &[
+                        ("ACME CORP | Annual Report", 50.0, 760.0, false),
+                        (&body, 50.0, 700.0, false),
+                        (&number, 300.0, 40.0, false),
+                    ],
+                );
+                p.number = n;
+                p
+            })
+            .collect();
+        let c = assemble_pages(pages);
+        assert!(!c.text.contains("ACME CORP"), "{}", c.text);
+        assert_eq!(c.pages.len(), 4);
+        for (i, p) in c.pages.iter().enumerate() {
+            assert_eq!(p.label.as_deref(), Some((i + 1).to_string().as_str()));
+            assert!(p.furniture.iter().any(|f| f.contains("ACME CORP")));
+            let ordinal = ["first", "second", "third", "fourth"][i];
+            assert!(c.text[p.span.clone()].contains(&format!("the {ordinal} page")));
+        }
+        // The page map covers the text without gaps.
+        assert_eq!(c.pages[0].span.start, 0);
+        for pair in c.pages.windows(2) {
+            assert_eq!(pair[0].span.end, pair[1].span.start);
+        }
+        assert_eq!(c.pages[3].span.end, c.text.len());
+    }
+
+    #[test]
+    fn table_rows_keep_cells_apart_and_currency_with_numbers() {
+        let c = assemble_pages(vec![page(
+            1,
+            &[
+                ("Net sales", 50.0, 700.0, false),
+                ("$", 300.0, 700.0, false),
+                ("81,797", 320.0, 700.0, false),
+                ("(1,234", 420.0, 700.0, false),
+                (")", 455.0, 700.0, false),
+            ],
+        )]);
+        assert_eq!(blocks(&c), vec!["Net sales | $81,797 | (1,234)"]);
+        assert_eq!(c.blocks[0].kind, BlockKind::TableRow);
+    }
+
+    #[test]
+    fn internal_links_become_anchors_on_the_target_page_and_uris_stay_external() {
+        let mut first = page(1, &[("Contents", 50.0, 740.0, true), ("Risk Factors 2", 50.0, 700.0, false), ("Exhibit 99.1", 50.0, 680.0, false)]);
+        first.links = vec![
+            PdfLinkArea {
+                rect: Rect::new(45.0, 695.0, 200.0, 712.0),
+                target: PdfLinkTarget::Page { page: 2, top: Some(760.0) },
+            },
+            PdfLinkArea {
+                rect: Rect::new(45.0, 675.0, 200.0, 692.0),
+                target: PdfLinkTarget::Uri("https://www.sec.gov/ex99.htm".into()),
+            },
+        ];
+        let second = page(2, &[("Risk Factors", 50.0, 740.0, true), ("Our business has risks.", 50.0, 720.0, false)]);
+        let c = assemble_pages(vec![first, second]);
+        let internal = c.links.iter().find(|l| l.href.starts_with('#')).unwrap();
+        assert_eq!(&c.text[internal.span.clone()], "Risk Factors 2");
+        let target = c.anchors[internal.href.trim_start_matches('#')];
+        assert!(c.text[target..].starts_with("Risk Factors\n"));
+        let external = c.links.iter().find(|l| !l.href.starts_with('#')).unwrap();
+        assert_eq!(&c.text[external.span.clone()], "Exhibit 99.1");
+    }
+
+    #[test]
+    fn a_document_without_any_text_layer_is_refused_and_blank_pages_are_reported() {
+        let mut assembler = PdfAssembler::new();
+        assembler.add_page(PdfPage { number: 1, width: 612.0, height: 792.0, ..PdfPage::default() });
+        let err = assembler.finish(&PdfInfo { page_count: 1, ..PdfInfo::default() }).unwrap_err();
+        assert_eq!(err, IngestError::NoTextLayer { pages: 1 });
+
+        let c = assemble_pages(vec![
+            page(1, &[("Some text on the first page.", 50.0, 700.0, false)]),
+            PdfPage { number: 2, width: 612.0, height: 792.0, ..PdfPage::default() },
+        ]);
+        assert!(!c.pages[1].has_text);
+        assert!(c.warnings[0].contains("1 of 2 pages"), "{:?}", c.warnings);
+    }
 }
