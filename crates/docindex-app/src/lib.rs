@@ -3,6 +3,7 @@
 //! parallelism and the library location; the core stays free of I/O.
 
 pub mod export;
+pub mod links;
 
 use docindex_core::model::DocumentIndex;
 use docindex_core::pipeline::{doc_id_for, sha256_hex};
@@ -253,6 +254,14 @@ impl Library {
         Ok(docindex_core::charmap::CharMap::new(&document.text)
             .slice(node.span)
             .to_string())
+    }
+
+    /// The document's links, internal ones resolved to nodes and external ones checked
+    /// against the documents in the library (absent targets are flagged).
+    pub fn check_links(&self, doc: &str) -> Result<Vec<links::LinkCheck>> {
+        let document = self.document(doc)?;
+        let library = self.store.list()?;
+        Ok(links::check(&document, &library))
     }
 
     /// Remove a document; returns whether it existed.

@@ -5,6 +5,7 @@ mod bench;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
+use docindex_app::links::LinkStatus;
 use docindex_app::{default_library_dir, export, AppError, IndexEvent, IndexOutcome, Library};
 use docindex_core::structure::TreeSettings;
 use docindex_core::{Fault, IndexSettings};
@@ -72,6 +73,9 @@ enum Command {
     /// Remove a document from the library.
     Remove { doc: String },
     /// Index files into a scratch library and print throughput figures.
+    /// List a document's links: internal ones with the section they reach, external ones
+    /// with the library document they point at, or ABSENT.
+    Links { doc: String },
     Bench {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -316,6 +320,39 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Remove { doc } => {
             let existed = library.remove(&doc)?;
             writeln!(out, "{}", if existed { "removed" } else { "not found" })?;
+        }
+        Command::Links { doc } => {
+            let checks = library.check_links(&doc)?;
+            if cli.json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&checks)?)?;
+            } else {
+                for c in &checks {
+                    let status = match &c.status {
+                        LinkStatus::Internal { node_id } => {
+                            format!("internal → node {}", node_id.as_deref().unwrap_or("?"))
+                        }
+                        LinkStatus::InLibrary { doc_id, doc_name } => {
+                            format!("in library → {doc_id} ({doc_name})")
+                        }
+                        LinkStatus::Absent => "ABSENT from the library".to_string(),
+                    };
+                    let page = c.page.map(|p| format!(" p.{p}")).unwrap_or_default();
+                    writeln!(
+                        out,
+                        "[{}..{}]{page}  {}  {}  {status}",
+                        c.span.start_char, c.span.end_char, c.text, c.href
+                    )?;
+                }
+                let absent = checks
+                    .iter()
+                    .filter(|c| c.status == LinkStatus::Absent)
+                    .count();
+                writeln!(
+                    out,
+                    "{} links, {absent} to documents not in the library",
+                    checks.len()
+                )?;
+            }
         }
         Command::Bench { .. } => unreachable!("handled above"),
     }

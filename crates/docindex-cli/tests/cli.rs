@@ -164,3 +164,100 @@ fn a_changed_file_replaces_its_entry() {
         .unwrap();
     assert!(String::from_utf8_lossy(&shown.stdout).contains("Alpha text changed."));
 }
+
+#[test]
+fn a_pdf_indexes_with_pages_and_exports_pageindex_page_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let good = fixture("pdf/AMCOR_2022_8K_dated-2022-07-01.pdf");
+    let locked = fixture("pdf/encrypted_amcor_8k.pdf");
+    let out = docindex(&lib)
+        .arg("index")
+        .arg(&good)
+        .arg(&locked)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "one file failed");
+    let stderr =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stderr.contains("encrypted_amcor_8k.pdf") && stderr.contains("password"),
+        "{stderr}"
+    );
+
+    let docs = json(docindex(&lib).arg("--json").arg("list"));
+    let docs = docs.as_array().unwrap();
+    assert_eq!(docs.len(), 1);
+    assert_eq!(docs[0]["format"], "pdf");
+    assert_eq!(docs[0]["page_count"], 9);
+
+    let tree = json(docindex(&lib).args([
+        "export",
+        "AMCOR_2022_8K_dated-2022-07-01",
+        "--format",
+        "pageindex",
+    ]));
+    let first = &tree["structure"][0];
+    assert_eq!(first["start_index"], 1);
+    assert!(first.get("line_num").is_none());
+    let item = tree["structure"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["title"].as_str().unwrap().starts_with("Item 8.01"))
+        .unwrap();
+    assert_eq!(item["start_index"], 2);
+    assert_eq!(item["end_index"], 2);
+
+    let native =
+        json(docindex(&lib).args(["export", "AMCOR_2022_8K_dated-2022-07-01", "--with-text"]));
+    let text: Vec<char> = native["text"].as_str().unwrap().chars().collect();
+    let pages = native["pages"].as_array().unwrap();
+    assert_eq!(pages.len(), 9);
+    let page2 = &pages[1]["span"];
+    let page2_text: String = text[page2["start_char"].as_u64().unwrap() as usize
+        ..page2["end_char"].as_u64().unwrap() as usize]
+        .iter()
+        .collect();
+    assert!(
+        page2_text.starts_with("Item 8.01 Other Events."),
+        "{page2_text}"
+    );
+}
+
+#[test]
+fn links_to_exhibits_are_checked_against_the_library() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    docindex(&lib)
+        .arg("index")
+        .arg(fixture("buckle_8-K_2024-11-22.html"))
+        .assert()
+        .success();
+    let links = json(docindex(&lib).args(["--json", "links", "buckle_8-K_2024-11-22"]));
+    let exhibit = links
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["text"] == "Exhibit 99.1")
+        .unwrap()
+        .clone();
+    assert_eq!(exhibit["status"], "absent");
+    docindex(&lib)
+        .arg("index")
+        .arg(fixture("buckle_8-K_2024-11-22_EX-99.1_press_release.html"))
+        .assert()
+        .success();
+    let links = json(docindex(&lib).args(["--json", "links", "buckle_8-K_2024-11-22"]));
+    let exhibit = links
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["text"] == "Exhibit 99.1")
+        .unwrap();
+    assert_eq!(exhibit["status"], "in_library");
+    assert_eq!(
+        exhibit["doc_name"],
+        "buckle_8-K_2024-11-22_EX-99.1_press_release.html"
+    );
+}

@@ -103,9 +103,7 @@ pub fn index_document_with(
     progress.stage(Stage::Decode, 0, 1);
     let (format, canonical, encoding) = if is_pdf(name, bytes) {
         let reader = pdf_reader.ok_or_else(|| {
-            IngestError::PdfiumMissing(
-                "this build was started without a PDF reader".into(),
-            )
+            IngestError::PdfiumMissing("this build was started without a PDF reader".into())
         })?;
         let canonical = read_pdf(reader, bytes, settings, progress)?;
         (SourceFormat::Pdf, canonical, "pdf")

@@ -41,6 +41,9 @@ fn main() {
         );
     }
     for p in &c.pages {
-        eprintln!("page {} {:?} label {:?} furniture {:?}", p.number, p.span, p.label, p.furniture);
+        eprintln!(
+            "page {} {:?} label {:?} furniture {:?}",
+            p.number, p.span, p.label, p.furniture
+        );
     }
 }

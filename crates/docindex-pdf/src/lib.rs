@@ -132,7 +132,9 @@ impl PdfReader for PdfiumReader {
         on_page: &mut dyn FnMut(layout::PdfPage, u32) -> Result<()>,
     ) -> Result<PdfInfo> {
         let pdfium = pdfium()?;
-        let _guard = READ_LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let _guard = READ_LOCK
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let document = pdfium
             .load_pdf_from_byte_slice(bytes, None)
             .map_err(open_error)?;
@@ -174,7 +176,9 @@ impl PdfReader for PdfiumReader {
 /// used to check that a node's pages really hold its text.
 pub fn raw_page_texts(bytes: &[u8]) -> Result<Vec<String>> {
     let pdfium = pdfium()?;
-    let _guard = READ_LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _guard = READ_LOCK
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let document = pdfium
         .load_pdf_from_byte_slice(bytes, None)
         .map_err(open_error)?;
@@ -187,7 +191,12 @@ pub fn raw_page_texts(bytes: &[u8]) -> Result<Vec<String>> {
 }
 
 fn rect_of(r: &PdfRect) -> Rect {
-    Rect::new(r.left().value, r.bottom().value, r.right().value, r.top().value)
+    Rect::new(
+        r.left().value,
+        r.bottom().value,
+        r.right().value,
+        r.top().value,
+    )
 }
 
 fn is_bold(ch: &PdfPageTextChar) -> bool {
@@ -200,14 +209,17 @@ fn is_bold(ch: &PdfPageTextChar) -> bool {
         _ => {}
     }
     let name = ch.font_name().to_ascii_lowercase();
-    name.contains("bold") || name.contains("black") || name.contains("heavy") || name.ends_with(",b")
+    name.contains("bold")
+        || name.contains("black")
+        || name.contains("heavy")
+        || name.ends_with(",b")
 }
 
 fn extract_page(page: &PdfPage<'_>, number: u32) -> layout::PdfPage {
     let mut glyphs = Vec::new();
     if let Ok(text) = page.text() {
         let chars = text.chars();
-        glyphs.reserve(chars.len() as usize);
+        glyphs.reserve(chars.len());
         let mut space_before = false;
         for ch in chars.iter() {
             let Some(c) = ch.unicode_char() else {
@@ -277,9 +289,10 @@ fn destination_target(dest: &PdfDestination) -> Option<PdfLinkTarget> {
 fn action_target(action: &PdfAction) -> Option<PdfLinkTarget> {
     match action {
         PdfAction::Uri(uri) => uri.uri().ok().map(PdfLinkTarget::Uri),
-        PdfAction::LocalDestination(local) => {
-            local.destination().ok().and_then(|d| destination_target(&d))
-        }
+        PdfAction::LocalDestination(local) => local
+            .destination()
+            .ok()
+            .and_then(|d| destination_target(&d)),
         _ => None,
     }
 }

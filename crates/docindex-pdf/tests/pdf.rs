@@ -44,7 +44,12 @@ fn check_tree(doc: &DocumentIndex) {
         assert_eq!(node.node_id, format!("{i:04}"));
         assert!(node.span.start_char < node.span.end_char && node.span.end_char <= total);
         if let Some(parent) = node.parent_id.as_deref().and_then(|p| doc.node(p)) {
-            assert!(parent.span.contains(node.span), "{} escapes {}", node.node_id, parent.node_id);
+            assert!(
+                parent.span.contains(node.span),
+                "{} escapes {}",
+                node.node_id,
+                parent.node_id
+            );
         }
         let (first, last) = (node.start_page.unwrap(), node.end_page.unwrap());
         assert!(first <= last && last as usize <= doc.pages.len());
@@ -52,7 +57,11 @@ fn check_tree(doc: &DocumentIndex) {
     }
     let mut previous_end = 0;
     for page in &doc.pages {
-        assert_eq!(page.span.start_char, previous_end, "page {} leaves a gap", page.page);
+        assert_eq!(
+            page.span.start_char, previous_end,
+            "page {} leaves a gap",
+            page.page
+        );
         previous_end = page.span.end_char;
     }
     assert_eq!(previous_end, total);
@@ -67,7 +76,11 @@ fn check_pages_hold_text(doc: &DocumentIndex, raw_pages: &[String]) {
         let text = slice(doc, node.span.start_char, node.span.end_char);
         // Table cells may come in another order than pdfium's stream: use one whole cell.
         let longest_cell = |line: &str| {
-            letters(line.split(" | ").max_by_key(|cell| cell.len()).unwrap_or(""))
+            letters(
+                line.split(" | ")
+                    .max_by_key(|cell| cell.len())
+                    .unwrap_or(""),
+            )
         };
         let first_line = longest_cell(text.lines().next().unwrap_or(""));
         let last_line = longest_cell(text.lines().last().unwrap_or(""));
@@ -95,7 +108,10 @@ fn check_pages_hold_text(doc: &DocumentIndex, raw_pages: &[String]) {
         );
         checked += 1;
     }
-    assert!(checked > doc.nodes.len() / 2, "too few nodes checked: {checked}");
+    assert!(
+        checked > doc.nodes.len() / 2,
+        "too few nodes checked: {checked}"
+    );
 }
 
 #[test]
@@ -107,10 +123,28 @@ fn microsoft_10k_pdf_has_every_item_on_the_page_its_printed_toc_gives() {
     check_pages_hold_text(&doc, &raw_page_texts(&bytes).unwrap());
     // The filing's printed index: item → page number printed on the page.
     let printed_toc = [
-        ("1", "4"), ("1A", "23"), ("1B", "37"), ("2", "37"), ("3", "37"), ("4", "37"),
-        ("5", "38"), ("6", "39"), ("7", "40"), ("7A", "57"), ("8", "58"), ("9", "99"),
-        ("9A", "99"), ("9B", "101"), ("9C", "101"), ("10", "101"), ("11", "101"),
-        ("12", "101"), ("13", "101"), ("14", "101"), ("15", "102"), ("16", "108"),
+        ("1", "4"),
+        ("1A", "23"),
+        ("1B", "37"),
+        ("2", "37"),
+        ("3", "37"),
+        ("4", "37"),
+        ("5", "38"),
+        ("6", "39"),
+        ("7", "40"),
+        ("7A", "57"),
+        ("8", "58"),
+        ("9", "99"),
+        ("9A", "99"),
+        ("9B", "101"),
+        ("9C", "101"),
+        ("10", "101"),
+        ("11", "101"),
+        ("12", "101"),
+        ("13", "101"),
+        ("14", "101"),
+        ("15", "102"),
+        ("16", "108"),
     ];
     let mut last_start = 0;
     for (item, printed) in printed_toc {
@@ -127,7 +161,12 @@ fn microsoft_10k_pdf_has_every_item_on_the_page_its_printed_toc_gives() {
             .unwrap_or_else(|| panic!("no node for Item {item}"));
         last_start = node.span.start_char;
         let page = &doc.pages[node.start_page.unwrap() as usize - 1];
-        assert_eq!(page.label.as_deref(), Some(printed), "Item {item} starts on page {}", page.page);
+        assert_eq!(
+            page.label.as_deref(),
+            Some(printed),
+            "Item {item} starts on page {}",
+            page.page
+        );
     }
     let statements: Vec<&str> = doc
         .nodes
@@ -135,7 +174,10 @@ fn microsoft_10k_pdf_has_every_item_on_the_page_its_printed_toc_gives() {
         .filter(|n| n.title.ends_with("STATEMENTS") || n.title == "BALANCE SHEETS")
         .map(|n| n.title.as_str())
         .collect();
-    assert!(statements.contains(&"INCOME STATEMENTS") && statements.contains(&"BALANCE SHEETS"), "{statements:?}");
+    assert!(
+        statements.contains(&"INCOME STATEMENTS") && statements.contains(&"BALANCE SHEETS"),
+        "{statements:?}"
+    );
     // Running headers and page numbers are out of the text but kept per page.
     assert!(doc.pages[3].furniture.iter().any(|f| f == "4"));
     let outline: Vec<String> = doc
@@ -156,7 +198,11 @@ fn microsoft_10k_pdf_has_every_item_on_the_page_its_printed_toc_gives() {
 
 #[test]
 fn leaf_sections_of_real_pdfs_are_small() {
-    for name in ["MICROSOFT_2023_10K.pdf", "MGMRESORTS_2023Q2_10Q.pdf", "AMCOR_2022_8K_dated-2022-07-01.pdf"] {
+    for name in [
+        "MICROSOFT_2023_10K.pdf",
+        "MGMRESORTS_2023Q2_10Q.pdf",
+        "AMCOR_2022_8K_dated-2022-07-01.pdf",
+    ] {
         let (doc, bytes) = index_fixture(name);
         check_tree(&doc);
         check_pages_hold_text(&doc, &raw_page_texts(&bytes).unwrap());
@@ -169,15 +215,24 @@ fn leaf_sections_of_real_pdfs_are_small() {
         leaf_pages.sort_unstable();
         let median = leaf_pages[leaf_pages.len() / 2];
         let p90 = leaf_pages[leaf_pages.len() * 9 / 10];
-        assert!(median <= 2 && p90 <= 4, "{name}: median {median}, p90 {p90}");
-        assert!(doc.chunks.iter().all(|c| c.start_page.is_some() && c.end_page.is_some()));
+        assert!(
+            median <= 2 && p90 <= 4,
+            "{name}: median {median}, p90 {p90}"
+        );
+        assert!(doc
+            .chunks
+            .iter()
+            .all(|c| c.start_page.is_some() && c.end_page.is_some()));
     }
 }
 
 #[test]
 fn mgm_10q_pdf_finds_both_parts_and_their_items() {
     let (doc, _) = index_fixture("MGMRESORTS_2023Q2_10Q.pdf");
-    assert_eq!(doc.metadata.company_name.as_deref(), Some("MGM Resorts International"));
+    assert_eq!(
+        doc.metadata.company_name.as_deref(),
+        Some("MGM Resorts International")
+    );
     let titles: Vec<&str> = doc.nodes.iter().map(|n| n.title.as_str()).collect();
     for wanted in [
         "PART I. FINANCIAL INFORMATION",
@@ -189,8 +244,16 @@ fn mgm_10q_pdf_finds_both_parts_and_their_items() {
     ] {
         assert!(titles.contains(&wanted), "missing {wanted}: {titles:?}");
     }
-    let part2 = doc.nodes.iter().find(|n| n.title == "PART II. OTHER INFORMATION").unwrap();
-    let item6 = doc.nodes.iter().find(|n| n.title == "Item 6. Exhibits").unwrap();
+    let part2 = doc
+        .nodes
+        .iter()
+        .find(|n| n.title == "PART II. OTHER INFORMATION")
+        .unwrap();
+    let item6 = doc
+        .nodes
+        .iter()
+        .find(|n| n.title == "Item 6. Exhibits")
+        .unwrap();
     assert_eq!(item6.parent_id.as_deref(), Some(part2.node_id.as_str()));
     // A blank page is reported, not silently dropped.
     assert!(doc.warnings.iter().any(|w| w.contains("no text layer")));
@@ -201,22 +264,41 @@ fn outline_links_columns_and_images_of_a_pdf_are_kept() {
     let (doc, _) = index_fixture("links_outline_columns.pdf");
     check_tree(&doc);
     let outlook = doc.nodes.iter().find(|n| n.title == "Outlook").unwrap();
-    let risks = doc.nodes.iter().find(|n| n.title == "Risks to the Outlook").unwrap();
+    let risks = doc
+        .nodes
+        .iter()
+        .find(|n| n.title == "Risks to the Outlook")
+        .unwrap();
     assert_eq!(outlook.origin, NodeOrigin::Outline);
     assert_eq!(risks.parent_id.as_deref(), Some(outlook.node_id.as_str()));
-    assert!(slice(&doc, risks.span.start_char, risks.span.end_char).starts_with("Risks to the Outlook"));
+    assert!(
+        slice(&doc, risks.span.start_char, risks.span.end_char).starts_with("Risks to the Outlook")
+    );
     // The two columns of page 2 are read one after the other.
     let text = &doc.text;
     assert!(text.find("END-OF-LEFT").unwrap() < text.find("RIGHTCOL").unwrap());
     // The contents line links to the section's first character; the exhibit link stays external.
-    let overview = doc.nodes.iter().find(|n| n.title == "Market Overview").unwrap();
+    let overview = doc
+        .nodes
+        .iter()
+        .find(|n| n.title == "Market Overview")
+        .unwrap();
     let internal = doc.links.iter().find(|l| !l.is_external()).unwrap();
-    assert_eq!(slice(&doc, internal.span.start_char, internal.span.end_char), "Market Overview | 2");
+    assert_eq!(
+        slice(&doc, internal.span.start_char, internal.span.end_char),
+        "Market Overview | 2"
+    );
     assert_eq!(internal.target_char, Some(overview.span.start_char));
     let external: Vec<_> = doc.links.iter().filter(|l| l.is_external()).collect();
     assert_eq!(external.len(), 1);
-    assert_eq!(external[0].href, "https://www.sec.gov/Archives/edgar/data/1/ex99-1.htm");
-    assert_eq!(slice(&doc, external[0].span.start_char, external[0].span.end_char), "Exhibit 99.1 press release");
+    assert_eq!(
+        external[0].href,
+        "https://www.sec.gov/Archives/edgar/data/1/ex99-1.htm"
+    );
+    assert_eq!(
+        slice(&doc, external[0].span.start_char, external[0].span.end_char),
+        "Exhibit 99.1 press release"
+    );
     // The figure on page 2 is recorded with its box and section.
     assert_eq!(doc.images.len(), 1);
     let image = &doc.images[0];
@@ -229,7 +311,10 @@ fn outline_links_columns_and_images_of_a_pdf_are_kept() {
 #[test]
 fn bad_pdfs_get_clear_errors() {
     let (name, bytes) = fixture("encrypted_amcor_8k.pdf");
-    assert_eq!(index(&name, &bytes, &IndexSettings::default()).unwrap_err(), IngestError::Encrypted);
+    assert_eq!(
+        index(&name, &bytes, &IndexSettings::default()).unwrap_err(),
+        IngestError::Encrypted
+    );
 
     let (name, bytes) = fixture("scanned_two_pages.pdf");
     let err = index(&name, &bytes, &IndexSettings::default()).unwrap_err();
@@ -239,15 +324,25 @@ fn bad_pdfs_get_clear_errors() {
     let (_, bytes) = fixture("MICROSOFT_2023_10K.pdf");
     let truncated = &bytes[..bytes.len() / 3];
     match index("truncated.pdf", truncated, &IndexSettings::default()) {
-        Err(IngestError::CorruptPdf(reason)) => assert!(reason.contains("damaged") || reason.contains("pdfium")),
+        Err(IngestError::CorruptPdf(reason)) => {
+            assert!(reason.contains("damaged") || reason.contains("pdfium"))
+        }
         other => panic!("a truncated PDF must be refused, got {other:?}"),
     }
 
-    let err = index("notes.pdf", b"<html><body>not a pdf</body></html>", &IndexSettings::default()).unwrap_err();
+    let err = index(
+        "notes.pdf",
+        b"<html><body>not a pdf</body></html>",
+        &IndexSettings::default(),
+    )
+    .unwrap_err();
     assert!(matches!(err, IngestError::CorruptPdf(_)), "{err:?}");
 
     let (name, bytes) = fixture("AMCOR_2022_8K_dated-2022-07-01.pdf");
-    let settings = IndexSettings { max_pdf_pages: 5, ..IndexSettings::default() };
+    let settings = IndexSettings {
+        max_pdf_pages: 5,
+        ..IndexSettings::default()
+    };
     assert_eq!(
         index(&name, &bytes, &settings).unwrap_err(),
         IngestError::TooManyPages { pages: 9, limit: 5 }
@@ -259,15 +354,20 @@ fn a_partly_scanned_pdf_indexes_what_it_has_and_marks_the_rest() {
     let (doc, _) = index_fixture("partly_scanned.pdf");
     assert_eq!(doc.pages.len(), 3);
     assert!(doc.pages[0].has_text && !doc.pages[1].has_text && doc.pages[2].has_text);
-    assert!(doc.warnings[0].contains("1 of 3 pages"), "{:?}", doc.warnings);
+    assert!(
+        doc.warnings[0].contains("1 of 3 pages"),
+        "{:?}",
+        doc.warnings
+    );
     assert!(doc.text.contains("Item 1. Business") && doc.text.contains("Item 2. Properties"));
 }
 
 #[test]
 fn without_a_reader_a_pdf_is_refused_with_the_install_hint_path() {
     let (name, bytes) = fixture("AMCOR_2022_8K_dated-2022-07-01.pdf");
-    let err = docindex_core::index_document(&name, &bytes, &IndexSettings::default(), &mut NoProgress)
-        .unwrap_err();
+    let err =
+        docindex_core::index_document(&name, &bytes, &IndexSettings::default(), &mut NoProgress)
+            .unwrap_err();
     assert!(matches!(err, IngestError::PdfiumMissing(_)));
     assert!(docindex_pdf::INSTALL_HINT.contains("scripts/setup.sh"));
 }

@@ -32,7 +32,8 @@ pub enum StoreError {
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
 /// Each entry upgrades the schema by one version; never edit a released entry.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE documents (
     doc_id TEXT PRIMARY KEY,
     doc_name TEXT NOT NULL UNIQUE,
@@ -118,7 +119,8 @@ CREATE TABLE node_search (
 );
 CREATE INDEX node_search_doc ON node_search(doc_id);
 CREATE VIRTUAL TABLE nodes_fts USING fts5(title, summary, tokenize='porter unicode61');
-"#, r#"
+"#,
+    r#"
 ALTER TABLE nodes ADD COLUMN start_page INTEGER;
 ALTER TABLE nodes ADD COLUMN end_page INTEGER;
 ALTER TABLE chunks ADD COLUMN start_page INTEGER;
@@ -147,7 +149,8 @@ CREATE TABLE images (
     caption TEXT
 );
 CREATE INDEX images_doc ON images(doc_id);
-"#];
+"#,
+];
 
 /// The library on disk.
 pub struct SqliteStore {

@@ -94,10 +94,10 @@ fn migrations_run_once_and_newer_libraries_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("lib.sqlite");
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 1);
+    assert_eq!(store.schema_version().unwrap(), 2);
     drop(store);
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 1);
+    assert_eq!(store.schema_version().unwrap(), 2);
     drop(store);
     rusqlite::Connection::open(&path)
         .unwrap()
@@ -107,8 +107,40 @@ fn migrations_run_once_and_newer_libraries_are_refused() {
         SqliteStore::open(&path),
         Err(StoreError::TooNew {
             found: 99,
-            known: 1,
+            known: 2,
             ..
         })
     ));
+}
+
+#[test]
+fn a_pdf_round_trips_with_pages_images_and_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SqliteStore::open(&dir.path().join("lib.sqlite")).unwrap();
+    for name in ["links_outline_columns.pdf", "partly_scanned.pdf"] {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/pdf")
+            .join(name);
+        let bytes = std::fs::read(path).unwrap();
+        let doc = docindex_core::pipeline::index_document_with(
+            name,
+            &bytes,
+            &IndexSettings::default(),
+            &mut NoProgress,
+            Some(&docindex_pdf::PdfiumReader),
+        )
+        .unwrap();
+        store.replace(&doc).unwrap();
+        let back = store.get(&doc.doc_id).unwrap().unwrap();
+        assert_eq!(back.format, doc.format);
+        assert_eq!(back.nodes, doc.nodes);
+        assert_eq!(back.chunks, doc.chunks);
+        assert_eq!(back.pages, doc.pages);
+        assert_eq!(back.images, doc.images);
+        assert_eq!(back.warnings, doc.warnings);
+        assert!(back.nodes.iter().all(|n| n.start_page.is_some()));
+        let listed = store.list().unwrap();
+        let summary = listed.iter().find(|d| d.doc_id == doc.doc_id).unwrap();
+        assert_eq!(summary.page_count, doc.pages.len());
+    }
 }

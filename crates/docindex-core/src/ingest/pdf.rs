@@ -214,7 +214,10 @@ impl PdfAssembler {
 
     fn destination(&mut self, page: u32, top: Option<f32>) -> String {
         // Destinations within two points are the same place.
-        let key = (page, top.map(|t| (t / 2.0).round() as i32).unwrap_or(i32::MAX));
+        let key = (
+            page,
+            top.map(|t| (t / 2.0).round() as i32).unwrap_or(i32::MAX),
+        );
         let next = self.destinations.len();
         self.destinations
             .entry(key)
@@ -269,14 +272,11 @@ impl PdfAssembler {
         canonical.outline = outline_anchors
             .into_iter()
             .filter_map(|(title, level, anchor)| {
-                canonical
-                    .anchors
-                    .get(&anchor)
-                    .map(|&offset| OutlineTarget {
-                        title,
-                        level,
-                        offset,
-                    })
+                canonical.anchors.get(&anchor).map(|&offset| OutlineTarget {
+                    title,
+                    level,
+                    offset,
+                })
             })
             .collect();
         canonical.images = image_placements(&canonical, &self.pages);
@@ -480,7 +480,8 @@ fn segments(row: &[&Glyph], size: f32) -> Vec<Segment> {
             continue;
         };
         // `(1,234 )` and `12 %` are how a cell is drawn, not two words.
-        let closes_number = matches!(g.ch, ')' | '%') && seg.text.ends_with(|c: char| c.is_ascii_digit());
+        let closes_number =
+            matches!(g.ch, ')' | '%') && seg.text.ends_with(|c: char| c.is_ascii_digit());
         let spaced = !closes_number
             && gap.is_some_and(|gap| gap > 0.2 * size || (g.space_before && gap > 0.05 * size));
         if !new_cell && spaced && !seg.text.ends_with(' ') {
@@ -491,7 +492,8 @@ fn segments(row: &[&Glyph], size: f32) -> Vec<Segment> {
         } else {
             g.ch
         };
-        seg.glyph_x.push((seg.text.len(), g.rect.left, g.rect.right));
+        seg.glyph_x
+            .push((seg.text.len(), g.rect.left, g.rect.right));
         seg.text.push(ch);
         seg.right = seg.right.max(g.rect.right);
         prev = Some(g);
@@ -504,7 +506,11 @@ fn segments(row: &[&Glyph], size: f32) -> Vec<Segment> {
 fn reading_order(rows: &[Vec<Segment>], page_width: f32) -> Vec<(usize, Range<usize>)> {
     let gutter = find_gutter(rows, page_width);
     let Some(gutter) = gutter else {
-        return rows.iter().enumerate().map(|(i, s)| (i, 0..s.len())).collect();
+        return rows
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (i, 0..s.len()))
+            .collect();
     };
     let mut out = Vec::with_capacity(rows.len() * 2);
     let mut left_col: Vec<(usize, Range<usize>)> = Vec::new();
@@ -567,7 +573,8 @@ fn is_numeric_cell(text: &str) -> bool {
 
 fn line_from_segments(segs: &[Segment], baseline: f32, size: f32, bold: bool) -> Option<Line> {
     let first = segs.first()?;
-    let is_row = segs.len() >= 3 || (segs.len() == 2 && segs.iter().any(|s| is_numeric_cell(&s.text)));
+    let is_row =
+        segs.len() >= 3 || (segs.len() == 2 && segs.iter().any(|s| is_numeric_cell(&s.text)));
     let mut text = String::new();
     let mut glyph_x: Vec<(usize, f32, f32)> = Vec::new();
     let mut rect = Rect::new(first.left, baseline, first.right, baseline + size);
@@ -606,7 +613,12 @@ fn line_from_segments(segs: &[Segment], baseline: f32, size: f32, bold: bool) ->
     }
     Some(Line {
         text,
-        rect: Rect::new(rect.left, baseline - 0.25 * size, rect.right, baseline + size),
+        rect: Rect::new(
+            rect.left,
+            baseline - 0.25 * size,
+            rect.right,
+            baseline + size,
+        ),
         baseline,
         font_size: size,
         bold,
@@ -720,8 +732,10 @@ fn normalize(text: &str) -> String {
 }
 
 static LIST_START: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:[•●▪■◦○\-–—*]\s|\(?[a-z0-9]{1,3}\)\s|\d{1,2}\.\s|(?i:item|part|note)\s+[0-9IVX]+)")
-        .unwrap_or_else(|_| unreachable!())
+    Regex::new(
+        r"^(?:[•●▪■◦○\-–—*]\s|\(?[a-z0-9]{1,3}\)\s|\d{1,2}\.\s|(?i:item|part|note)\s+[0-9IVX]+)",
+    )
+    .unwrap_or_else(|_| unreachable!())
 });
 
 static ITEM_HEADING: LazyLock<Regex> = LazyLock::new(|| {
@@ -771,9 +785,11 @@ fn paragraphs(
                 }
                 let base = block.text.len();
                 block.text.push_str(&line.text);
-                block
-                    .links
-                    .extend(line.links.iter().map(|(h, r)| (h.clone(), base + r.start..base + r.end)));
+                block.links.extend(
+                    line.links
+                        .iter()
+                        .map(|(h, r)| (h.clone(), base + r.start..base + r.end)),
+                );
                 prev = Some(line);
                 continue;
             }
@@ -919,7 +935,12 @@ mod tests {
             let left = x + i as f32 * advance;
             out.push(Glyph {
                 ch,
-                rect: Rect::new(left, baseline - 0.2 * size, left + advance, baseline + 0.8 * size),
+                rect: Rect::new(
+                    left,
+                    baseline - 0.2 * size,
+                    left + advance,
+                    baseline + 0.8 * size,
+                ),
                 baseline,
                 font_size: size,
                 bold,
@@ -1017,7 +1038,10 @@ mod tests {
         let pages: Vec<PdfPage> = (1..=4)
             .map(|n| {
                 let number = format!("{n}");
-                let body = format!("Body text of the {} page ends here.", ["first", "second", "third", "fourth"][n as usize - 1]);
+                let body = format!(
+                    "Body text of the {} page ends here.",
+                    ["first", "second", "third", "fourth"][n as usize - 1]
+                );
                 let mut p = page(
                     n,
                     &[
@@ -1065,18 +1089,34 @@ mod tests {
 
     #[test]
     fn internal_links_become_anchors_on_the_target_page_and_uris_stay_external() {
-        let mut first = page(1, &[("Contents", 50.0, 740.0, true), ("Risk Factors 2", 50.0, 700.0, false), ("Exhibit 99.1", 50.0, 680.0, false)]);
+        let mut first = page(
+            1,
+            &[
+                ("Contents", 50.0, 740.0, true),
+                ("Risk Factors 2", 50.0, 700.0, false),
+                ("Exhibit 99.1", 50.0, 680.0, false),
+            ],
+        );
         first.links = vec![
             PdfLinkArea {
                 rect: Rect::new(45.0, 695.0, 200.0, 712.0),
-                target: PdfLinkTarget::Page { page: 2, top: Some(760.0) },
+                target: PdfLinkTarget::Page {
+                    page: 2,
+                    top: Some(760.0),
+                },
             },
             PdfLinkArea {
                 rect: Rect::new(45.0, 675.0, 200.0, 692.0),
                 target: PdfLinkTarget::Uri("https://www.sec.gov/ex99.htm".into()),
             },
         ];
-        let second = page(2, &[("Risk Factors", 50.0, 740.0, true), ("Our business has risks.", 50.0, 720.0, false)]);
+        let second = page(
+            2,
+            &[
+                ("Risk Factors", 50.0, 740.0, true),
+                ("Our business has risks.", 50.0, 720.0, false),
+            ],
+        );
         let c = assemble_pages(vec![first, second]);
         let internal = c.links.iter().find(|l| l.href.starts_with('#')).unwrap();
         assert_eq!(&c.text[internal.span.clone()], "Risk Factors 2");
@@ -1089,13 +1129,28 @@ mod tests {
     #[test]
     fn a_document_without_any_text_layer_is_refused_and_blank_pages_are_reported() {
         let mut assembler = PdfAssembler::new();
-        assembler.add_page(PdfPage { number: 1, width: 612.0, height: 792.0, ..PdfPage::default() });
-        let err = assembler.finish(&PdfInfo { page_count: 1, ..PdfInfo::default() }).unwrap_err();
+        assembler.add_page(PdfPage {
+            number: 1,
+            width: 612.0,
+            height: 792.0,
+            ..PdfPage::default()
+        });
+        let err = assembler
+            .finish(&PdfInfo {
+                page_count: 1,
+                ..PdfInfo::default()
+            })
+            .unwrap_err();
         assert_eq!(err, IngestError::NoTextLayer { pages: 1 });
 
         let c = assemble_pages(vec![
             page(1, &[("Some text on the first page.", 50.0, 700.0, false)]),
-            PdfPage { number: 2, width: 612.0, height: 792.0, ..PdfPage::default() },
+            PdfPage {
+                number: 2,
+                width: 612.0,
+                height: 792.0,
+                ..PdfPage::default()
+            },
         ]);
         assert!(!c.pages[1].has_text);
         assert!(c.warnings[0].contains("1 of 2 pages"), "{:?}", c.warnings);

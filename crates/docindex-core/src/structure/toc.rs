@@ -98,9 +98,7 @@ pub fn from_links(c: &Canonical) -> Option<LinkedToc> {
 
 fn is_back_matter(title: &str) -> bool {
     let t = title.to_ascii_lowercase();
-    t.starts_with("signature")
-        || t.starts_with("exhibit index")
-        || t.starts_with("index to")
+    t.starts_with("signature") || t.starts_with("exhibit index") || t.starts_with("index to")
 }
 
 /// A TOC row's cells without the page-number cell, joined by spaces.
