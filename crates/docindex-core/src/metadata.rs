@@ -137,6 +137,12 @@ pub fn extract(c: &Canonical, map: &CharMap, doc_type: DocType) -> Metadata {
             }
         }
     }
+    if m.company_name.is_none() {
+        if let Some(name) = cover_company_name(c) {
+            m.company_name = Some(name);
+            set(&mut m, "company_name", "cover_page");
+        }
+    }
     if m.ticker.is_none() {
         if let Some(cap) = TICKER_PAREN.captures(head) {
             m.ticker = Some(cap[1].to_string());
@@ -278,4 +284,29 @@ fn key_numbers(c: &Canonical, map: &CharMap, period_end: Option<&str>) -> Vec<Ke
         }
     }
     out
+}
+
+static CORPORATE_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^[A-Z0-9][\w.,&'’ -]{1,70}\b(?:CORPORATION|CORP\.?|INC\.?|INCORPORATED|COMPANY|CO\.|PLC|LTD\.?|LIMITED|N\.V\.|S\.A\.|AG|SE|HOLDINGS?|GROUP|L\.?P\.|LLC|TRUST|BANCORP)$",
+    )
+});
+
+/// The registrant's name as the cover page sets it when no "Exact name of registrant"
+/// caption follows it: the largest bold line of the first blocks that reads like a company.
+fn cover_company_name(c: &Canonical) -> Option<String> {
+    c.blocks
+        .iter()
+        .enumerate()
+        .take(40)
+        .filter(|(_, b)| b.style.bold && b.kind != crate::ingest::BlockKind::TableRow)
+        .filter_map(|(i, b)| {
+            let text = c.block_text(i).trim();
+            let lower = text.to_lowercase();
+            let generic = lower.contains("securities and exchange") || lower.contains("commission");
+            (CORPORATE_NAME.is_match(text) && !generic)
+                .then(|| (b.style.font_size.unwrap_or(0.0), text))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, text)| text.to_string())
 }

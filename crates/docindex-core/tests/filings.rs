@@ -399,9 +399,10 @@ fn bad_input_gets_typed_errors() {
         run("report.docx", b"PK\x03\x04...."),
         Some(IngestError::Binary(_))
     ));
+    // Without a PDF reader (pdfium lives in docindex-pdf) a PDF says what is missing.
     assert!(matches!(
         run("scan.pdf", b"%PDF-1.4 ..."),
-        Some(IngestError::Binary(_))
+        Some(IngestError::PdfiumMissing(_))
     ));
     assert!(matches!(
         run("sheet.xlsx", b"hello"),
