@@ -131,50 +131,62 @@ impl PdfReader for PdfiumReader {
         limits: PdfLimits,
         on_page: &mut dyn FnMut(layout::PdfPage, u32) -> Result<()>,
     ) -> Result<PdfInfo> {
-        let pdfium = pdfium()?;
-        let _guard = READ_LOCK
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let document = pdfium
-            .load_pdf_from_byte_slice(bytes, None)
-            .map_err(open_error)?;
-        let pages = document.pages();
-        let page_count = u32::try_from(pages.len()).unwrap_or(0);
-        if page_count == 0 {
-            return Err(IngestError::CorruptPdf("the PDF has no pages".into()));
-        }
-        if page_count > limits.max_pages {
-            return Err(IngestError::TooManyPages {
-                pages: page_count,
-                limit: limits.max_pages,
-            });
-        }
-        for index in 0..pages.len() {
-            let page = pages.get(index).map_err(|e| {
-                IngestError::CorruptPdf(format!("page {} cannot be read ({e:?})", index + 1))
-            })?;
-            let extracted = extract_page(&page, index as u32 + 1);
-            drop(page);
-            on_page(extracted, page_count)?;
-        }
-        let (outline, broken) = outline(&document, page_count);
-        let title = document
-            .metadata()
-            .get(PdfDocumentMetadataTagType::Title)
-            .map(|t| t.value().trim().to_string())
-            .filter(|t| !t.is_empty());
-        Ok(PdfInfo {
-            page_count,
-            title,
-            outline,
-            broken_outline_entries: broken,
-        })
+        with_document(bytes, |document| read_document(document, limits, on_page))
     }
+}
+
+fn read_document(
+    document: &PdfDocument,
+    limits: PdfLimits,
+    on_page: &mut dyn FnMut(layout::PdfPage, u32) -> Result<()>,
+) -> Result<PdfInfo> {
+    let pages = document.pages();
+    let page_count = u32::try_from(pages.len()).unwrap_or(0);
+    if page_count == 0 {
+        return Err(IngestError::CorruptPdf("the PDF has no pages".into()));
+    }
+    if page_count > limits.max_pages {
+        return Err(IngestError::TooManyPages {
+            pages: page_count,
+            limit: limits.max_pages,
+        });
+    }
+    for index in 0..pages.len() {
+        let page = pages.get(index).map_err(|e| {
+            IngestError::CorruptPdf(format!("page {} cannot be read ({e:?})", index + 1))
+        })?;
+        let extracted = extract_page(&page, index as u32 + 1);
+        drop(page);
+        on_page(extracted, page_count)?;
+    }
+    let (outline, broken) = outline(document, page_count);
+    let title = document
+        .metadata()
+        .get(PdfDocumentMetadataTagType::Title)
+        .map(|t| t.value().trim().to_string())
+        .filter(|t| !t.is_empty());
+    Ok(PdfInfo {
+        page_count,
+        title,
+        outline,
+        broken_outline_entries: broken,
+    })
 }
 
 /// Each page's text exactly as pdfium reports it (no layout analysis): an independent view
 /// used to check that a node's pages really hold its text.
 pub fn raw_page_texts(bytes: &[u8]) -> Result<Vec<String>> {
+    with_document(bytes, |document| {
+        Ok(document
+            .pages()
+            .iter()
+            .map(|page| page.text().map(|t| t.all()).unwrap_or_default())
+            .collect())
+    })
+}
+
+/// Open `bytes` as a PDF under the process-wide pdfium lock and run `f` on it.
+fn with_document<T>(bytes: &[u8], f: impl FnOnce(&PdfDocument) -> Result<T>) -> Result<T> {
     let pdfium = pdfium()?;
     let _guard = READ_LOCK
         .lock()
@@ -182,12 +194,7 @@ pub fn raw_page_texts(bytes: &[u8]) -> Result<Vec<String>> {
     let document = pdfium
         .load_pdf_from_byte_slice(bytes, None)
         .map_err(open_error)?;
-    let texts = document
-        .pages()
-        .iter()
-        .map(|page| page.text().map(|t| t.all()).unwrap_or_default())
-        .collect();
-    Ok(texts)
+    f(&document)
 }
 
 fn rect_of(r: &PdfRect) -> Rect {

@@ -71,7 +71,7 @@ pub(crate) fn mark(raw: &mut [RawBlock]) -> HashSet<usize> {
     removed
 }
 
-fn normalize(lower: &str) -> String {
+pub(crate) fn normalize(lower: &str) -> String {
     let mut out = String::with_capacity(lower.len());
     let mut last_digit = false;
     for c in lower.chars() {

@@ -712,23 +712,10 @@ fn mark_furniture(pages: &mut [LaidPage]) {
     }
 }
 
+/// A line's identity across pages: case, spacing, cell bars and the digits of page numbers
+/// do not count.
 fn normalize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut last_digit = false;
-    for c in text.chars() {
-        if c.is_ascii_digit() {
-            if !last_digit {
-                out.push('#');
-            }
-            last_digit = true;
-        } else {
-            last_digit = false;
-            if !c.is_whitespace() && c != '|' {
-                out.extend(c.to_lowercase());
-            }
-        }
-    }
-    out
+    super::furniture::normalize(&text.to_lowercase().replace('|', ""))
 }
 
 static LIST_START: LazyLock<Regex> = LazyLock::new(|| {
@@ -902,7 +889,7 @@ fn page_extents(c: &Canonical, pages: &[LaidPage]) -> Vec<PageExtent> {
     extents
 }
 
-/// Each image sits before the first block on its page that starts below the image's top.
+/// Each image is placed at the start of its page's text (its box says where on the page).
 fn image_placements(c: &Canonical, pages: &[LaidPage]) -> Vec<ImagePlacement> {
     let mut out = Vec::new();
     for (page, extent) in pages.iter().zip(&c.pages) {
