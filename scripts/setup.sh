@@ -5,6 +5,7 @@ need_apt=()
 command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 if ! command -v cargo >/dev/null 2>&1; then need_apt+=(cargo rustc); fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive

@@ -4,16 +4,23 @@
 
 pub mod export;
 pub mod links;
+pub mod model;
 
+use docindex_core::enhance::LlmOptions;
+use docindex_core::llm::cache::CacheError;
+use docindex_core::llm::{Llm, LlmError};
 use docindex_core::model::DocumentIndex;
 use docindex_core::pipeline::{doc_id_for, sha256_hex};
-use docindex_core::progress::NoProgress;
+use docindex_core::progress::{ProgressSink, Stage};
 use docindex_core::store::{DocumentStore, DocumentSummary};
-use docindex_core::{Fault, IndexSettings, IngestError};
+use docindex_core::{Fault, IndexSettings, IndexTools, IngestError};
 use docindex_pdf::PdfiumReader;
 use docindex_store::{SqliteStore, StoreError};
+pub use model::{CacheChoice, ModelConfig};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
@@ -42,6 +49,13 @@ pub enum AppError {
     UnknownNode { doc: String, node: String },
     #[error("cannot start worker threads: {0}")]
     Threads(String),
+    /// The model could not be set up (bad model string, missing key or region).
+    #[error("{0}")]
+    Llm(LlmError),
+    #[error("{0}")]
+    Cache(CacheError),
+    #[error("settings: {0}")]
+    Settings(String),
 }
 
 impl AppError {
@@ -53,9 +67,12 @@ impl AppError {
             | AppError::AmbiguousDocument { .. }
             | AppError::UnknownNode { .. } => Fault::User,
             AppError::Store(StoreError::Corrupt(_)) => Fault::Bug,
-            AppError::LibraryDir { .. } | AppError::Store(_) | AppError::Threads(_) => {
-                Fault::Runtime
-            }
+            AppError::LibraryDir { .. }
+            | AppError::Store(_)
+            | AppError::Threads(_)
+            | AppError::Cache(_) => Fault::Runtime,
+            AppError::Llm(e) => e.fault(),
+            AppError::Settings(_) => Fault::User,
         }
     }
 }
@@ -84,6 +101,9 @@ pub enum IndexOutcome {
         bytes: u64,
         millis: u128,
         replaced: Option<String>,
+        /// What the language model did and cost, when one was used.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        enhancement: Option<docindex_core::LlmEnhancement>,
     },
     /// The same bytes with the same settings are already in the library.
     Unchanged { document: DocumentSummary },
@@ -99,8 +119,19 @@ pub struct IndexReport {
 /// Events reported while a batch runs.
 #[derive(Debug)]
 pub enum IndexEvent<'a> {
-    Started { path: &'a Path },
-    Finished { report: &'a IndexReport },
+    Started {
+        path: &'a Path,
+    },
+    /// A stage of one file moved on (`done` of `total` units of that stage).
+    Progress {
+        path: &'a Path,
+        stage: Stage,
+        done: u64,
+        total: u64,
+    },
+    Finished {
+        report: &'a IndexReport,
+    },
 }
 
 /// The document library: an SQLite file in a folder.
@@ -108,6 +139,9 @@ pub struct Library {
     store: SqliteStore,
     dir: PathBuf,
     pub settings: IndexSettings,
+    llm: Option<Arc<dyn Llm>>,
+    llm_options: LlmOptions,
+    cancel: Arc<AtomicBool>,
 }
 
 enum Prepared {
@@ -127,7 +161,40 @@ impl Library {
             store,
             dir: dir.to_path_buf(),
             settings,
+            llm: None,
+            llm_options: LlmOptions::default(),
+            cancel: Arc::new(AtomicBool::new(false)),
         })
+    }
+
+    /// Use a language model from now on (LLM-enhanced indexing), behind its cache.
+    pub fn set_model(&mut self, config: &ModelConfig) -> Result<()> {
+        let llm = model::connect(config, self.store.path())?;
+        self.llm = Some(llm);
+        self.llm_options = config.options;
+        Ok(())
+    }
+
+    /// Use this model as is (already cached or scripted): for embedding and tests.
+    pub fn set_llm(&mut self, llm: Arc<dyn Llm>, options: LlmOptions) {
+        self.llm = Some(llm);
+        self.llm_options = options;
+    }
+
+    /// Back to the offline engine.
+    pub fn clear_model(&mut self) {
+        self.llm = None;
+    }
+
+    /// The model string in use, if any.
+    pub fn model(&self) -> Option<&str> {
+        self.llm.as_deref().map(|l| l.model())
+    }
+
+    /// Set to cancel the running job: files not yet finished stop at their next stage or
+    /// model call, and nothing of theirs is stored.
+    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
+        self.cancel.clone()
     }
 
     pub fn dir(&self) -> &Path {
@@ -148,6 +215,14 @@ impl Library {
     ) -> Result<Vec<IndexReport>> {
         let known = self.store.list()?;
         let settings = self.settings;
+        self.cancel.store(false, Ordering::SeqCst);
+        let llm = self.llm.clone();
+        let tools = IndexTools {
+            pdf_reader: Some(&PdfiumReader),
+            llm: llm.as_deref(),
+            llm_options: self.llm_options,
+        };
+        let cancel = self.cancel.clone();
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs.max(1))
             .build()
@@ -163,7 +238,12 @@ impl Library {
                         .enumerate()
                         .for_each_with(tx, |tx, (i, path)| {
                             on_event(IndexEvent::Started { path });
-                            let prepared = prepare(path, &settings, known);
+                            let mut progress = FileProgress {
+                                path,
+                                on_event,
+                                cancel: &cancel,
+                            };
+                            let prepared = prepare(path, &settings, known, tools, &mut progress);
                             let _ = tx.send((i, prepared));
                         })
                 })
@@ -190,6 +270,7 @@ impl Library {
                     bytes,
                     millis: elapsed.as_millis(),
                     replaced,
+                    enhancement: doc.enhancement.clone(),
                 })
             }
         }
@@ -271,7 +352,34 @@ impl Library {
     }
 }
 
-fn prepare(path: &Path, settings: &IndexSettings, known: &[DocumentSummary]) -> Result<Prepared> {
+/// Progress of one file, forwarded as events; cancelled by the library's flag.
+struct FileProgress<'a> {
+    path: &'a Path,
+    on_event: &'a (dyn Fn(IndexEvent) + Sync),
+    cancel: &'a AtomicBool,
+}
+
+impl ProgressSink for FileProgress<'_> {
+    fn stage(&mut self, stage: Stage, done: u64, total: u64) {
+        (self.on_event)(IndexEvent::Progress {
+            path: self.path,
+            stage,
+            done,
+            total,
+        });
+    }
+    fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::SeqCst)
+    }
+}
+
+fn prepare(
+    path: &Path,
+    settings: &IndexSettings,
+    known: &[DocumentSummary],
+    tools: IndexTools<'_>,
+    progress: &mut dyn ProgressSink,
+) -> Result<Prepared> {
     let started = Instant::now();
     let file_err = |source| AppError::File {
         path: path.to_path_buf(),
@@ -301,19 +409,15 @@ fn prepare(path: &Path, settings: &IndexSettings, known: &[DocumentSummary]) -> 
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_else(|| path.display().to_string());
     let sha = sha256_hex(&bytes);
+    let settings_key = tools.settings_key(settings);
     if let Some(existing) = known.iter().find(|d| {
-        d.source_sha256 == sha && d.settings_key == settings.key() && d.doc_id == doc_id_for(&sha)
+        d.source_sha256 == sha && d.settings_key == settings_key && d.doc_id == doc_id_for(&sha)
     }) {
         return Ok(Prepared::Unchanged(existing.clone()));
     }
-    let doc = docindex_core::pipeline::index_document_with(
-        &name,
-        &bytes,
-        settings,
-        &mut NoProgress,
-        Some(&PdfiumReader),
-    )
-    .map_err(file_err)?;
+    let doc =
+        docindex_core::pipeline::index_document_with(&name, &bytes, settings, progress, tools)
+            .map_err(file_err)?;
     Ok(Prepared::Fresh(
         Box::new(doc),
         bytes.len() as u64,

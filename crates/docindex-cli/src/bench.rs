@@ -3,15 +3,25 @@
 //! parallel into a scratch library.
 
 use anyhow::Result;
-use docindex_app::Library;
+use docindex_app::{Library, ModelConfig};
+use docindex_core::llm::Llm;
 use docindex_core::pipeline::index_document_with;
 use docindex_core::progress::NoProgress;
-use docindex_core::IndexSettings;
+use docindex_core::{IndexSettings, IndexTools};
 use docindex_pdf::PdfiumReader;
 use std::path::PathBuf;
 use std::time::Instant;
 
-pub fn run(paths: &[PathBuf], jobs: usize, repeat: usize, settings: IndexSettings) -> Result<i32> {
+pub fn run(
+    paths: &[PathBuf],
+    jobs: usize,
+    repeat: usize,
+    settings: IndexSettings,
+    model: Option<&ModelConfig>,
+) -> Result<i32> {
+    if let Some(config) = model {
+        return economy(paths, settings, config);
+    }
     // Build the tokenizer once, outside the timings (it costs ~0.3 s per process).
     docindex_core::tokens::TokenCounter::new()?;
     println!(
@@ -36,13 +46,11 @@ pub fn run(paths: &[PathBuf], jobs: usize, repeat: usize, settings: IndexSetting
         for _ in 0..repeat.max(1) {
             reset_peak_rss();
             let start = Instant::now();
-            let indexed = index_document_with(
-                &name,
-                &bytes,
-                &settings,
-                &mut NoProgress,
-                Some(&PdfiumReader),
-            );
+            let tools = IndexTools {
+                pdf_reader: Some(&PdfiumReader),
+                ..IndexTools::default()
+            };
+            let indexed = index_document_with(&name, &bytes, &settings, &mut NoProgress, tools);
             let elapsed = start.elapsed().as_secs_f64();
             match indexed {
                 Ok(doc) => {
@@ -118,6 +126,79 @@ pub fn run(paths: &[PathBuf], jobs: usize, repeat: usize, settings: IndexSetting
         total_bytes as f64 / 1e6 / secs
     );
     drop(library);
+    let _ = std::fs::remove_dir_all(&scratch);
+    Ok(0)
+}
+
+/// LLM economy: index each file once with the model (through its cache, if any) and print
+/// the calls and tokens it took, against the file's pages.
+fn economy(paths: &[PathBuf], settings: IndexSettings, config: &ModelConfig) -> Result<i32> {
+    let scratch = std::env::temp_dir().join(format!("docindex-economy-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch)?;
+    let llm = docindex_app::model::connect(config, &scratch.join("cache.sqlite"))?;
+    println!(
+        "{:<44} {:>6} {:>6} {:>6} {:>7} {:>10} {:>10} {:>10} {:>9} {:>8}",
+        "file",
+        "pages",
+        "nodes",
+        "calls",
+        "cached",
+        "prompt tok",
+        "compl tok",
+        "calls/page",
+        "summaries",
+        "seconds"
+    );
+    let (mut calls, mut pages_total, mut prompt) = (0u64, 0usize, 0u64);
+    for path in paths {
+        let bytes = std::fs::read(path)?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let tools = IndexTools {
+            pdf_reader: Some(&PdfiumReader),
+            llm: Some(llm.as_ref() as &dyn Llm),
+            llm_options: config.options,
+        };
+        let start = Instant::now();
+        let doc = match index_document_with(&name, &bytes, &settings, &mut NoProgress, tools) {
+            Ok(doc) => doc,
+            Err(e) => {
+                println!("{name}: {e}");
+                continue;
+            }
+        };
+        let secs = start.elapsed().as_secs_f64();
+        let Some(e) = doc.enhancement else { continue };
+        let pages = if doc.pages.is_empty() {
+            // HTML filings: pages as printed (page breaks), for comparison with PDF tools.
+            doc.text.matches('\u{c}').count().max(1)
+        } else {
+            doc.pages.len()
+        };
+        let short: String = name.chars().take(44).collect();
+        println!(
+            "{:<44} {:>6} {:>6} {:>6} {:>7} {:>10} {:>10} {:>10.2} {:>9} {:>8.1}",
+            short,
+            pages,
+            doc.nodes.len(),
+            e.usage.calls,
+            e.usage.cache_hits,
+            e.usage.prompt_tokens,
+            e.usage.completion_tokens,
+            e.usage.calls as f64 / pages as f64,
+            e.summaries_written,
+            secs
+        );
+        calls += e.usage.calls;
+        prompt += e.usage.prompt_tokens;
+        pages_total += pages;
+    }
+    println!(
+        "total: {calls} calls, {prompt} prompt tokens for {pages_total} pages ({:.2} calls/page)",
+        calls as f64 / pages_total.max(1) as f64
+    );
     let _ = std::fs::remove_dir_all(&scratch);
     Ok(0)
 }

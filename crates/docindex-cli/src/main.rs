@@ -6,12 +6,17 @@ mod bench;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use docindex_app::links::LinkStatus;
-use docindex_app::{default_library_dir, export, AppError, IndexEvent, IndexOutcome, Library};
+use docindex_app::{
+    default_library_dir, export, AppError, CacheChoice, IndexEvent, IndexOutcome, Library,
+    ModelConfig,
+};
 use docindex_core::structure::TreeSettings;
-use docindex_core::{Fault, IndexSettings};
-use indicatif::{ProgressBar, ProgressStyle};
+use docindex_core::{Fault, IndexSettings, LlmEnhancement};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use std::collections::HashMap;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 #[derive(Parser)]
 #[command(
@@ -32,6 +37,19 @@ struct Cli {
     /// Refuse files larger than this many bytes.
     #[arg(long, global = true, default_value_t = IndexSettings::default().max_bytes)]
     max_bytes: u64,
+    /// Language model for LLM-enhanced indexing, LiteLLM style: openai/gpt-4o,
+    /// anthropic/claude-sonnet-4-5, azure/<deployment>, bedrock/<model id>, ollama/<model>,
+    /// hosted_vllm/<model>. Keys and base URLs come from the usual environment variables
+    /// (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, AZURE_API_KEY, AZURE_API_BASE,
+    /// AWS_*, OLLAMA_HOST).
+    #[arg(long, global = true, env = "DOCINDEX_MODEL")]
+    model: Option<String>,
+    /// Ignore --model and DOCINDEX_MODEL: offline engine only.
+    #[arg(long, global = true)]
+    offline: bool,
+    /// Cache of model replies: sqlite (in the library), memory, none, or a redis:// URL.
+    #[arg(long, global = true, env = "DOCINDEX_CACHE", default_value = "sqlite")]
+    cache: String,
     #[command(subcommand)]
     command: Command,
 }
@@ -87,6 +105,146 @@ enum Command {
     },
 }
 
+/// One bar for the batch and one per file in flight, showing its current stage.
+struct FileBars {
+    multi: MultiProgress,
+    overall: ProgressBar,
+    files: Mutex<HashMap<PathBuf, ProgressBar>>,
+    quiet: bool,
+}
+
+impl FileBars {
+    fn new(count: usize, quiet: bool) -> Self {
+        let multi = MultiProgress::new();
+        let overall = multi.add(ProgressBar::new(count as u64));
+        overall.set_style(
+            ProgressStyle::with_template("{spinner} files [{bar:30}] {pos}/{len}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        FileBars {
+            multi,
+            overall,
+            files: Mutex::new(HashMap::new()),
+            quiet,
+        }
+    }
+
+    fn file_bar(&self, path: &Path) -> ProgressBar {
+        let mut files = self.files.lock().unwrap_or_else(|p| p.into_inner());
+        files
+            .entry(path.to_path_buf())
+            .or_insert_with(|| {
+                let bar = self.multi.add(ProgressBar::new(1));
+                bar.set_style(
+                    ProgressStyle::with_template("  {prefix:<32} {msg:<10} [{bar:20}] {pos}/{len}")
+                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+                let name: String = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().to_string())
+                    .unwrap_or_default()
+                    .chars()
+                    .take(32)
+                    .collect();
+                bar.set_prefix(name);
+                bar
+            })
+            .clone()
+    }
+
+    fn on_event(&self, event: &IndexEvent) {
+        match event {
+            IndexEvent::Started { path } => {
+                self.file_bar(path);
+            }
+            IndexEvent::Progress {
+                path,
+                stage,
+                done,
+                total,
+            } => {
+                let bar = self.file_bar(path);
+                bar.set_message(format!("{stage:?}").to_lowercase());
+                bar.set_length((*total).max(1));
+                bar.set_position(*done);
+            }
+            IndexEvent::Finished { report } => {
+                if let Some(bar) = self
+                    .files
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(&report.path)
+                {
+                    bar.finish_and_clear();
+                    self.multi.remove(&bar);
+                }
+                self.overall.inc(1);
+                if self.quiet {
+                    return;
+                }
+                let line = match &report.result {
+                    Ok(IndexOutcome::Indexed {
+                        document,
+                        chunks,
+                        millis,
+                        replaced,
+                        enhancement,
+                        ..
+                    }) => format!(
+                        "indexed  {}  {}  {} ({}), {} nodes, {} chunks, {} ms{}{}",
+                        document.doc_id,
+                        document.doc_name,
+                        document.doc_type.as_str(),
+                        document
+                            .company_name
+                            .as_deref()
+                            .unwrap_or("unknown company"),
+                        document.node_count,
+                        chunks,
+                        millis,
+                        replaced
+                            .as_ref()
+                            .map(|r| format!(", replaced {r}"))
+                            .unwrap_or_default(),
+                        enhancement.as_ref().map(llm_line).unwrap_or_default()
+                    ),
+                    Ok(IndexOutcome::Unchanged { document }) => {
+                        format!("unchanged {}  {}", document.doc_id, document.doc_name)
+                    }
+                    Err(e) => format!("failed   {e}"),
+                };
+                self.multi.suspend(|| eprintln!("{line}"));
+            }
+        }
+    }
+
+    fn finish(&self) {
+        self.overall.finish_and_clear();
+    }
+}
+
+fn llm_line(e: &LlmEnhancement) -> String {
+    format!(
+        "\n         {}: {} calls ({} cached), {} prompt + {} completion tokens; {} summaries, \
+         {} headings added ({} rejected), {} cross-references resolved, {} unknown ids dropped{}",
+        e.model,
+        e.usage.calls,
+        e.usage.cache_hits,
+        e.usage.prompt_tokens,
+        e.usage.completion_tokens,
+        e.summaries_written,
+        e.headings_added,
+        e.headings_rejected,
+        e.xrefs_resolved,
+        e.unknown_ids_dropped,
+        if e.metadata_filled.is_empty() {
+            String::new()
+        } else {
+            format!("; filled {}", e.metadata_filled.join(", "))
+        }
+    )
+}
+
 fn default_jobs() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
@@ -124,63 +282,34 @@ fn run(cli: Cli) -> Result<i32> {
         max_bytes: cli.max_bytes,
         ..IndexSettings::default()
     };
+    let model = match (&cli.model, cli.offline) {
+        (Some(m), false) if !m.trim().is_empty() => {
+            let mut config = ModelConfig::new(m);
+            config.cache = CacheChoice::parse(&cli.cache)?;
+            Some(config)
+        }
+        _ => None,
+    };
     if let Command::Bench {
         paths,
         jobs,
         repeat,
     } = &cli.command
     {
-        return bench::run(paths, *jobs, *repeat, settings);
+        return bench::run(paths, *jobs, *repeat, settings, model.as_ref());
     }
     let dir = cli.library.clone().unwrap_or_else(default_library_dir);
     let mut library = Library::open(&dir, settings)?;
+    if let (Some(config), Command::Index { .. }) = (&model, &cli.command) {
+        library.set_model(config)?;
+    }
     let mut out = std::io::stdout().lock();
     match cli.command {
         Command::Index { paths, jobs } => {
-            let bar = ProgressBar::new(paths.len() as u64);
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            let on_event = |event: IndexEvent| match event {
-                IndexEvent::Started { path } => bar.set_message(path.display().to_string()),
-                IndexEvent::Finished { report } => {
-                    bar.inc(1);
-                    if !cli.json {
-                        bar.suspend(|| match &report.result {
-                            Ok(IndexOutcome::Indexed {
-                                document,
-                                chunks,
-                                millis,
-                                replaced,
-                                ..
-                            }) => eprintln!(
-                                "indexed  {}  {}  {} ({}), {} nodes, {} chunks, {} ms{}",
-                                document.doc_id,
-                                document.doc_name,
-                                document.doc_type.as_str(),
-                                document
-                                    .company_name
-                                    .as_deref()
-                                    .unwrap_or("unknown company"),
-                                document.node_count,
-                                chunks,
-                                millis,
-                                replaced
-                                    .as_ref()
-                                    .map(|r| format!(", replaced {r}"))
-                                    .unwrap_or_default()
-                            ),
-                            Ok(IndexOutcome::Unchanged { document }) => {
-                                eprintln!("unchanged {}  {}", document.doc_id, document.doc_name)
-                            }
-                            Err(e) => eprintln!("failed   {e}"),
-                        });
-                    }
-                }
-            };
+            let bars = FileBars::new(paths.len(), cli.json);
+            let on_event = |event: IndexEvent| bars.on_event(&event);
             let reports = library.index_paths(&paths, jobs, &on_event)?;
-            bar.finish_and_clear();
+            bars.finish();
             let failed = reports.iter().filter(|r| r.result.is_err()).count();
             if cli.json {
                 let rows: Vec<serde_json::Value> = reports

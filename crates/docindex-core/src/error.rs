@@ -15,7 +15,7 @@ pub enum Fault {
 }
 
 /// Why a document could not be ingested. The file name is added by the caller.
-#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[derive(Debug, Error, Clone, PartialEq)]
 pub enum IngestError {
     #[error("the file is empty")]
     Empty,
@@ -37,6 +37,9 @@ pub enum IngestError {
     TooManyPages { pages: u32, limit: u32 },
     #[error("PDF support needs the pdfium library: {0}")]
     PdfiumMissing(String),
+    /// The language model failed in a way retries did not cure; nothing was stored.
+    #[error("the language model failed: {0}")]
+    Llm(#[from] crate::llm::LlmError),
     #[error("indexing was cancelled")]
     Cancelled,
     #[error("internal error: {0}")]
@@ -48,6 +51,7 @@ impl IngestError {
         match self {
             IngestError::Internal(_) => Fault::Bug,
             IngestError::PdfiumMissing(_) => Fault::Runtime,
+            IngestError::Llm(e) => e.fault(),
             _ => Fault::User,
         }
     }

@@ -10,8 +10,10 @@ pub mod charmap;
 pub mod chunk;
 pub mod dictionary;
 pub mod doctype;
+pub mod enhance;
 pub mod error;
 pub mod ingest;
+pub mod llm;
 pub mod metadata;
 pub mod model;
 pub mod pipeline;
@@ -24,4 +26,4 @@ pub mod xref;
 
 pub use error::{Fault, IngestError, Result};
 pub use model::*;
-pub use pipeline::{index_document, IndexSettings};
+pub use pipeline::{index_document, index_document_with, IndexSettings, IndexTools};

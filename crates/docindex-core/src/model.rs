@@ -205,6 +205,8 @@ pub enum NodeOrigin {
     FrontMatter,
     /// A size-bounded split at paragraph boundaries.
     SizeSplit,
+    /// A heading the language model named and the text confirmed at that block.
+    Llm,
 }
 
 /// A node of the section tree.
@@ -384,6 +386,33 @@ pub struct DocumentIndex {
     pub warnings: Vec<String>,
     /// The settings fingerprint the index was built with (node ids are stable for it).
     pub settings_key: String,
+    /// What the language model added, when one was configured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enhancement: Option<LlmEnhancement>,
+}
+
+/// What LLM-enhanced indexing did to one document and what it cost.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct LlmEnhancement {
+    pub model: String,
+    pub usage: crate::llm::UsageTotals,
+    /// Sections whose boundaries the parsers were unsure of and the model was asked about.
+    pub regions_refined: usize,
+    /// Headings the model named that the text confirmed and that became nodes.
+    pub headings_added: usize,
+    /// Headings the model named that are not in the text at the block it gave.
+    pub headings_rejected: usize,
+    pub summaries_written: usize,
+    /// Metadata fields the model filled (each checked against the text).
+    pub metadata_filled: Vec<String>,
+    /// Metadata values the model gave that the text does not support.
+    pub metadata_rejected: usize,
+    pub xrefs_resolved: usize,
+    /// Node ids or item numbers in replies that do not exist; dropped and logged.
+    pub unknown_ids_dropped: usize,
+    /// Batches whose reply stayed unusable after one corrective re-ask; their offline
+    /// results were kept.
+    pub batches_failed: usize,
 }
 
 impl DocumentIndex {

@@ -2,9 +2,11 @@
 //! summaries and token counts → chunks → type, metadata, cross-references, dictionary.
 
 use crate::charmap::CharMap;
+use crate::enhance::{Enhancer, LlmOptions};
 use crate::error::{IngestError, Result};
 use crate::ingest::pdf::{PdfAssembler, PdfLimits, PdfReader};
 use crate::ingest::{self, Canonical};
+use crate::llm::Llm;
 use crate::model::*;
 use crate::progress::{ProgressSink, Stage};
 use crate::structure::{self, Section, TreeSettings};
@@ -45,6 +47,31 @@ impl IndexSettings {
     }
 }
 
+/// What indexing may use besides the bytes: a PDF reader (pdfium in the app) and a
+/// language model for LLM-enhanced indexing. The default uses neither.
+#[derive(Clone, Copy, Default)]
+pub struct IndexTools<'a> {
+    pub pdf_reader: Option<&'a dyn PdfReader>,
+    pub llm: Option<&'a dyn Llm>,
+    pub llm_options: LlmOptions,
+}
+
+impl IndexTools<'_> {
+    /// The settings fingerprint of an index built with these tools: the model and its
+    /// options change the tree and the summaries, so they are part of it.
+    pub fn settings_key(&self, settings: &IndexSettings) -> String {
+        match self.llm {
+            Some(llm) => format!(
+                "{};llm={};{}",
+                settings.key(),
+                llm.model(),
+                self.llm_options.key()
+            ),
+            None => settings.key(),
+        }
+    }
+}
+
 /// Lowercase hex SHA-256 of the bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
@@ -71,7 +98,7 @@ pub fn index_document(
     settings: &IndexSettings,
     progress: &mut dyn ProgressSink,
 ) -> Result<DocumentIndex> {
-    index_document_with(name, bytes, settings, progress, None)
+    index_document_with(name, bytes, settings, progress, IndexTools::default())
 }
 
 /// Whether the file is a PDF, by its name or its header.
@@ -83,13 +110,14 @@ pub fn is_pdf(name: &str, bytes: &[u8]) -> bool {
     by_name || header.windows(5).any(|w| w == b"%PDF-")
 }
 
-/// Index one document, reading PDFs through `pdf_reader` (pdfium in the app).
+/// Index one document, reading PDFs through `tools.pdf_reader` and, when `tools.llm` is
+/// set, refining structure, summaries, description, metadata and cross-references with it.
 pub fn index_document_with(
     name: &str,
     bytes: &[u8],
     settings: &IndexSettings,
     progress: &mut dyn ProgressSink,
-    pdf_reader: Option<&dyn PdfReader>,
+    tools: IndexTools<'_>,
 ) -> Result<DocumentIndex> {
     if bytes.len() as u64 > settings.max_bytes {
         return Err(IngestError::TooLarge {
@@ -102,7 +130,7 @@ pub fn index_document_with(
     }
     progress.stage(Stage::Decode, 0, 1);
     let (format, canonical, encoding) = if is_pdf(name, bytes) {
-        let reader = pdf_reader.ok_or_else(|| {
+        let reader = tools.pdf_reader.ok_or_else(|| {
             IngestError::PdfiumMissing("this build was started without a PDF reader".into())
         })?;
         let canonical = read_pdf(reader, bytes, settings, progress)?;
@@ -116,7 +144,21 @@ pub fn index_document_with(
         (format, canonical, decoded.encoding)
     };
     check_cancel(progress)?;
-    index_canonical(name, bytes, format, encoding, canonical, settings, progress)
+    let source = Source {
+        name,
+        bytes,
+        format,
+        encoding,
+    };
+    index_canonical(&source, canonical, settings, progress, tools)
+}
+
+/// The file being indexed, as the user named it.
+struct Source<'a> {
+    name: &'a str,
+    bytes: &'a [u8],
+    format: SourceFormat,
+    encoding: &'a str,
 }
 
 fn read_pdf(
@@ -139,14 +181,14 @@ fn read_pdf(
 }
 
 fn index_canonical(
-    name: &str,
-    bytes: &[u8],
-    format: SourceFormat,
-    encoding: &str,
+    source: &Source<'_>,
     canonical: Canonical,
     settings: &IndexSettings,
     progress: &mut dyn ProgressSink,
+    tools: IndexTools<'_>,
 ) -> Result<DocumentIndex> {
+    let name = source.name;
+    let mut enhancer = tools.llm.map(|llm| Enhancer::new(llm, tools.llm_options));
     let counter = TokenCounter::new()?;
     let total_blocks = canonical.blocks.len() as u64;
     progress.stage(Stage::Tokens, 0, total_blocks);
@@ -159,7 +201,19 @@ fn index_canonical(
     check_cancel(progress)?;
     let doc_type = doctype::detect(&canonical, name);
     progress.stage(Stage::Tree, 0, 1);
-    let sections = structure::build(&canonical, &block_tokens, doc_type, settings.tree);
+    let mut sections = structure::build(&canonical, &block_tokens, doc_type, settings.tree);
+    if let Some(enhancer) = enhancer.as_mut() {
+        progress.stage(Stage::Tree, 1, 1);
+        sections = enhancer.refine_structure(
+            &canonical,
+            &block_tokens,
+            sections,
+            doc_type,
+            settings.tree,
+            name,
+            progress,
+        )?;
+    }
     let map = CharMap::new(&canonical.text);
     let mut flat = Vec::new();
     flatten(
@@ -188,24 +242,39 @@ fn index_canonical(
             f.node.end_page = Some(last);
         }
     }
-    let nodes: Vec<Node> = flat.iter().map(|f| f.node.clone()).collect();
+    let mut nodes: Vec<Node> = flat.iter().map(|f| f.node.clone()).collect();
     progress.stage(Stage::Tree, 1, 1);
     check_cancel(progress)?;
+    let doc_title = canonical.title.clone().unwrap_or_else(|| name.to_string());
+    let paths: Vec<String> = nodes.iter().map(|n| node_path(&nodes, n)).collect();
+    if let Some(enhancer) = enhancer.as_mut() {
+        let own_texts: Vec<&str> = flat
+            .iter()
+            .map(|f| {
+                let blocks = &canonical.blocks[f.own_blocks.clone()];
+                match (blocks.first(), blocks.last()) {
+                    (Some(first), Some(last)) => &canonical.text[first.span.start..last.span.end],
+                    _ => "",
+                }
+            })
+            .collect();
+        enhancer.summarize(&mut nodes, &own_texts, &paths, &doc_title, progress)?;
+        check_cancel(progress)?;
+    }
 
     progress.stage(Stage::Chunks, 0, nodes.len() as u64);
-    let doc_title = canonical.title.clone().unwrap_or_else(|| name.to_string());
     let mut chunks = Vec::new();
-    for f in &flat {
+    for (i, (f, node)) in flat.iter().zip(&nodes).enumerate() {
         let blocks: Vec<(std::ops::Range<usize>, usize)> = f
             .own_blocks
             .clone()
             .map(|b| (canonical.blocks[b].span.clone(), block_tokens[b]))
             .collect();
-        let path = node_path(&nodes, &f.node);
+        let path = &paths[i];
         for (span, tokens) in
             chunk::chunk_blocks(&canonical.text, &blocks, settings.chunk_tokens, &counter)
         {
-            let summary_hint: String = f.node.summary.chars().take(200).collect();
+            let summary_hint: String = node.summary.chars().take(200).collect();
             let span = map.span(span.start, span.end);
             let chunk_pages = pages_of(&pages, span);
             chunks.push(Chunk {
@@ -223,8 +292,8 @@ fn index_canonical(
     check_cancel(progress)?;
 
     progress.stage(Stage::Enrich, 0, 3);
-    let metadata = metadata::extract(&canonical, &map, doc_type);
-    let cross_refs = xref::find(&canonical, &map, &nodes);
+    let mut metadata = metadata::extract(&canonical, &map, doc_type);
+    let mut cross_refs = xref::find(&canonical, &map, &nodes);
     progress.stage(Stage::Enrich, 2, 3);
     let dictionary = dictionary::find(&canonical.text, &map, &nodes);
     progress.stage(Stage::Enrich, 3, 3);
@@ -255,15 +324,37 @@ fn index_canonical(
             }
         })
         .collect();
-    let sha = sha256_hex(bytes);
-    let description = describe(doc_type, &metadata, nodes.len());
+    let mut description = None;
+    if let Some(enhancer) = enhancer.as_mut() {
+        description = enhancer.profile(
+            &canonical.text,
+            name,
+            doc_type,
+            &mut metadata,
+            &nodes,
+            progress,
+        )?;
+        check_cancel(progress)?;
+        let chars: Vec<char> = canonical.text.chars().collect();
+        enhancer.resolve_cross_references(
+            &chars,
+            &mut cross_refs,
+            &nodes,
+            &paths,
+            name,
+            progress,
+        )?;
+        check_cancel(progress)?;
+    }
+    let sha = sha256_hex(source.bytes);
+    let description = description.unwrap_or_else(|| describe(doc_type, &metadata, nodes.len()));
     Ok(DocumentIndex {
         doc_id: doc_id_for(&sha),
         doc_name: name.to_string(),
         doc_type,
-        format,
+        format: source.format,
         source_sha256: sha,
-        encoding: encoding.to_string(),
+        encoding: source.encoding.to_string(),
         description: Some(description),
         metadata,
         nodes,
@@ -274,7 +365,8 @@ fn index_canonical(
         pages,
         images,
         warnings: canonical.warnings,
-        settings_key: settings.key(),
+        settings_key: tools.settings_key(settings),
+        enhancement: enhancer.map(Enhancer::finish),
         text: canonical.text,
     })
 }

@@ -13,12 +13,22 @@ pub enum Stage {
     Tree,
     Chunks,
     Enrich,
+    /// LLM: re-splitting sections the parsers were unsure of.
+    Refine,
+    /// LLM: abstractive node summaries.
+    Summaries,
+    /// LLM: the document description and metadata gaps.
+    Describe,
+    /// LLM: cross-references the patterns could not resolve.
+    Resolve,
     Store,
 }
 
-/// Receives progress; `cancelled` is polled between stages.
+/// Receives progress; `cancelled` is polled between stages and between model calls.
 pub trait ProgressSink {
     fn stage(&mut self, stage: Stage, done: u64, total: u64);
+    /// A line worth showing beside the bar (what the stage is doing or skipped).
+    fn message(&mut self, _stage: Stage, _text: &str) {}
     fn cancelled(&self) -> bool {
         false
     }
@@ -35,6 +45,7 @@ impl ProgressSink for NoProgress {
 #[derive(Default)]
 pub struct RecordedProgress {
     pub events: Vec<(Stage, u64, u64)>,
+    pub messages: Vec<(Stage, String)>,
     pub cancel_at: Option<Stage>,
 }
 
@@ -42,6 +53,10 @@ impl ProgressSink for RecordedProgress {
     fn stage(&mut self, stage: Stage, done: u64, total: u64) {
         self.events.push((stage, done, total));
     }
+    fn message(&mut self, stage: Stage, text: &str) {
+        self.messages.push((stage, text.to_string()));
+    }
+
     fn cancelled(&self) -> bool {
         self.cancel_at
             .is_some_and(|s| self.events.iter().any(|(e, _, _)| *e == s))

@@ -17,7 +17,11 @@ fn fixture(name: &str) -> (String, Vec<u8>) {
 }
 
 fn index(name: &str, bytes: &[u8], settings: &IndexSettings) -> Result<DocumentIndex, IngestError> {
-    index_document_with(name, bytes, settings, &mut NoProgress, Some(&PdfiumReader))
+    let tools = docindex_core::IndexTools {
+        pdf_reader: Some(&PdfiumReader),
+        ..Default::default()
+    };
+    index_document_with(name, bytes, settings, &mut NoProgress, tools)
 }
 
 fn index_fixture(name: &str) -> (DocumentIndex, Vec<u8>) {

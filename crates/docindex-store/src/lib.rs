@@ -8,6 +8,9 @@ use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
+mod cache;
+pub use cache::{RedisCache, SqliteCache};
+
 /// Errors of the store. A database we cannot open or write is a runtime fault; a stored
 /// row we cannot read back is a bug (or a file written by a newer version).
 #[derive(Debug, Error)]
@@ -150,10 +153,20 @@ CREATE TABLE images (
 );
 CREATE INDEX images_doc ON images(doc_id);
 "#,
+    r#"
+ALTER TABLE documents ADD COLUMN enhancement_json TEXT;
+CREATE TABLE cache (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+);
+CREATE INDEX cache_expiry ON cache(expires_at);
+"#,
 ];
 
 /// The library on disk.
 pub struct SqliteStore {
+    // The cache takes the connection over, so it shares the migrations.
     conn: Connection,
     path: PathBuf,
 }
@@ -259,8 +272,8 @@ impl SqliteStore {
         let metadata_json =
             serde_json::to_string(&doc.metadata).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         tx.execute(
-            "INSERT INTO documents (doc_id, doc_name, doc_type, format, source_sha256, encoding, description, metadata_json, company_name, ticker, fiscal_year, period_end_date, settings_key, char_count, node_count, page_count, warnings_json)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            "INSERT INTO documents (doc_id, doc_name, doc_type, format, source_sha256, encoding, description, metadata_json, company_name, ticker, fiscal_year, period_end_date, settings_key, char_count, node_count, page_count, warnings_json, enhancement_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
             params![
                 doc.doc_id,
                 doc.doc_name,
@@ -279,6 +292,11 @@ impl SqliteStore {
                 doc.nodes.len() as i64,
                 doc.pages.len() as i64,
                 serde_json::to_string(&doc.warnings)
+                    .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                doc.enhancement
+                    .as_ref()
+                    .map(serde_json::to_string)
+                    .transpose()
                     .map_err(|e| StoreError::Corrupt(e.to_string()))?,
             ],
         )?;
@@ -411,7 +429,7 @@ impl SqliteStore {
         let row = self
             .conn
             .query_row(
-                "SELECT d.doc_name, d.doc_type, d.format, d.source_sha256, d.encoding, d.description, d.metadata_json, d.settings_key, t.text, d.warnings_json
+                "SELECT d.doc_name, d.doc_type, d.format, d.source_sha256, d.encoding, d.description, d.metadata_json, d.settings_key, t.text, d.warnings_json, d.enhancement_json
                  FROM documents d JOIN document_text t ON t.doc_id = d.doc_id WHERE d.doc_id = ?1",
                 params![doc_id],
                 |r| {
@@ -426,6 +444,7 @@ impl SqliteStore {
                         r.get::<_, String>(7)?,
                         r.get::<_, String>(8)?,
                         r.get::<_, String>(9)?,
+                        r.get::<_, Option<String>>(10)?,
                     ))
                 },
             )
@@ -441,6 +460,7 @@ impl SqliteStore {
             settings_key,
             text,
             warnings_json,
+            enhancement_json,
         )) = row
         else {
             return Ok(None);
@@ -643,6 +663,10 @@ impl SqliteStore {
             images,
             warnings,
             settings_key,
+            enhancement: enhancement_json
+                .map(|j| serde_json::from_str(&j))
+                .transpose()
+                .map_err(|e| StoreError::Corrupt(e.to_string()))?,
         }))
     }
 }

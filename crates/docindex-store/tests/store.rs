@@ -94,10 +94,10 @@ fn migrations_run_once_and_newer_libraries_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("lib.sqlite");
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 2);
+    assert_eq!(store.schema_version().unwrap(), 3);
     drop(store);
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 2);
+    assert_eq!(store.schema_version().unwrap(), 3);
     drop(store);
     rusqlite::Connection::open(&path)
         .unwrap()
@@ -107,7 +107,7 @@ fn migrations_run_once_and_newer_libraries_are_refused() {
         SqliteStore::open(&path),
         Err(StoreError::TooNew {
             found: 99,
-            known: 2,
+            known: 3,
             ..
         })
     ));
@@ -127,7 +127,10 @@ fn a_pdf_round_trips_with_pages_images_and_warnings() {
             &bytes,
             &IndexSettings::default(),
             &mut NoProgress,
-            Some(&docindex_pdf::PdfiumReader),
+            docindex_core::IndexTools {
+                pdf_reader: Some(&docindex_pdf::PdfiumReader),
+                ..Default::default()
+            },
         )
         .unwrap();
         store.replace(&doc).unwrap();

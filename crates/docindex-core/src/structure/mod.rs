@@ -99,6 +99,44 @@ pub fn build(
     refined
 }
 
+/// Re-split `section` at `entries` found by another strategy (the language model): its
+/// children become the nested entries inside it, each refined like the parsers' own
+/// sections so that none stays over the token limit.
+pub fn resplit(
+    c: &Canonical,
+    tokens: &[usize],
+    mut section: Section,
+    entries: &[Entry],
+    settings: TreeSettings,
+    doc_type: DocType,
+) -> Section {
+    let inside = (section.blocks.start + 1).min(section.blocks.end)..section.blocks.end;
+    let children = nest(entries, inside);
+    if children.is_empty() {
+        return section;
+    }
+    section.children = children;
+    refine(c, tokens, section, settings, doc_type, 0)
+}
+
+/// The whole document's top level from `entries` found by another strategy, with the text
+/// before the first entry kept as front matter.
+pub fn top_level_from(
+    c: &Canonical,
+    tokens: &[usize],
+    entries: &[Entry],
+    settings: TreeSettings,
+    doc_type: DocType,
+) -> Vec<Section> {
+    let n = c.blocks.len();
+    let first = entries.iter().map(|e| e.block).min().unwrap_or(n);
+    let mut top = front_matter(c, 0..first, None);
+    top.extend(nest(entries, first..n));
+    top.into_iter()
+        .map(|s| refine(c, tokens, s, settings, doc_type, 0))
+        .collect()
+}
+
 /// Sections before the first entry: cover page, the table of contents as one node, and
 /// whatever sits between the TOC and the first section.
 fn front_matter(c: &Canonical, range: Range<usize>, toc: Option<Range<usize>>) -> Vec<Section> {

@@ -1,0 +1,823 @@
+//! LLM-enhanced indexing: structure refinement where the parsers are unsure, abstractive
+//! summaries bottom-up, a description with metadata gaps filled, and cross-references the
+//! patterns could not resolve. Every reply is checked against the text and the tree before
+//! it changes anything; what fails a check is dropped, logged and counted.
+
+pub mod prompts;
+
+use crate::error::{IngestError, Result};
+use crate::ingest::{BlockKind, Canonical};
+use crate::llm::json::complete_json;
+use crate::llm::{Llm, LlmError, LlmRequest, UsageMeter};
+use crate::model::NodeOrigin;
+use crate::model::{CrossRef, CrossRefKind, DocType, Engine, LlmEnhancement, Metadata, Node};
+use crate::progress::{ProgressSink, Stage};
+use crate::structure::{self, Entry, Section, TreeSettings};
+use prompts::{BlockLine, RefInput, SummaryInput};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// Knobs of LLM-enhanced indexing. They change what the model is asked, so they are part
+/// of the index settings key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LlmOptions {
+    /// Requests this job keeps in flight at once.
+    pub concurrency: usize,
+    /// Nodes with at most this many tokens keep their own text as summary.
+    pub summary_min_tokens: usize,
+    /// Prompt budget of one summary batch, in tokens (estimated at 4 characters each).
+    pub batch_prompt_tokens: usize,
+    /// A leaf's text is cut to this many tokens for its summary.
+    pub leaf_text_tokens: usize,
+    /// Characters of block listing per structure request.
+    pub structure_window_chars: usize,
+}
+
+impl Default for LlmOptions {
+    fn default() -> Self {
+        LlmOptions {
+            concurrency: 4,
+            summary_min_tokens: 120,
+            batch_prompt_tokens: 6000,
+            leaf_text_tokens: 1200,
+            structure_window_chars: 16_000,
+        }
+    }
+}
+
+impl LlmOptions {
+    pub fn key(&self) -> String {
+        format!(
+            "summary_min_tokens={};batch={};leaf={};window={}",
+            self.summary_min_tokens,
+            self.batch_prompt_tokens,
+            self.leaf_text_tokens,
+            self.structure_window_chars
+        )
+    }
+}
+
+/// One document's LLM stages, sharing a usage meter and a report.
+pub struct Enhancer<'a> {
+    llm: &'a dyn Llm,
+    options: LlmOptions,
+    meter: UsageMeter,
+    report: LlmEnhancement,
+}
+
+impl<'a> Enhancer<'a> {
+    pub fn new(llm: &'a dyn Llm, options: LlmOptions) -> Self {
+        Enhancer {
+            llm,
+            options,
+            meter: UsageMeter::default(),
+            report: LlmEnhancement {
+                model: llm.model().to_string(),
+                ..LlmEnhancement::default()
+            },
+        }
+    }
+
+    pub fn finish(mut self) -> LlmEnhancement {
+        self.report.usage = self.meter.totals();
+        self.report
+    }
+
+    /// Ask for JSON of type `T` for each request, `concurrency` at a time, reporting
+    /// progress on `stage`. A reply still unusable after the corrective re-ask is `None`
+    /// (and counted); any other provider failure stops the job.
+    fn run_batches<T: DeserializeOwned + Send>(
+        &mut self,
+        requests: &[LlmRequest],
+        stage: Stage,
+        plan: Plan<'_>,
+        progress: &mut dyn ProgressSink,
+    ) -> Result<Vec<Option<T>>> {
+        let total = requests.len();
+        let mut results: Vec<Option<T>> = (0..total).map(|_| None).collect();
+        if total == 0 {
+            return Ok(results);
+        }
+        let (units_total, weight) = match plan {
+            Plan::Each => (total as u64, None),
+            Plan::Weighted { total, weights, .. } => (total, Some(weights)),
+        };
+        let mut done = match plan {
+            Plan::Weighted { base, .. } => base,
+            Plan::Each => 0,
+        };
+        progress.stage(stage, done, units_total);
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let llm = self.llm;
+        let meter = &self.meter;
+        let workers = self.options.concurrency.clamp(1, total);
+        let mut fatal: Option<IngestError> = None;
+        let mut failed = 0;
+        std::thread::scope(|scope| {
+            let (sender, receiver) = mpsc::channel();
+            for _ in 0..workers {
+                let sender = sender.clone();
+                let (next, stop) = (&next, &stop);
+                scope.spawn(move || loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(request) = requests.get(i) else {
+                        break;
+                    };
+                    let outcome = complete_json::<T>(llm, request).map(|reply| {
+                        for r in &reply.replies {
+                            meter.record(r);
+                        }
+                        reply.value
+                    });
+                    if sender.send((i, outcome)).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(sender);
+            for (i, outcome) in receiver {
+                done += weight.map_or(1, |w| w.get(i).copied().unwrap_or(1));
+                match outcome {
+                    Ok(value) => results[i] = Some(value),
+                    Err(LlmError::BadReply(why)) => {
+                        log::warn!("{}: {stage:?} batch {i} skipped: {why}", llm.model());
+                        failed += 1;
+                    }
+                    Err(LlmError::Cancelled) => {
+                        fatal.get_or_insert(IngestError::Cancelled);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    Err(e) => {
+                        fatal.get_or_insert(IngestError::Llm(e));
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                progress.stage(stage, done, units_total);
+                if progress.cancelled() {
+                    fatal.get_or_insert(IngestError::Cancelled);
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        });
+        self.report.batches_failed += failed;
+        match fatal {
+            Some(e) => Err(e),
+            None => Ok(results),
+        }
+    }
+
+    /// Re-split the parts of the tree the parsers were unsure of: sections cut only by
+    /// size, or the whole document when no structure was recognised. The model names
+    /// heading blocks; a heading counts only if its block's text starts with it.
+    pub fn refine_structure(
+        &mut self,
+        c: &Canonical,
+        tokens: &[usize],
+        sections: Vec<Section>,
+        doc_type: DocType,
+        tree: TreeSettings,
+        doc_name: &str,
+        progress: &mut dyn ProgressSink,
+    ) -> Result<Vec<Section>> {
+        let whole_document = sections
+            .iter()
+            .all(|s| matches!(s.origin, NodeOrigin::SizeSplit | NodeOrigin::FrontMatter));
+        let mut regions: Vec<(Vec<usize>, std::ops::Range<usize>, String)> = Vec::new();
+        if whole_document {
+            regions.push((Vec::new(), 0..c.blocks.len(), doc_name.to_string()));
+        } else {
+            for (i, s) in sections.iter().enumerate() {
+                unsure_regions(s, vec![i], &mut regions);
+            }
+        }
+        if regions.is_empty() {
+            return Ok(sections);
+        }
+        self.report.regions_refined = regions.len();
+        let mut windows: Vec<(usize, HashSet<usize>)> = Vec::new();
+        let mut requests = Vec::new();
+        for (r, (_, blocks, title)) in regions.iter().enumerate() {
+            for lines in block_windows(c, blocks.clone(), self.options.structure_window_chars) {
+                windows.push((r, lines.iter().map(|l| l.block).collect()));
+                requests.push(prompts::structure(doc_name, title, &lines));
+            }
+        }
+        let replies: Vec<Option<HeadingsReply>> =
+            self.run_batches(&requests, Stage::Refine, Plan::Each, progress)?;
+        let mut entries_by_region: Vec<Vec<Entry>> = vec![Vec::new(); regions.len()];
+        for ((region, offered), reply) in windows.iter().zip(replies) {
+            for heading in reply.map(|r| r.headings).unwrap_or_default() {
+                if !offered.contains(&heading.block) {
+                    log::warn!(
+                        "{doc_name}: the model named block {} which it was not shown; dropped",
+                        heading.block
+                    );
+                    self.report.unknown_ids_dropped += 1;
+                    continue;
+                }
+                match confirmed_title(c.block_text(heading.block), &heading.title) {
+                    Some(title) => entries_by_region[*region].push(Entry {
+                        block: heading.block,
+                        title,
+                        level: heading.level.clamp(1, 4) - 1,
+                        origin: NodeOrigin::Llm,
+                    }),
+                    None => {
+                        log::info!(
+                            "{doc_name}: heading {:?} is not at block {}; rejected",
+                            heading.title,
+                            heading.block
+                        );
+                        self.report.headings_rejected += 1;
+                    }
+                }
+            }
+        }
+        self.report.headings_added = entries_by_region.iter().map(Vec::len).sum();
+        if whole_document {
+            let entries = entries_by_region.swap_remove(0);
+            if entries.is_empty() {
+                return Ok(sections);
+            }
+            return Ok(structure::top_level_from(
+                c, tokens, &entries, tree, doc_type,
+            ));
+        }
+        let mut sections = sections;
+        for ((path, _, _), entries) in regions.iter().zip(entries_by_region) {
+            if entries.is_empty() {
+                continue;
+            }
+            if let Some(slot) = section_at(&mut sections, path) {
+                let mut section = std::mem::replace(
+                    slot,
+                    Section {
+                        title: String::new(),
+                        blocks: 0..0,
+                        origin: NodeOrigin::SizeSplit,
+                        children: Vec::new(),
+                    },
+                );
+                section.children.clear();
+                *slot = structure::resplit(c, tokens, section, &entries, tree, doc_type);
+            }
+        }
+        Ok(sections)
+    }
+
+    /// Abstractive summaries, deepest level first so parents read their children's. Nodes
+    /// of at most `summary_min_tokens` keep their own text. `own_texts[i]` is node `i`'s
+    /// text before its first child, without its title.
+    pub fn summarize(
+        &mut self,
+        nodes: &mut [Node],
+        own_texts: &[&str],
+        paths: &[String],
+        doc_title: &str,
+        progress: &mut dyn ProgressSink,
+    ) -> Result<()> {
+        let index: BTreeMap<String, usize> = nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.node_id.clone(), i))
+            .collect();
+        let deepest = nodes.iter().map(|n| n.level).max().unwrap_or(0);
+        let wanted: Vec<usize> = (0..nodes.len())
+            .filter(|&i| nodes[i].token_count > self.options.summary_min_tokens)
+            .collect();
+        progress.stage(Stage::Summaries, 0, wanted.len() as u64);
+        let mut finished = 0u64;
+        for level in (0..=deepest).rev() {
+            let mut inputs = Vec::new();
+            for &i in wanted.iter().filter(|&&i| nodes[i].level == level) {
+                let node = &nodes[i];
+                let leaf = node.children.is_empty();
+                let budget = if leaf {
+                    self.options.leaf_text_tokens
+                } else {
+                    300
+                };
+                let children = node
+                    .children
+                    .iter()
+                    .filter_map(|id| index.get(id))
+                    .map(|&c| (nodes[c].title.clone(), nodes[c].summary.clone()))
+                    .collect();
+                inputs.push(SummaryInput {
+                    node_id: node.node_id.clone(),
+                    path: paths[i].clone(),
+                    text: cut_to_tokens(own_texts[i], budget).to_string(),
+                    children,
+                });
+            }
+            let batches = pack(inputs, self.options.batch_prompt_tokens);
+            let requests: Vec<LlmRequest> = batches
+                .iter()
+                .map(|b| prompts::summaries(doc_title, b))
+                .collect();
+            let weights: Vec<u64> = batches.iter().map(|b| b.len() as u64).collect();
+            let plan = Plan::Weighted {
+                total: wanted.len() as u64,
+                base: finished,
+                weights: &weights,
+            };
+            finished += weights.iter().sum::<u64>();
+            let replies: Vec<Option<SummariesReply>> =
+                self.run_batches(&requests, Stage::Summaries, plan, progress)?;
+            for (batch, reply) in batches.iter().zip(replies) {
+                let asked: HashSet<&str> = batch.iter().map(|s| s.node_id.as_str()).collect();
+                for item in reply.map(|r| r.summaries).unwrap_or_default() {
+                    let summary = item
+                        .summary
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    match index.get(&item.node_id) {
+                        Some(&i)
+                            if asked.contains(item.node_id.as_str()) && !summary.is_empty() =>
+                        {
+                            nodes[i].summary = cut_chars(&summary, 800);
+                            nodes[i].summary_engine = Engine::Llm;
+                            self.report.summaries_written += 1;
+                        }
+                        _ => {
+                            log::warn!(
+                                "{doc_title}: summary for unknown or unasked node {:?} dropped",
+                                item.node_id
+                            );
+                            self.report.unknown_ids_dropped += 1;
+                        }
+                    }
+                }
+            }
+            if progress.cancelled() {
+                return Err(IngestError::Cancelled);
+            }
+        }
+        progress.stage(Stage::Summaries, wanted.len() as u64, wanted.len() as u64);
+        Ok(())
+    }
+
+    /// A one-sentence description and the metadata fields the parsers left empty. Values
+    /// must be supported by the text: names and tickers appear in it, dates are dates.
+    #[allow(clippy::too_many_arguments)]
+    pub fn profile(
+        &mut self,
+        text: &str,
+        doc_name: &str,
+        doc_type: DocType,
+        metadata: &mut Metadata,
+        nodes: &[Node],
+        progress: &mut dyn ProgressSink,
+    ) -> Result<Option<String>> {
+        let missing = missing_fields(metadata);
+        let known = known_fields(metadata);
+        let outline: String = nodes
+            .iter()
+            .filter(|n| n.level == 0)
+            .take(40)
+            .map(|n| format!("- {}: {}\n", n.title, cut_chars(&n.summary, 160)))
+            .collect();
+        let request = prompts::profile(
+            doc_name,
+            doc_type.as_str(),
+            &known,
+            &missing,
+            &outline,
+            cut_to_tokens(text, 1500),
+        );
+        let reply: Option<ProfileReply> = self
+            .run_batches(&[request], Stage::Describe, Plan::Each, progress)?
+            .pop()
+            .flatten();
+        let Some(reply) = reply else {
+            return Ok(None);
+        };
+        let folded = fold(text);
+        let mut accept = |field: &str, ok: bool| {
+            if ok {
+                self.report.metadata_filled.push(field.to_string());
+                metadata
+                    .sources
+                    .insert(field.to_string(), "llm".to_string());
+            } else {
+                self.report.metadata_rejected += 1;
+                log::info!("{doc_name}: model value for {field} not supported by the text");
+            }
+            ok
+        };
+        if let Some(v) = reply
+            .company_name
+            .filter(|_| missing.contains(&"company_name"))
+        {
+            if accept("company_name", folded.contains(&fold(&v))) {
+                metadata.company_name = Some(v.trim().to_string());
+            }
+        }
+        if let Some(v) = reply.ticker.filter(|_| missing.contains(&"ticker")) {
+            let ok = v.len() <= 6
+                && v.chars().all(|c| c.is_ascii_uppercase() || c == '.')
+                && text
+                    .split(|c: char| !c.is_ascii_alphanumeric() && c != '.')
+                    .any(|w| w == v);
+            if accept("ticker", ok) {
+                metadata.ticker = Some(v);
+            }
+        }
+        for (field, value) in [
+            ("filing_date", reply.filing_date),
+            ("period_end_date", reply.period_end_date),
+        ] {
+            let Some(v) = value.filter(|_| missing.contains(&field)) else {
+                continue;
+            };
+            if accept(field, is_iso_date(&v)) {
+                match field {
+                    "filing_date" => metadata.filing_date = Some(v),
+                    _ => metadata.period_end_date = Some(v),
+                }
+            }
+        }
+        if let Some(v) = reply
+            .fiscal_year
+            .filter(|_| missing.contains(&"fiscal_year"))
+        {
+            if accept(
+                "fiscal_year",
+                (1900..=2100).contains(&v) && text.contains(&v.to_string()),
+            ) {
+                metadata.fiscal_year = Some(v);
+            }
+        }
+        if let Some(v) = reply
+            .fiscal_quarter
+            .filter(|_| missing.contains(&"fiscal_quarter"))
+        {
+            if accept("fiscal_quarter", (1..=4).contains(&v)) {
+                metadata.fiscal_quarter = Some(v);
+            }
+        }
+        if missing.contains(&"key_people") {
+            let people: Vec<String> = reply
+                .key_people
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|p| !p.trim().is_empty())
+                .collect();
+            let supported: Vec<String> = people
+                .iter()
+                .filter(|p| folded.contains(&fold(p)))
+                .cloned()
+                .collect();
+            self.report.metadata_rejected += people.len() - supported.len();
+            if !supported.is_empty() {
+                self.report.metadata_filled.push("key_people".into());
+                metadata.sources.insert("key_people".into(), "llm".into());
+                metadata.key_people = supported;
+            }
+        }
+        let description = reply
+            .description
+            .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|d| !d.is_empty())
+            .map(|d| cut_chars(&d, 400));
+        Ok(description)
+    }
+
+    /// Cross-references the patterns left unresolved, matched by the model against the node
+    /// list. Exhibits point at other documents and are left alone.
+    pub fn resolve_cross_references(
+        &mut self,
+        text_chars: &[char],
+        cross_refs: &mut [CrossRef],
+        nodes: &[Node],
+        paths: &[String],
+        doc_name: &str,
+        progress: &mut dyn ProgressSink,
+    ) -> Result<()> {
+        let open: Vec<usize> = (0..cross_refs.len())
+            .filter(|&i| {
+                cross_refs[i].target_node_id.is_none()
+                    && !matches!(
+                        cross_refs[i].kind,
+                        CrossRefKind::Exhibit | CrossRefKind::Hyperlink
+                    )
+            })
+            .collect();
+        if open.is_empty() {
+            return Ok(());
+        }
+        let listing: String = nodes
+            .iter()
+            .zip(paths)
+            .map(|(n, p)| format!("[{}] {}\n", n.node_id, cut_chars(p, 160)))
+            .collect();
+        let listing = cut_to_tokens(&listing, 5000);
+        let mut batches: Vec<Vec<RefInput>> = Vec::new();
+        for chunk in open.chunks(40) {
+            batches.push(
+                chunk
+                    .iter()
+                    .map(|&i| {
+                        let r = &cross_refs[i];
+                        let from = r.span.start_char.saturating_sub(100);
+                        let to = (r.span.end_char + 100).min(text_chars.len());
+                        let context: String = text_chars[from..to].iter().collect();
+                        RefInput {
+                            number: i,
+                            target: r.target.clone(),
+                            context: context.split_whitespace().collect::<Vec<_>>().join(" "),
+                            source_node_id: r.source_node_id.clone(),
+                        }
+                    })
+                    .collect(),
+            );
+        }
+        let requests: Vec<LlmRequest> = batches
+            .iter()
+            .map(|b| prompts::cross_references(doc_name, listing, b))
+            .collect();
+        let replies: Vec<Option<MatchesReply>> =
+            self.run_batches(&requests, Stage::Resolve, Plan::Each, progress)?;
+        let known: HashSet<&str> = nodes.iter().map(|n| n.node_id.as_str()).collect();
+        for (batch, reply) in batches.iter().zip(replies) {
+            let asked: HashSet<usize> = batch.iter().map(|r| r.number).collect();
+            for m in reply.map(|r| r.matches).unwrap_or_default() {
+                let Some(node_id) = m.node_id else { continue };
+                if !asked.contains(&m.r#ref) || !known.contains(node_id.as_str()) {
+                    log::warn!(
+                        "{doc_name}: match of reference {} to node {node_id:?} names something \
+                         that does not exist; dropped",
+                        m.r#ref
+                    );
+                    self.report.unknown_ids_dropped += 1;
+                    continue;
+                }
+                cross_refs[m.r#ref].target_node_id = Some(node_id);
+                self.report.xrefs_resolved += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Sections whose children are all size-bounded splits: the parsers found no headings in
+/// them. `path` locates the section by child indices from the top level.
+fn unsure_regions(
+    section: &Section,
+    path: Vec<usize>,
+    out: &mut Vec<(Vec<usize>, std::ops::Range<usize>, String)>,
+) {
+    if !section.children.is_empty()
+        && section
+            .children
+            .iter()
+            .all(|c| c.origin == NodeOrigin::SizeSplit)
+    {
+        let inside = (section.blocks.start + 1).min(section.blocks.end)..section.blocks.end;
+        out.push((path, inside, section.title.clone()));
+        return;
+    }
+    for (i, child) in section.children.iter().enumerate() {
+        let mut child_path = path.clone();
+        child_path.push(i);
+        unsure_regions(child, child_path, out);
+    }
+}
+
+fn section_at<'s>(sections: &'s mut [Section], path: &[usize]) -> Option<&'s mut Section> {
+    let (first, rest) = path.split_first()?;
+    let mut current = sections.get_mut(*first)?;
+    for &i in rest {
+        current = current.children.get_mut(i)?;
+    }
+    Some(current)
+}
+
+/// The blocks of `range` that could be headings, as listing lines in windows of at most
+/// `max_chars`.
+fn block_windows(
+    c: &Canonical,
+    range: std::ops::Range<usize>,
+    max_chars: usize,
+) -> Vec<Vec<BlockLine>> {
+    let mut windows = Vec::new();
+    let mut current: Vec<BlockLine> = Vec::new();
+    let mut size = 0;
+    for block in range {
+        if c.blocks[block].kind == BlockKind::TableRow {
+            continue;
+        }
+        let text = c
+            .block_text(block)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if text.is_empty() {
+            continue;
+        }
+        let line = cut_chars(&text, 100);
+        if size + line.len() > max_chars && !current.is_empty() {
+            windows.push(std::mem::take(&mut current));
+            size = 0;
+        }
+        size += line.len() + 8;
+        current.push(BlockLine { block, text: line });
+    }
+    if !current.is_empty() {
+        windows.push(current);
+    }
+    windows
+}
+
+/// The heading as it stands in the block, when the block's text starts with `claimed`
+/// (ignoring case, spacing and trailing punctuation).
+fn confirmed_title(block_text: &str, claimed: &str) -> Option<String> {
+    let block = fold(block_text);
+    let title = fold(claimed.trim().trim_end_matches(['.', ':']));
+    if title.is_empty() || title.chars().count() > 200 || !block.starts_with(&title) {
+        return None;
+    }
+    let written = block_text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if written.chars().count() <= 160 {
+        Some(written)
+    } else {
+        Some(claimed.split_whitespace().collect::<Vec<_>>().join(" "))
+    }
+}
+
+/// Lowercase with runs of whitespace as one space and typographic quotes made plain.
+fn fold(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+        .replace(['’', '‘'], "'")
+        .replace(['“', '”'], "\"")
+}
+
+fn cut_chars(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let cut: String = text.chars().take(max.saturating_sub(1)).collect();
+        format!("{}…", cut.trim_end())
+    }
+}
+
+/// At most about `tokens` tokens of `text` (four characters each), cut at a char boundary.
+fn cut_to_tokens(text: &str, tokens: usize) -> &str {
+    let max = tokens * 4;
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// Group summary inputs into batches under the prompt budget.
+fn pack(inputs: Vec<SummaryInput>, budget_tokens: usize) -> Vec<Vec<SummaryInput>> {
+    let mut batches = Vec::new();
+    let mut current = Vec::new();
+    let mut size = 0;
+    for input in inputs {
+        let cost = (input.text.len()
+            + input.path.len()
+            + input
+                .children
+                .iter()
+                .map(|(t, s)| t.len() + s.len() + 4)
+                .sum::<usize>())
+            / 4
+            + 20;
+        if size + cost > budget_tokens && !current.is_empty() {
+            batches.push(std::mem::take(&mut current));
+            size = 0;
+        }
+        size += cost;
+        current.push(input);
+    }
+    if !current.is_empty() {
+        batches.push(current);
+    }
+    batches
+}
+
+fn missing_fields(m: &Metadata) -> Vec<&'static str> {
+    let mut missing = Vec::new();
+    let checks: [(&'static str, bool); 7] = [
+        ("company_name", m.company_name.is_none()),
+        ("ticker", m.ticker.is_none()),
+        ("filing_date", m.filing_date.is_none()),
+        ("period_end_date", m.period_end_date.is_none()),
+        ("fiscal_year", m.fiscal_year.is_none()),
+        ("fiscal_quarter", m.fiscal_quarter.is_none()),
+        ("key_people", m.key_people.is_empty()),
+    ];
+    for (field, is_missing) in checks {
+        if is_missing {
+            missing.push(field);
+        }
+    }
+    missing
+}
+
+fn known_fields(m: &Metadata) -> Vec<(String, String)> {
+    let mut known = Vec::new();
+    let mut add = |k: &str, v: Option<String>| {
+        if let Some(v) = v {
+            known.push((k.to_string(), v));
+        }
+    };
+    add("company_name", m.company_name.clone());
+    add("ticker", m.ticker.clone());
+    add("filing_date", m.filing_date.clone());
+    add("period_end_date", m.period_end_date.clone());
+    add("fiscal_year", m.fiscal_year.map(|y| y.to_string()));
+    add("fiscal_quarter", m.fiscal_quarter.map(|q| q.to_string()));
+    known
+}
+
+fn is_iso_date(v: &str) -> bool {
+    let parts: Vec<&str> = v.split('-').collect();
+    parts.len() == 3
+        && parts[0].len() == 4
+        && parts[1].len() == 2
+        && parts[2].len() == 2
+        && parts.iter().all(|p| p.chars().all(|c| c.is_ascii_digit()))
+        && matches!(parts[1].parse::<u8>(), Ok(1..=12))
+        && matches!(parts[2].parse::<u8>(), Ok(1..=31))
+}
+
+/// How a batch run counts progress: one unit per request, or weighted units (nodes) out of
+/// a total that spans several runs.
+#[derive(Clone, Copy)]
+enum Plan<'w> {
+    Each,
+    Weighted {
+        total: u64,
+        base: u64,
+        weights: &'w [u64],
+    },
+}
+
+#[derive(Deserialize)]
+struct HeadingsReply {
+    headings: Vec<HeadingReply>,
+}
+
+#[derive(Deserialize)]
+struct HeadingReply {
+    block: usize,
+    title: String,
+    #[serde(default = "level_one")]
+    level: u8,
+}
+
+fn level_one() -> u8 {
+    1
+}
+
+#[derive(Deserialize)]
+struct SummariesReply {
+    summaries: Vec<SummaryReply>,
+}
+
+#[derive(Deserialize)]
+struct SummaryReply {
+    node_id: String,
+    summary: String,
+}
+
+#[derive(Deserialize, Default)]
+struct ProfileReply {
+    description: Option<String>,
+    company_name: Option<String>,
+    ticker: Option<String>,
+    filing_date: Option<String>,
+    period_end_date: Option<String>,
+    fiscal_year: Option<i32>,
+    fiscal_quarter: Option<u8>,
+    key_people: Option<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+struct MatchesReply {
+    matches: Vec<MatchReply>,
+}
+
+#[derive(Deserialize)]
+struct MatchReply {
+    r#ref: usize,
+    node_id: Option<String>,
+}

@@ -1,0 +1,152 @@
+//! The OpenAI chat-completions wire format, used by OpenAI, Azure OpenAI (deployment URLs
+//! and an `api-key` header) and OpenAI-compatible servers (vLLM, llama.cpp, LM Studio).
+
+use crate::http::{read_sse, Outgoing};
+use crate::spec::{Provider, Resolved};
+use crate::Connection;
+use docindex_core::llm::{LlmError, LlmReply, LlmRequest, Role, Usage};
+use serde_json::{json, Value};
+
+pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing {
+    let mut messages = Vec::new();
+    if let Some(system) = &request.system {
+        messages.push(json!({"role": "system", "content": system}));
+    }
+    for m in &request.messages {
+        let role = match m.role {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        };
+        messages.push(json!({"role": role, "content": m.content}));
+    }
+    let mut body = json!({
+        "model": c.spec.model,
+        "messages": messages,
+        "temperature": request.temperature,
+    });
+    // OpenAI's reasoning models take `max_completion_tokens`; everyone else `max_tokens`.
+    let reasoning = c.spec.prefix == "openai"
+        && ["o1", "o3", "o4", "gpt-5"]
+            .iter()
+            .any(|p| c.spec.model.starts_with(p));
+    let limit_field = if reasoning {
+        "max_completion_tokens"
+    } else {
+        "max_tokens"
+    };
+    body[limit_field] = json!(request.max_tokens);
+    if request.json {
+        body["response_format"] = json!({"type": "json_object"});
+    }
+    if stream {
+        body["stream"] = json!(true);
+        body["stream_options"] = json!({"include_usage": true});
+    }
+    let s: &Resolved = &c.settings;
+    let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
+    let url = if c.spec.provider == Provider::Azure {
+        if let Some(key) = &s.api_key {
+            headers.push(("api-key".into(), key.expose().to_string()));
+        }
+        format!(
+            "{}/openai/deployments/{}/chat/completions?api-version={}",
+            s.base_url, c.spec.model, s.api_version
+        )
+    } else {
+        if let Some(key) = &s.api_key {
+            headers.push(("authorization".into(), format!("Bearer {}", key.expose())));
+        }
+        format!("{}/chat/completions", s.base_url)
+    };
+    Outgoing {
+        url,
+        headers,
+        body: body.to_string().into_bytes(),
+    }
+}
+
+pub fn parse(text: &str) -> Result<LlmReply, LlmError> {
+    let v: Value = serde_json::from_str(text)
+        .map_err(|e| LlmError::BadReply(format!("not a chat completion ({e})")))?;
+    let choice = v
+        .pointer("/choices/0")
+        .ok_or_else(|| LlmError::BadReply("the completion has no choices".into()))?;
+    let content = choice
+        .pointer("/message/content")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    Ok(LlmReply {
+        text: content,
+        usage: usage(&v),
+        cached: false,
+        truncated: choice.get("finish_reason").and_then(Value::as_str) == Some("length"),
+    })
+}
+
+fn usage(v: &Value) -> Usage {
+    Usage {
+        prompt_tokens: v
+            .pointer("/usage/prompt_tokens")
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
+        completion_tokens: v
+            .pointer("/usage/completion_tokens")
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
+    }
+}
+
+pub fn stream(
+    lines: impl Iterator<Item = Result<String, LlmError>>,
+    on_delta: &mut dyn FnMut(&str) -> bool,
+) -> Result<LlmReply, LlmError> {
+    let mut reply = LlmReply {
+        text: String::new(),
+        usage: Usage::default(),
+        cached: false,
+        truncated: false,
+    };
+    let mut cancelled = false;
+    let done = read_sse(lines, &mut |_, data| {
+        if data.trim() == "[DONE]" {
+            return Ok(false);
+        }
+        let v: Value = serde_json::from_str(data)
+            .map_err(|e| LlmError::BadReply(format!("bad stream event ({e})")))?;
+        if let Some(message) = v.pointer("/error/message").and_then(Value::as_str) {
+            return Err(LlmError::BadReply(format!(
+                "the provider reported: {message}"
+            )));
+        }
+        if v.get("usage").is_some_and(|u| !u.is_null()) {
+            reply.usage = usage(&v);
+        }
+        if let Some(delta) = v
+            .pointer("/choices/0/delta/content")
+            .and_then(Value::as_str)
+        {
+            reply.text.push_str(delta);
+            if !on_delta(delta) {
+                cancelled = true;
+                return Ok(false);
+            }
+        }
+        if v.pointer("/choices/0/finish_reason")
+            .and_then(Value::as_str)
+            == Some("length")
+        {
+            reply.truncated = true;
+        }
+        Ok(true)
+    })?;
+    if cancelled {
+        return Err(LlmError::Cancelled);
+    }
+    if !done {
+        return Err(LlmError::BadReply(
+            "the stream ended before the reply was complete (no [DONE])".into(),
+        ));
+    }
+    Ok(reply)
+}

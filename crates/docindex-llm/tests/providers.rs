@@ -1,0 +1,499 @@
+//! Every provider against the scripted server: what we send (model, messages, headers,
+//! signatures), what we do with each kind of reply (streams, cut streams, 429 with
+//! Retry-After, 5xx, 401, slow replies, malformed bodies), bounded concurrency, the cache,
+//! and that no key ever reaches a log line or an error.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use docindex_core::llm::cache::{CachedLlm, MemoryCache};
+use docindex_core::llm::json::complete_json;
+use docindex_core::llm::{Llm, LlmError, LlmRequest};
+use docindex_llm::{Connection, ProviderSettings, RetryPolicy};
+use docindex_scripted::{ScriptedServer, Step};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+const KEY: &str = "sk-test-7f3a9c-secret";
+
+/// Every log line of the process, at every level, so tests can check no key leaks.
+struct Capture(Mutex<Vec<String>>);
+
+impl log::Log for Capture {
+    fn enabled(&self, _: &log::Metadata) -> bool {
+        true
+    }
+    fn log(&self, record: &log::Record) {
+        self.0.lock().unwrap().push(format!(
+            "{} {} {}",
+            record.level(),
+            record.target(),
+            record.args()
+        ));
+    }
+    fn flush(&self) {}
+}
+
+fn logs() -> &'static Capture {
+    static LOGS: OnceLock<&'static Capture> = OnceLock::new();
+    LOGS.get_or_init(|| {
+        let capture: &'static Capture = Box::leak(Box::new(Capture(Mutex::new(Vec::new()))));
+        log::set_logger(capture).unwrap();
+        log::set_max_level(log::LevelFilter::Trace);
+        capture
+    })
+}
+
+fn fast_retries() -> ProviderSettings {
+    ProviderSettings {
+        retry: Some(RetryPolicy {
+            max_attempts: 3,
+            base_delay: Duration::from_millis(10),
+            max_delay: Duration::from_millis(200),
+        }),
+        timeout: Some(Duration::from_secs(5)),
+        ..Default::default()
+    }
+}
+
+fn connect(model: &str, server: &ScriptedServer, settings: &ProviderSettings) -> Connection {
+    logs();
+    let base = server.base_url.clone();
+    let vars: HashMap<&str, String> = HashMap::from([
+        ("OPENAI_API_KEY", KEY.to_string()),
+        ("OPENAI_BASE_URL", format!("{base}/v1")),
+        ("ANTHROPIC_API_KEY", KEY.to_string()),
+        ("ANTHROPIC_BASE_URL", base.clone()),
+        ("AZURE_API_KEY", KEY.to_string()),
+        ("AZURE_API_BASE", base.clone()),
+        ("AWS_ACCESS_KEY_ID", "AKIDTEST".to_string()),
+        ("AWS_SECRET_ACCESS_KEY", KEY.to_string()),
+        ("AWS_SESSION_TOKEN", "session-token-1".to_string()),
+        ("AWS_REGION", "us-east-1".to_string()),
+        ("AWS_BEDROCK_RUNTIME_ENDPOINT", base.clone()),
+        ("OLLAMA_HOST", base),
+    ]);
+    Connection::with_env(model, settings, &|k| vars.get(k).cloned()).unwrap()
+}
+
+fn ask() -> LlmRequest {
+    LlmRequest::new("You are terse.", "Say hello.")
+}
+
+fn assert_no_key_anywhere(server: &ScriptedServer, extra: &str) {
+    assert!(!extra.contains(KEY), "key in: {extra}");
+    for line in logs().0.lock().unwrap().iter() {
+        assert!(!line.contains(KEY), "key in a log line: {line}");
+    }
+    for r in server.requests() {
+        assert!(!r.url.contains(KEY), "key in a URL: {}", r.url);
+        assert!(!r.body.contains(KEY), "key in a body");
+    }
+}
+
+#[test]
+fn openai_sends_model_messages_bearer_and_json_mode() {
+    let server = ScriptedServer::start();
+    let llm = connect("openai/gpt-4o-mini", &server, &fast_retries());
+    server.push(Step::Says("Hello there.".into()));
+    let reply = llm.complete(&ask().with_json()).unwrap();
+    assert_eq!(reply.text, "Hello there.");
+    assert!(reply.usage.prompt_tokens > 0 && reply.usage.completion_tokens > 0);
+    let sent = &server.requests()[0];
+    assert_eq!(sent.url, "/v1/chat/completions");
+    assert_eq!(
+        sent.header("authorization"),
+        Some(format!("Bearer {KEY}").as_str())
+    );
+    let body = sent.json();
+    assert_eq!(body["model"], "gpt-4o-mini");
+    assert_eq!(body["messages"][0]["role"], "system");
+    assert_eq!(body["messages"][1]["content"], "Say hello.");
+    assert_eq!(body["response_format"]["type"], "json_object");
+    assert_eq!(body["max_tokens"], 2048);
+    assert_no_key_anywhere(&server, "");
+}
+
+#[test]
+fn openai_streams_token_by_token_and_reports_usage() {
+    let server = ScriptedServer::start();
+    let llm = connect("openai/gpt-4o", &server, &fast_retries());
+    server.push(Step::Says("one two three four five six seven".into()));
+    let mut deltas = Vec::new();
+    let reply = llm
+        .stream(&ask(), &mut |d| {
+            deltas.push(d.to_string());
+            true
+        })
+        .unwrap();
+    assert!(deltas.len() >= 3, "{deltas:?}");
+    assert_eq!(deltas.concat(), "one two three four five six seven");
+    assert_eq!(reply.text, deltas.concat());
+    assert!(reply.usage.completion_tokens > 0);
+    let body = server.requests()[0].json();
+    assert_eq!(body["stream"], true);
+    assert_eq!(body["stream_options"]["include_usage"], true);
+}
+
+#[test]
+fn a_cut_stream_is_an_error_after_the_text_that_arrived() {
+    let server = ScriptedServer::start();
+    let llm = connect("openai/gpt-4o", &server, &fast_retries());
+    server.push(Step::Chunks {
+        content_type: "text/event-stream".into(),
+        chunks: vec![
+            "data: {\"choices\":[{\"delta\":{\"content\":\"Revenue was \"}}]}\n\n".into(),
+            "data: {\"choices\":[{\"delta\":{\"content\":\"$4\"}}]}\n\n".into(),
+        ],
+        delay: Duration::from_millis(5),
+    });
+    let mut seen = String::new();
+    let err = llm
+        .stream(&ask(), &mut |d| {
+            seen.push_str(d);
+            true
+        })
+        .unwrap_err();
+    assert_eq!(seen, "Revenue was $4");
+    assert!(
+        matches!(err, LlmError::BadReply(ref m) if m.contains("[DONE]")),
+        "{err}"
+    );
+
+    server.push(Step::Chunks {
+        content_type: "text/event-stream".into(),
+        chunks: vec!["data: {not json\n\n".into()],
+        delay: Duration::ZERO,
+    });
+    let err = llm.stream(&ask(), &mut |_| true).unwrap_err();
+    assert!(matches!(err, LlmError::BadReply(_)), "{err}");
+}
+
+#[test]
+fn anthropic_messages_and_sse_events() {
+    let server = ScriptedServer::start();
+    let llm = connect("anthropic/claude-sonnet-4-5", &server, &fast_retries());
+    server.push(Step::Says("Plain reply.".into()));
+    let reply = llm.complete(&ask()).unwrap();
+    assert_eq!(reply.text, "Plain reply.");
+    let sent = &server.requests()[0];
+    assert_eq!(sent.url, "/v1/messages");
+    assert_eq!(sent.header("x-api-key"), Some(KEY));
+    assert_eq!(sent.header("anthropic-version"), Some("2023-06-01"));
+    assert!(sent.header("authorization").is_none());
+    let body = sent.json();
+    assert_eq!(body["system"], "You are terse.");
+    assert_eq!(body["messages"][0]["role"], "user");
+    assert_eq!(body["model"], "claude-sonnet-4-5");
+
+    server.push(Step::Says("alpha beta gamma delta epsilon".into()));
+    let mut deltas = Vec::new();
+    let streamed = llm
+        .stream(&ask(), &mut |d| {
+            deltas.push(d.to_string());
+            true
+        })
+        .unwrap();
+    assert!(deltas.len() >= 2);
+    assert_eq!(streamed.text, "alpha beta gamma delta epsilon");
+    assert!(streamed.usage.prompt_tokens > 0 && streamed.usage.completion_tokens > 0);
+
+    server.push(Step::Chunks {
+        content_type: "text/event-stream".into(),
+        chunks: vec![
+            "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":5}}}\n\n".into(),
+            "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n".into(),
+        ],
+        delay: Duration::ZERO,
+    });
+    let err = llm.stream(&ask(), &mut |_| true).unwrap_err();
+    assert!(err.to_string().contains("Overloaded"), "{err}");
+    assert_no_key_anywhere(&server, &err.to_string());
+}
+
+#[test]
+fn azure_uses_the_deployment_url_and_api_key_header() {
+    let server = ScriptedServer::start();
+    let llm = connect("azure/prod-gpt4o", &server, &fast_retries());
+    llm.complete(&ask()).unwrap();
+    let sent = &server.requests()[0];
+    assert_eq!(
+        sent.url,
+        "/openai/deployments/prod-gpt4o/chat/completions?api-version=2024-10-21"
+    );
+    assert_eq!(sent.header("api-key"), Some(KEY));
+    assert!(sent.header("authorization").is_none());
+}
+
+#[test]
+fn bedrock_converse_is_signed_with_sigv4() {
+    let server = ScriptedServer::start();
+    let llm = connect(
+        "bedrock/anthropic.claude-3-5-sonnet-20240620-v1:0",
+        &server,
+        &fast_retries(),
+    );
+    server.push(Step::Says("Signed hello.".into()));
+    let reply = llm.complete(&ask()).unwrap();
+    assert_eq!(reply.text, "Signed hello.");
+    let sent = &server.requests()[0];
+    assert_eq!(
+        sent.url,
+        "/model/anthropic.claude-3-5-sonnet-20240620-v1%3A0/converse"
+    );
+    let auth = sent.header("authorization").unwrap();
+    assert!(
+        auth.starts_with("AWS4-HMAC-SHA256 Credential=AKIDTEST/"),
+        "{auth}"
+    );
+    assert!(auth.contains("/us-east-1/bedrock/aws4_request"), "{auth}");
+    assert!(
+        auth.contains("SignedHeaders=") && auth.contains("x-amz-date"),
+        "{auth}"
+    );
+    assert!(auth.contains("Signature="));
+    assert_eq!(sent.header("x-amz-security-token"), Some("session-token-1"));
+    assert!(sent.header("x-amz-date").is_some());
+    assert_eq!(
+        expected_signature(&server.base_url, sent),
+        auth.rsplit("Signature=").next().unwrap(),
+        "the request sent is the request signed"
+    );
+    let body = sent.json();
+    assert_eq!(body["system"][0]["text"], "You are terse.");
+    assert_eq!(body["messages"][0]["content"][0]["text"], "Say hello.");
+    assert_eq!(body["inferenceConfig"]["maxTokens"], 2048);
+    assert_no_key_anywhere(&server, auth);
+}
+
+/// The SigV4 signature AWS would compute for the request as received, at its x-amz-date.
+fn expected_signature(base: &str, sent: &docindex_scripted::Recorded) -> String {
+    use aws_sigv4::http_request::{sign, SignableBody, SignableRequest, SigningSettings};
+    let date = sent.header("x-amz-date").unwrap();
+    let parse = |range: std::ops::Range<usize>| date[range].parse::<u64>().unwrap();
+    let days = days_from_civil(parse(0..4) as i64, parse(4..6) as i64, parse(6..8) as i64);
+    let secs = days as u64 * 86_400 + parse(9..11) * 3600 + parse(11..13) * 60 + parse(13..15);
+    let time = std::time::UNIX_EPOCH + Duration::from_secs(secs);
+    let identity = aws_credential_types::Credentials::new(
+        "AKIDTEST",
+        KEY,
+        Some("session-token-1".into()),
+        None,
+        "test",
+    )
+    .into();
+    let params = aws_sigv4::sign::v4::SigningParams::builder()
+        .identity(&identity)
+        .region("us-east-1")
+        .name("bedrock")
+        .time(time)
+        .settings(SigningSettings::default())
+        .build()
+        .unwrap()
+        .into();
+    let url = format!("{base}{}", sent.url);
+    let headers = [
+        ("content-type", sent.header("content-type").unwrap()),
+        ("accept", sent.header("accept").unwrap()),
+    ];
+    let signable = SignableRequest::new(
+        "POST",
+        &url,
+        headers.into_iter(),
+        SignableBody::Bytes(sent.body.as_bytes()),
+    )
+    .unwrap();
+    let (_, signature) = sign(signable, &params).unwrap().into_parts();
+    signature
+}
+
+/// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[test]
+fn ollama_chat_and_ndjson_stream() {
+    let server = ScriptedServer::start();
+    let llm = connect("ollama/llama3.1:8b", &server, &fast_retries());
+    let reply = llm.complete(&ask().with_json()).unwrap();
+    assert_eq!(reply.text, "I am a scripted model.");
+    let sent = &server.requests()[0];
+    assert_eq!(sent.url, "/api/chat");
+    let body = sent.json();
+    assert_eq!(body["model"], "llama3.1:8b");
+    assert_eq!(body["format"], "json");
+    assert_eq!(body["stream"], false);
+    assert_eq!(body["options"]["num_predict"], 2048);
+
+    let mut deltas = Vec::new();
+    let streamed = llm
+        .stream(&ask(), &mut |d| {
+            deltas.push(d.to_string());
+            true
+        })
+        .unwrap();
+    assert!(deltas.len() >= 2);
+    assert_eq!(streamed.text, "I am a scripted model.");
+    assert!(streamed.usage.prompt_tokens > 0);
+}
+
+#[test]
+fn rate_limits_and_server_errors_are_retried_honouring_retry_after() {
+    let server = ScriptedServer::start();
+    let llm = connect("openai/gpt-4o", &server, &fast_retries());
+    server.push(Step::rate_limited("0"));
+    server.push(Step::status(
+        503,
+        r#"{"error":{"message":"upstream overloaded"}}"#,
+    ));
+    let started = std::time::Instant::now();
+    let reply = llm.complete(&ask()).unwrap();
+    assert_eq!(reply.text, "I am a scripted model.");
+    assert_eq!(server.requests().len(), 3);
+    assert!(started.elapsed() < Duration::from_secs(2));
+
+    // Retry-After of one second is waited out, not shortened.
+    server.push(Step::rate_limited("1"));
+    let started = std::time::Instant::now();
+    llm.complete(&ask()).unwrap();
+    assert!(
+        started.elapsed() >= Duration::from_millis(190),
+        "{:?}",
+        started.elapsed()
+    );
+
+    for _ in 0..3 {
+        server.push(Step::rate_limited("0"));
+    }
+    let err = llm.complete(&ask()).unwrap_err();
+    assert!(
+        matches!(err, LlmError::RateLimited { attempts: 3, ref message } if message.contains("Rate limit")),
+        "{err}"
+    );
+    assert_no_key_anywhere(&server, &err.to_string());
+}
+
+#[test]
+fn bad_credentials_and_bad_requests_are_not_retried() {
+    let server = ScriptedServer::start();
+    let llm = connect("openai/gpt-4o", &server, &fast_retries());
+    server.push(Step::status(
+        401,
+        r#"{"error":{"message":"Incorrect API key provided"}}"#,
+    ));
+    let err = llm.complete(&ask()).unwrap_err();
+    assert!(matches!(err, LlmError::Auth { status: 401, .. }), "{err}");
+    assert_eq!(err.fault(), docindex_core::Fault::User);
+    assert_eq!(server.requests().len(), 1);
+
+    server.push(Step::status(
+        404,
+        r#"{"error":{"message":"The model does not exist"}}"#,
+    ));
+    let err = llm.complete(&ask()).unwrap_err();
+    assert!(err.to_string().contains("does not exist"), "{err}");
+    assert_eq!(server.requests().len(), 2);
+    assert_no_key_anywhere(&server, &err.to_string());
+}
+
+#[test]
+fn a_slow_provider_times_out_after_the_retries() {
+    let server = ScriptedServer::start();
+    let settings = ProviderSettings {
+        timeout: Some(Duration::from_millis(300)),
+        retry: Some(RetryPolicy {
+            max_attempts: 2,
+            base_delay: Duration::from_millis(10),
+            max_delay: Duration::from_millis(20),
+        }),
+        ..Default::default()
+    };
+    let llm = connect("openai/gpt-4o", &server, &settings);
+    server.push(Step::Slow(Duration::from_millis(1500)));
+    server.push(Step::Slow(Duration::from_millis(1500)));
+    let err = llm.complete(&ask()).unwrap_err();
+    assert!(
+        matches!(err, LlmError::Timeout { attempts: 2, .. }),
+        "{err}"
+    );
+    // A reply that is slow but within the timeout is fine.
+    server.push(Step::Slow(Duration::from_millis(50)));
+    assert!(llm.complete(&ask()).is_ok());
+}
+
+#[test]
+fn malformed_bodies_are_bad_replies_and_json_gets_one_corrective_re_ask() {
+    let server = ScriptedServer::start();
+    let llm = connect("openai/gpt-4o", &server, &fast_retries());
+    server.push(Step::status(200, "<html>gateway page</html>"));
+    let err = llm.complete(&ask()).unwrap_err();
+    assert!(matches!(err, LlmError::BadReply(_)), "{err}");
+
+    #[derive(serde::Deserialize)]
+    struct Pick {
+        node_id: String,
+    }
+    server.push(Step::Says("The best match is node 0004, I believe.".into()));
+    server.push(Step::Says("```json\n{\"node_id\": \"0004\",}\n```".into()));
+    let reply = complete_json::<Pick>(&llm, &ask()).unwrap();
+    assert_eq!(reply.value.node_id, "0004");
+    let second = server.requests()[2].json();
+    let messages = second["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 4);
+    assert_eq!(messages[2]["role"], "assistant");
+    assert!(messages[3]["content"]
+        .as_str()
+        .unwrap()
+        .contains("could not be used"));
+}
+
+#[test]
+fn requests_in_flight_are_bounded() {
+    let server = ScriptedServer::start();
+    let settings = ProviderSettings {
+        max_in_flight: Some(2),
+        ..fast_retries()
+    };
+    let llm = Arc::new(connect("openai/gpt-4o", &server, &settings));
+    for _ in 0..6 {
+        server.push(Step::Slow(Duration::from_millis(150)));
+    }
+    std::thread::scope(|s| {
+        for _ in 0..6 {
+            let llm = llm.clone();
+            s.spawn(move || llm.complete(&ask()).unwrap());
+        }
+    });
+    assert_eq!(server.stats().calls, 6);
+    assert_eq!(server.stats().max_in_flight, 2);
+}
+
+#[test]
+fn a_cache_hit_makes_no_provider_call() {
+    let server = ScriptedServer::start();
+    let llm: Arc<dyn Llm> = Arc::new(connect("anthropic/claude-x", &server, &fast_retries()));
+    let cached = CachedLlm::new(
+        llm,
+        Arc::new(MemoryCache::default()),
+        Duration::from_secs(3600),
+    );
+    let first = cached.complete(&ask()).unwrap();
+    let second = cached.complete(&ask()).unwrap();
+    assert!(!first.cached && second.cached);
+    assert_eq!(first.text, second.text);
+    assert_eq!(server.stats().calls, 1);
+    let mut streamed = String::new();
+    cached
+        .stream(&ask(), &mut |d| {
+            streamed.push_str(d);
+            true
+        })
+        .unwrap();
+    assert_eq!(streamed, first.text);
+    assert_eq!(server.stats().calls, 1);
+}

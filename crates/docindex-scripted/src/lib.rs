@@ -1,0 +1,502 @@
+//! A scripted LLM provider for tests and the economy benchmark. It listens on loopback,
+//! records every request, answers from a queue of scripted steps (errors, slow replies,
+//! malformed or cut streams) and otherwise as a "fake model" that reads our prompts and
+//! replies in the wire format of the path it was called on (OpenAI/Azure chat completions,
+//! Anthropic messages, Bedrock Converse, Ollama chat), including streams. It counts calls
+//! and prompt tokens with the same tokenizer as the index.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use docindex_core::tokens::TokenCounter;
+use regex::Regex;
+use serde_json::{json, Value};
+use std::collections::VecDeque;
+use std::io::Read;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tiny_http::{Header, Response, Server, StatusCode};
+
+/// One request as the server received it.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub method: String,
+    /// Path and query.
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Recorded {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+/// What to answer the next request with.
+#[derive(Debug, Clone)]
+pub enum Step {
+    /// A whole response.
+    Reply {
+        status: u16,
+        headers: Vec<(String, String)>,
+        body: String,
+    },
+    /// A body sent in pieces with a pause before each (a stream; leave out the end marker
+    /// to cut it short).
+    Chunks {
+        content_type: String,
+        chunks: Vec<String>,
+        delay: Duration,
+    },
+    /// Wait, then answer as the fake model would.
+    Slow(Duration),
+    /// The fake model answers, but its reply text is this.
+    Says(String),
+}
+
+impl Step {
+    pub fn status(status: u16, body: &str) -> Step {
+        Step::Reply {
+            status,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: body.to_string(),
+        }
+    }
+    pub fn rate_limited(retry_after: &str) -> Step {
+        Step::Reply {
+            status: 429,
+            headers: vec![("retry-after".into(), retry_after.into())],
+            body: r#"{"error":{"message":"Rate limit reached"}}"#.into(),
+        }
+    }
+}
+
+/// Calls and tokens the server saw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub calls: u64,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub max_in_flight: usize,
+}
+
+#[derive(Default)]
+struct State {
+    script: Mutex<VecDeque<Step>>,
+    requests: Mutex<Vec<Recorded>>,
+    calls: AtomicU64,
+    prompt_tokens: AtomicU64,
+    completion_tokens: AtomicU64,
+    in_flight: AtomicUsize,
+    max_in_flight: AtomicUsize,
+}
+
+pub struct ScriptedServer {
+    pub base_url: String,
+    state: Arc<State>,
+    server: Arc<Server>,
+}
+
+impl Drop for ScriptedServer {
+    fn drop(&mut self) {
+        self.server.unblock();
+    }
+}
+
+impl ScriptedServer {
+    /// Listen on an ephemeral loopback port.
+    pub fn start() -> Self {
+        Self::start_on("127.0.0.1:0")
+    }
+
+    pub fn start_on(addr: &str) -> Self {
+        let server = Arc::new(Server::http(addr).expect("bind the scripted server"));
+        let port = server.server_addr().to_ip().expect("an IP address").port();
+        let state = Arc::new(State::default());
+        let (s, st) = (server.clone(), state.clone());
+        std::thread::spawn(move || {
+            while let Ok(request) = s.recv() {
+                let st = st.clone();
+                std::thread::spawn(move || serve(request, &st));
+            }
+        });
+        ScriptedServer {
+            base_url: format!("http://127.0.0.1:{port}"),
+            state,
+            server,
+        }
+    }
+
+    /// Answer the next request with `step` (steps are used in order, then the fake model).
+    pub fn push(&self, step: Step) {
+        self.state.script.lock().unwrap().push_back(step);
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.state.requests.lock().unwrap().clone()
+    }
+
+    pub fn stats(&self) -> Stats {
+        Stats {
+            calls: self.state.calls.load(Ordering::SeqCst),
+            prompt_tokens: self.state.prompt_tokens.load(Ordering::SeqCst),
+            completion_tokens: self.state.completion_tokens.load(Ordering::SeqCst),
+            max_in_flight: self.state.max_in_flight.load(Ordering::SeqCst),
+        }
+    }
+}
+
+fn serve(mut request: tiny_http::Request, state: &State) {
+    let now = state.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+    state.max_in_flight.fetch_max(now, Ordering::SeqCst);
+    let mut body = String::new();
+    let _ = request.as_reader().read_to_string(&mut body);
+    let recorded = Recorded {
+        method: request.method().to_string(),
+        url: request.url().to_string(),
+        headers: request
+            .headers()
+            .iter()
+            .map(|h| (h.field.to_string(), h.value.to_string()))
+            .collect(),
+        body,
+    };
+    state.requests.lock().unwrap().push(recorded.clone());
+    state.calls.fetch_add(1, Ordering::SeqCst);
+    let step = state.script.lock().unwrap().pop_front();
+    let said = match step {
+        Some(Step::Reply {
+            status,
+            headers,
+            body,
+        }) => {
+            let mut response = Response::from_string(body).with_status_code(status);
+            for (k, v) in headers {
+                response.add_header(Header::from_bytes(k.as_bytes(), v.as_bytes()).unwrap());
+            }
+            let _ = request.respond(response);
+            None
+        }
+        Some(Step::Chunks {
+            content_type,
+            chunks,
+            delay,
+        }) => {
+            respond_chunks(request, &content_type, chunks, delay);
+            None
+        }
+        Some(Step::Slow(pause)) => {
+            std::thread::sleep(pause);
+            Some((request, None))
+        }
+        Some(Step::Says(text)) => Some((request, Some(text))),
+        None => Some((request, None)),
+    };
+    if let Some((request, text)) = said {
+        let prompt = prompt_text(&recorded);
+        let counter = TokenCounter::new().expect("tokenizer");
+        let reply = text.unwrap_or_else(|| fake_model(&prompt));
+        let prompt_tokens = counter.count(&prompt) as u64;
+        let completion_tokens = counter.count(&reply) as u64;
+        state
+            .prompt_tokens
+            .fetch_add(prompt_tokens, Ordering::SeqCst);
+        state
+            .completion_tokens
+            .fetch_add(completion_tokens, Ordering::SeqCst);
+        answer_in_wire_format(request, &recorded, &reply, prompt_tokens, completion_tokens);
+    }
+    state.in_flight.fetch_sub(1, Ordering::SeqCst);
+}
+
+struct ChunkReader {
+    chunks: VecDeque<Vec<u8>>,
+    current: Vec<u8>,
+    delay: Duration,
+}
+
+impl Read for ChunkReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.current.is_empty() {
+            match self.chunks.pop_front() {
+                Some(next) => {
+                    std::thread::sleep(self.delay);
+                    self.current = next;
+                }
+                None => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.current.len());
+        buf[..n].copy_from_slice(&self.current[..n]);
+        self.current.drain(..n);
+        Ok(n)
+    }
+}
+
+fn respond_chunks(
+    request: tiny_http::Request,
+    content_type: &str,
+    chunks: Vec<String>,
+    delay: Duration,
+) {
+    let reader = ChunkReader {
+        chunks: chunks.into_iter().map(String::into_bytes).collect(),
+        current: Vec::new(),
+        delay,
+    };
+    let headers = vec![Header::from_bytes("content-type", content_type.as_bytes()).unwrap()];
+    let response = Response::new(StatusCode(200), headers, reader, None, None);
+    let _ = request.respond(response);
+}
+
+/// The text of every message of the request, whatever its wire format.
+pub fn prompt_text(recorded: &Recorded) -> String {
+    let v = recorded.json();
+    let mut out = String::new();
+    let mut push = |s: &str| {
+        out.push_str(s);
+        out.push('\n');
+    };
+    if let Some(system) = v.get("system") {
+        match system {
+            Value::String(s) => push(s),
+            Value::Array(parts) => parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .for_each(&mut push),
+            _ => {}
+        }
+    }
+    for m in v
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        match m.get("content") {
+            Some(Value::String(s)) => push(s),
+            Some(Value::Array(parts)) => parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .for_each(&mut push),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Replies to our own prompts as a cooperative model would, plus one reference to
+/// something that does not exist in each list, so the product's checks are exercised.
+pub fn fake_model(prompt: &str) -> String {
+    if prompt.contains("List the blocks that begin a section") {
+        let line = Regex::new(r"(?m)^\[(\d+)\] (.+)$").unwrap();
+        let mut headings = Vec::new();
+        for cap in line.captures_iter(prompt) {
+            let text = cap[2].trim();
+            let looks_like_heading = text.len() < 70
+                && text.chars().next().is_some_and(char::is_uppercase)
+                && !text.ends_with('.')
+                && text.split_whitespace().count() <= 8;
+            if looks_like_heading {
+                headings.push(
+                    json!({"block": cap[1].parse::<u64>().unwrap(), "title": text, "level": 1}),
+                );
+            }
+        }
+        headings.push(json!({"block": 99_999_999u64, "title": "Invented heading", "level": 1}));
+        return json!({ "headings": headings }).to_string();
+    }
+    if prompt.contains("Summarise each section below") {
+        let node = Regex::new(r"(?m)^=== node (\d{4,}): (.+)$").unwrap();
+        let mut summaries: Vec<Value> = node
+            .captures_iter(prompt)
+            .map(|c| json!({"node_id": &c[1], "summary": format!("Scripted summary of {}.", c[2].trim())}))
+            .collect();
+        summaries.push(json!({"node_id": "99999", "summary": "A section that does not exist."}));
+        return json!({ "summaries": summaries }).to_string();
+    }
+    if prompt.contains("Write a one-sentence description") {
+        let doc = Regex::new(r"(?m)^Document: (.+?) \(detected type").unwrap();
+        let name = doc
+            .captures(prompt)
+            .map(|c| c[1].to_string())
+            .unwrap_or_default();
+        return json!({"description": format!("Scripted description of {name}."), "ticker": "ZZZZ"})
+            .to_string();
+    }
+    if prompt.contains("Match each cross-reference") {
+        let section = Regex::new(r"(?m)^\[(\d{4,})\] (.+)$").unwrap();
+        let sections: Vec<(String, String)> = section
+            .captures_iter(prompt)
+            .map(|c| (c[1].to_string(), c[2].to_lowercase()))
+            .collect();
+        let reference = Regex::new(r#"(?m)^(\d+)\. "([^"]+)""#).unwrap();
+        let mut matches: Vec<Value> = reference
+            .captures_iter(prompt)
+            .map(|c| {
+                let target = c[2].to_lowercase();
+                let found = sections
+                    .iter()
+                    .find(|(_, path)| path.contains(&target))
+                    .map(|(id, _)| id.clone());
+                json!({"ref": c[1].parse::<u64>().unwrap(), "node_id": found})
+            })
+            .collect();
+        matches.push(json!({"ref": 0, "node_id": "99999"}));
+        return json!({ "matches": matches }).to_string();
+    }
+    "I am a scripted model.".to_string()
+}
+
+fn answer_in_wire_format(
+    request: tiny_http::Request,
+    recorded: &Recorded,
+    text: &str,
+    prompt_tokens: u64,
+    completion_tokens: u64,
+) {
+    let body = recorded.json();
+    let streaming = body.get("stream").and_then(Value::as_bool) == Some(true);
+    let path = recorded.url.split('?').next().unwrap_or_default();
+    let pieces = split_for_stream(text);
+    if path.ends_with("/chat/completions") {
+        if streaming {
+            let mut chunks: Vec<String> = pieces
+                .iter()
+                .map(|p| {
+                    format!(
+                        "data: {}\n\n",
+                        json!({"choices": [{"index": 0, "delta": {"content": p}, "finish_reason": null}]})
+                    )
+                })
+                .collect();
+            chunks.push(format!(
+                "data: {}\n\ndata: {}\n\ndata: [DONE]\n\n",
+                json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
+                json!({"choices": [], "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}})
+            ));
+            respond_chunks(
+                request,
+                "text/event-stream",
+                chunks,
+                Duration::from_millis(5),
+            );
+        } else {
+            let reply = json!({
+                "id": "chatcmpl-scripted", "object": "chat.completion",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens},
+            });
+            respond_json(request, &reply);
+        }
+    } else if path.ends_with("/v1/messages") {
+        if streaming {
+            let mut chunks = vec![sse(
+                "message_start",
+                &json!({"type": "message_start", "message": {"usage": {"input_tokens": prompt_tokens, "output_tokens": 1}}}),
+            )];
+            chunks.push(sse(
+                "content_block_start",
+                &json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+            ));
+            chunks.push(": ping\n\n".to_string());
+            for p in &pieces {
+                chunks.push(sse(
+                    "content_block_delta",
+                    &json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}}),
+                ));
+            }
+            chunks.push(sse(
+                "content_block_stop",
+                &json!({"type": "content_block_stop", "index": 0}),
+            ));
+            chunks.push(sse(
+                "message_delta",
+                &json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": completion_tokens}}),
+            ));
+            chunks.push(sse("message_stop", &json!({"type": "message_stop"})));
+            respond_chunks(
+                request,
+                "text/event-stream",
+                chunks,
+                Duration::from_millis(5),
+            );
+        } else {
+            let reply = json!({
+                "id": "msg_scripted", "type": "message", "role": "assistant",
+                "content": [{"type": "text", "text": text}],
+                "stop_reason": "end_turn",
+                "usage": {"input_tokens": prompt_tokens, "output_tokens": completion_tokens},
+            });
+            respond_json(request, &reply);
+        }
+    } else if path.ends_with("/converse") {
+        let reply = json!({
+            "output": {"message": {"role": "assistant", "content": [{"text": text}]}},
+            "stopReason": "end_turn",
+            "usage": {"inputTokens": prompt_tokens, "outputTokens": completion_tokens, "totalTokens": prompt_tokens + completion_tokens},
+        });
+        respond_json(request, &reply);
+    } else if path.ends_with("/api/chat") {
+        if streaming {
+            let mut chunks: Vec<String> = pieces
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{}\n",
+                        json!({"message": {"role": "assistant", "content": p}, "done": false})
+                    )
+                })
+                .collect();
+            chunks.push(format!(
+                "{}\n",
+                json!({"message": {"role": "assistant", "content": ""}, "done": true, "done_reason": "stop", "prompt_eval_count": prompt_tokens, "eval_count": completion_tokens})
+            ));
+            respond_chunks(
+                request,
+                "application/x-ndjson",
+                chunks,
+                Duration::from_millis(5),
+            );
+        } else {
+            let reply = json!({
+                "message": {"role": "assistant", "content": text}, "done": true, "done_reason": "stop",
+                "prompt_eval_count": prompt_tokens, "eval_count": completion_tokens,
+            });
+            respond_json(request, &reply);
+        }
+    } else {
+        let _ = request.respond(Response::from_string("no such endpoint").with_status_code(404));
+    }
+}
+
+fn sse(event: &str, data: &Value) -> String {
+    format!("event: {event}\ndata: {data}\n\n")
+}
+
+fn respond_json(request: tiny_http::Request, value: &Value) {
+    let header = Header::from_bytes("content-type", "application/json").unwrap();
+    let _ = request.respond(Response::from_string(value.to_string()).with_header(header));
+}
+
+/// Pieces of a few words each, as a model streams them.
+pub fn split_for_stream(text: &str) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let mut current = String::new();
+    for (i, word) in text.split_inclusive(' ').enumerate() {
+        current.push_str(word);
+        if i % 3 == 2 {
+            pieces.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        pieces.push(current);
+    }
+    pieces
+}

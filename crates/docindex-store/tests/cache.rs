@@ -1,0 +1,127 @@
+//! The cache backends: SQLite in the library file (survives reopening, expires entries) and
+//! a real Redis server on loopback, both behind the core's `Cache` trait and `CachedLlm`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use docindex_core::llm::cache::{Cache, CachedLlm};
+use docindex_core::llm::{Llm, LlmRequest, ScriptedLlm};
+use docindex_store::{RedisCache, SqliteCache};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn exercise(cache: Arc<dyn Cache>) {
+    cache.put("k1", "v1", Duration::from_secs(60)).unwrap();
+    assert_eq!(cache.get("k1").unwrap().as_deref(), Some("v1"));
+    cache.put("k1", "v2", Duration::from_secs(60)).unwrap();
+    assert_eq!(cache.get("k1").unwrap().as_deref(), Some("v2"));
+    assert_eq!(cache.get("absent").unwrap(), None);
+    cache.put("short", "x", Duration::from_secs(1)).unwrap();
+    std::thread::sleep(Duration::from_millis(2100));
+    assert_eq!(
+        cache.get("short").unwrap(),
+        None,
+        "{} entry outlived its TTL",
+        cache.backend()
+    );
+
+    let model = Arc::new(ScriptedLlm::new("test/model", |r: &LlmRequest| {
+        Ok(format!("reply to {}", r.messages[0].content))
+    }));
+    let cached = CachedLlm::new(model.clone(), cache, Duration::from_secs(3600));
+    let request = LlmRequest::new("system", "question");
+    assert!(!cached.complete(&request).unwrap().cached);
+    let hit = cached.complete(&request).unwrap();
+    assert!(hit.cached);
+    assert_eq!(hit.text, "reply to question");
+    assert_eq!(model.call_count(), 1, "a cache hit must not call the model");
+}
+
+#[test]
+fn sqlite_cache_keeps_entries_across_reopening_until_they_expire() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("library.sqlite");
+    exercise(Arc::new(SqliteCache::open(&path).unwrap()));
+    let reopened = SqliteCache::open(&path).unwrap();
+    assert_eq!(reopened.get("k1").unwrap().as_deref(), Some("v2"));
+    // The library in the same file still opens and works.
+    let store = docindex_store::SqliteStore::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 3);
+}
+
+/// A redis-server of our own on a free loopback port, stopped when dropped.
+struct RedisServer {
+    child: Child,
+    url: String,
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_redis() -> RedisServer {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new("redis-server")
+        .args([
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            &port.to_string(),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ])
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("redis-server must be installed (scripts/setup.sh installs it)");
+    let url = format!("redis://127.0.0.1:{port}/");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "redis-server did not start on {port}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    RedisServer { child, url }
+}
+
+#[test]
+fn redis_cache_shares_entries_between_clients_with_ttls() {
+    let server = start_redis();
+    let cache = Arc::new(RedisCache::connect(&server.url).unwrap());
+    exercise(cache);
+    // A second client (another team member) sees the first one's entries.
+    let other = RedisCache::connect(&server.url).unwrap();
+    assert_eq!(other.get("k1").unwrap().as_deref(), Some("v2"));
+}
+
+#[test]
+fn an_unreachable_redis_is_a_clear_error_and_a_dropped_connection_recovers() {
+    let err = RedisCache::connect("redis://127.0.0.1:1/").err().unwrap();
+    assert_eq!(err.backend, "redis");
+
+    let server = start_redis();
+    let cache = RedisCache::connect(&server.url).unwrap();
+    cache.put("a", "1", Duration::from_secs(60)).unwrap();
+    let mut admin = redis::Client::open(server.url.as_str())
+        .unwrap()
+        .get_connection()
+        .unwrap();
+    let _: () = redis::cmd("CLIENT")
+        .arg("KILL")
+        .arg("TYPE")
+        .arg("normal")
+        .arg("SKIPME")
+        .arg("yes")
+        .query(&mut admin)
+        .unwrap();
+    assert_eq!(cache.get("a").unwrap().as_deref(), Some("1"));
+}
