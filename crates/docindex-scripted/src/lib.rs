@@ -299,7 +299,12 @@ pub fn fake_model(prompt: &str) -> String {
         let mut headings = Vec::new();
         for cap in line.captures_iter(prompt) {
             let text = cap[2].trim();
+            let figures = text
+                .split_whitespace()
+                .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
+                .count();
             let looks_like_heading = text.len() < 70
+                && figures == 0
                 && text.chars().next().is_some_and(char::is_uppercase)
                 && !text.ends_with('.')
                 && text.split_whitespace().count() <= 8;

@@ -313,7 +313,7 @@ impl<'a> Enhancer<'a> {
                 inputs.push(SummaryInput {
                     node_id: node.node_id.clone(),
                     path: paths[i].clone(),
-                    text: cut_to_tokens(own_texts[i], budget).to_string(),
+                    text: cut_to_tokens(&compact(own_texts[i]), budget).to_string(),
                     children,
                 });
             }
@@ -391,7 +391,7 @@ impl<'a> Enhancer<'a> {
             &known,
             &missing,
             &outline,
-            cut_to_tokens(text, 1500),
+            cut_to_tokens(&compact(cut_to_tokens(text, 3000)), 1500),
         );
         let reply: Option<ProfileReply> = self
             .run_batches(&[request], Stage::Describe, Plan::Each, progress)?
@@ -645,12 +645,34 @@ fn confirmed_title(block_text: &str, claimed: &str) -> Option<String> {
     if title.is_empty() || title.chars().count() > 200 || !block.starts_with(&title) {
         return None;
     }
+    // A line of figures is a table row, whatever the model says.
+    let figures = block
+        .split_whitespace()
+        .take(12)
+        .filter(|w| {
+            w.chars().any(|c| c.is_ascii_digit())
+                && w.chars()
+                    .all(|c| c.is_ascii_digit() || ",.()$%-".contains(c))
+        })
+        .count();
+    if figures >= 3 {
+        return None;
+    }
     let written = block_text.split_whitespace().collect::<Vec<_>>().join(" ");
     if written.chars().count() <= 160 {
         Some(written)
     } else {
         Some(claimed.split_whitespace().collect::<Vec<_>>().join(" "))
     }
+}
+
+/// The text with its blank lines and runs of spaces dropped: the same words in fewer tokens.
+fn compact(text: &str) -> String {
+    text.lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Lowercase with runs of whitespace as one space and typographic quotes made plain.
