@@ -260,6 +260,10 @@ fn exit_code(fault: Fault) -> i32 {
 }
 
 fn main() {
+    // Warnings (retries, dropped model replies) go to stderr; DOCINDEX_LOG=debug shows more.
+    env_logger::Builder::from_env(env_logger::Env::default().filter_or("DOCINDEX_LOG", "warn"))
+        .format_timestamp(None)
+        .init();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => std::process::exit(code),

@@ -12,7 +12,7 @@ fn fixture(name: &str) -> PathBuf {
 
 fn docindex(lib: &std::path::Path) -> Command {
     let mut cmd = Command::cargo_bin("docindex").unwrap();
-    cmd.arg("--library").arg(lib);
+    cmd.arg("--library").arg(lib).env_remove("DOCINDEX_MODEL");
     cmd
 }
 

@@ -2,7 +2,7 @@
 //! summaries and token counts → chunks → type, metadata, cross-references, dictionary.
 
 use crate::charmap::CharMap;
-use crate::enhance::{Enhancer, LlmOptions};
+use crate::enhance::{Enhancer, LlmOptions, Parsed};
 use crate::error::{IngestError, Result};
 use crate::ingest::pdf::{PdfAssembler, PdfLimits, PdfReader};
 use crate::ingest::{self, Canonical};
@@ -204,15 +204,13 @@ fn index_canonical(
     let mut sections = structure::build(&canonical, &block_tokens, doc_type, settings.tree);
     if let Some(enhancer) = enhancer.as_mut() {
         progress.stage(Stage::Tree, 1, 1);
-        sections = enhancer.refine_structure(
-            &canonical,
-            &block_tokens,
-            sections,
+        let parsed = Parsed {
+            canonical: &canonical,
+            block_tokens: &block_tokens,
             doc_type,
-            settings.tree,
-            name,
-            progress,
-        )?;
+            tree: settings.tree,
+        };
+        sections = enhancer.refine_structure(&parsed, sections, name, progress)?;
     }
     let map = CharMap::new(&canonical.text);
     let mut flat = Vec::new();

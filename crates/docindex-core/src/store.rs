@@ -22,6 +22,8 @@ pub struct DocumentSummary {
     pub char_count: usize,
     pub source_sha256: String,
     pub settings_key: String,
+    /// One line on what the document is (written by the model when one was used).
+    pub description: Option<String>,
 }
 
 impl DocumentSummary {
@@ -40,6 +42,7 @@ impl DocumentSummary {
             char_count: doc.text.chars().count(),
             source_sha256: doc.source_sha256.clone(),
             settings_key: doc.settings_key.clone(),
+            description: doc.description.clone(),
         }
     }
 }

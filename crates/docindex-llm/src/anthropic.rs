@@ -18,7 +18,7 @@ pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing 
         })
         .collect();
     let mut body = json!({
-        "model": c.spec.model,
+        "model": c.spec.model_id,
         "messages": messages,
         "max_tokens": request.max_tokens,
         "temperature": request.temperature,

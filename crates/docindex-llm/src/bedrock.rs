@@ -47,13 +47,13 @@ pub fn outgoing(c: &Connection, request: &LlmRequest) -> Result<Outgoing, LlmErr
     let url = format!(
         "{}/model/{}/converse",
         c.settings.base_url,
-        encode_path_segment(&c.spec.model)
+        encode_path_segment(&c.spec.model_id)
     );
     let s = &c.settings;
     let (Some(key), Some(secret)) = (&s.api_key, &s.aws_secret_key) else {
         return Err(LlmError::Config(format!(
             "{} needs AWS credentials",
-            c.spec.full
+            c.spec.model
         )));
     };
     let identity = Credentials::new(

@@ -56,7 +56,7 @@ impl Connection {
 
 impl Llm for Connection {
     fn model(&self) -> &str {
-        &self.spec.full
+        &self.spec.model
     }
 
     fn complete(&self, request: &LlmRequest) -> Result<LlmReply, LlmError> {

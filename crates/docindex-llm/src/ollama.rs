@@ -18,7 +18,7 @@ pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing 
         messages.push(json!({"role": role, "content": m.content}));
     }
     let mut body = json!({
-        "model": c.spec.model,
+        "model": c.spec.model_id,
         "messages": messages,
         "stream": stream,
         "options": {"temperature": request.temperature, "num_predict": request.max_tokens},

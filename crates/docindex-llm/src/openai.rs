@@ -20,7 +20,7 @@ pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing 
         messages.push(json!({"role": role, "content": m.content}));
     }
     let mut body = json!({
-        "model": c.spec.model,
+        "model": c.spec.model_id,
         "messages": messages,
         "temperature": request.temperature,
     });
@@ -28,7 +28,7 @@ pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing 
     let reasoning = c.spec.prefix == "openai"
         && ["o1", "o3", "o4", "gpt-5"]
             .iter()
-            .any(|p| c.spec.model.starts_with(p));
+            .any(|p| c.spec.model_id.starts_with(p));
     let limit_field = if reasoning {
         "max_completion_tokens"
     } else {
@@ -50,7 +50,7 @@ pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing 
         }
         format!(
             "{}/openai/deployments/{}/chat/completions?api-version={}",
-            s.base_url, c.spec.model, s.api_version
+            s.base_url, c.spec.model_id, s.api_version
         )
     } else {
         if let Some(key) = &s.api_key {

@@ -23,9 +23,9 @@ pub enum Provider {
 pub struct ModelSpec {
     pub provider: Provider,
     /// The provider-side model id (or Azure deployment name).
+    pub model_id: String,
+    /// The whole model string as the user wrote it, used in cache keys and reports.
     pub model: String,
-    /// The full string as the user wrote it, used in cache keys and reports.
-    pub full: String,
     /// The prefix the user wrote (`openai`, `hosted_vllm`, `lm_studio`, …).
     pub prefix: String,
 }
@@ -60,8 +60,8 @@ impl ModelSpec {
         }
         Ok(ModelSpec {
             provider,
-            model: rest.to_string(),
-            full: model.to_string(),
+            model_id: rest.to_string(),
+            model: model.to_string(),
             prefix: prefix.to_string(),
         })
     }
@@ -169,7 +169,7 @@ impl ProviderSettings {
     ) -> Result<Resolved, LlmError> {
         let var = |name: &str| env(name).filter(|v| !v.trim().is_empty());
         let key_from = |name: &str| self.api_key.clone().or_else(|| var(name).map(Secret::new));
-        let missing = |what: &str| LlmError::Config(format!("{} needs {what}", spec.full));
+        let missing = |what: &str| LlmError::Config(format!("{} needs {what}", spec.model));
         let mut resolved = Resolved {
             api_key: None,
             base_url: String::new(),
@@ -338,7 +338,7 @@ mod tests {
     fn parses_litellm_model_strings() {
         let spec = ModelSpec::parse("bedrock/anthropic.claude-3-5-sonnet-20240620-v1:0").unwrap();
         assert_eq!(spec.provider, Provider::Bedrock);
-        assert_eq!(spec.model, "anthropic.claude-3-5-sonnet-20240620-v1:0");
+        assert_eq!(spec.model_id, "anthropic.claude-3-5-sonnet-20240620-v1:0");
         assert_eq!(
             ModelSpec::parse("ollama/llama3.1:8b").unwrap().model,
             "llama3.1:8b"

@@ -698,7 +698,7 @@ impl DocumentStore for SqliteStore {
 
     fn list(&self) -> Result<Vec<DocumentSummary>> {
         let mut stmt = self.conn.prepare(
-            "SELECT doc_id, doc_name, doc_type, company_name, ticker, fiscal_year, period_end_date, node_count, char_count, source_sha256, settings_key, format, page_count FROM documents ORDER BY doc_name",
+            "SELECT doc_id, doc_name, doc_type, company_name, ticker, fiscal_year, period_end_date, node_count, char_count, source_sha256, settings_key, format, page_count, description FROM documents ORDER BY doc_name",
         )?;
         let rows = stmt
             .query_map([], |r| {
@@ -716,6 +716,7 @@ impl DocumentStore for SqliteStore {
                     r.get::<_, String>(10)?,
                     r.get::<_, String>(11)?,
                     r.get::<_, i64>(12)?,
+                    r.get::<_, Option<String>>(13)?,
                 ))
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
@@ -735,8 +736,10 @@ impl DocumentStore for SqliteStore {
                     settings_key,
                     format,
                     page_count,
+                    description,
                 )| {
                     Ok(DocumentSummary {
+                        description,
                         doc_id,
                         doc_name,
                         doc_type: DocType::parse(&doc_type).ok_or_else(|| {

@@ -60,6 +60,15 @@ impl LlmOptions {
     }
 }
 
+/// A document as the parsers left it, for the structure stage.
+pub struct Parsed<'a> {
+    pub canonical: &'a Canonical,
+    /// Token count of each block.
+    pub block_tokens: &'a [usize],
+    pub doc_type: DocType,
+    pub tree: TreeSettings,
+}
+
 /// One document's LLM stages, sharing a usage meter and a report.
 pub struct Enhancer<'a> {
     llm: &'a dyn Llm,
@@ -178,14 +187,13 @@ impl<'a> Enhancer<'a> {
     /// heading blocks; a heading counts only if its block's text starts with it.
     pub fn refine_structure(
         &mut self,
-        c: &Canonical,
-        tokens: &[usize],
+        parsed: &Parsed<'_>,
         sections: Vec<Section>,
-        doc_type: DocType,
-        tree: TreeSettings,
         doc_name: &str,
         progress: &mut dyn ProgressSink,
     ) -> Result<Vec<Section>> {
+        let (c, tokens) = (parsed.canonical, parsed.block_tokens);
+        let (doc_type, tree) = (parsed.doc_type, parsed.tree);
         let whole_document = sections
             .iter()
             .all(|s| matches!(s.origin, NodeOrigin::SizeSplit | NodeOrigin::FrontMatter));
@@ -367,7 +375,6 @@ impl<'a> Enhancer<'a> {
 
     /// A one-sentence description and the metadata fields the parsers left empty. Values
     /// must be supported by the text: names and tickers appear in it, dates are dates.
-    #[allow(clippy::too_many_arguments)]
     pub fn profile(
         &mut self,
         text: &str,

@@ -128,7 +128,10 @@ impl LlmError {
     pub fn fault(&self) -> Fault {
         match self {
             LlmError::Config(_) | LlmError::Auth { .. } | LlmError::Cancelled => Fault::User,
-            LlmError::Http { status, .. } if matches!(status, 400 | 404 | 422) => Fault::User,
+            LlmError::Http {
+                status: 400 | 404 | 422,
+                ..
+            } => Fault::User,
             _ => Fault::Runtime,
         }
     }

@@ -1,0 +1,247 @@
+//! `docindex index --model …` against the scripted provider over real HTTP: what the model
+//! adds, what the cache saves, what an outage leaves behind, and that keys stay secret.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use assert_cmd::Command;
+use docindex_scripted::{ScriptedServer, Step};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const KEY: &str = "sk-cli-test-31415-secret";
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(name)
+}
+
+fn docindex(lib: &Path, server: &ScriptedServer) -> Command {
+    let mut cmd = Command::cargo_bin("docindex").unwrap();
+    cmd.arg("--library")
+        .arg(lib)
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.base_url))
+        .env("OPENAI_API_KEY", KEY)
+        .env("ANTHROPIC_BASE_URL", &server.base_url)
+        .env("ANTHROPIC_API_KEY", KEY)
+        .env("DOCINDEX_LOG", "trace")
+        .env_remove("DOCINDEX_MODEL")
+        .env_remove("DOCINDEX_CACHE");
+    cmd
+}
+
+fn run_json(cmd: &mut Command) -> (Value, String) {
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{stderr}");
+    (serde_json::from_slice(&out.stdout).unwrap(), stderr)
+}
+
+const AEGON: &str = "aegon_20-F_FY2000_0000928385-01-500187.html";
+const BUCKLE: &str = "buckle_8-K_2024-11-22.html";
+
+#[test]
+fn a_model_refines_summarises_and_its_replies_are_cached() {
+    let server = ScriptedServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let (rows, stderr) = run_json(
+        docindex(&lib, &server)
+            .args(["--json", "--model", "openai/scripted-model", "index"])
+            .arg(fixture(AEGON))
+            .arg(fixture(BUCKLE)),
+    );
+    let first_calls = server.stats().calls;
+    assert!(first_calls > 0);
+    for row in rows.as_array().unwrap() {
+        let e = &row["outcome"]["enhancement"];
+        assert_eq!(e["model"], "openai/scripted-model");
+        assert!(e["usage"]["calls"].as_u64().unwrap() > 0, "{row}");
+        assert!(e["summaries_written"].as_u64().unwrap() > 0, "{row}");
+        assert!(e["unknown_ids_dropped"].as_u64().unwrap() >= 1, "{row}");
+    }
+    let calls_reported: u64 = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["outcome"]["enhancement"]["usage"]["calls"]
+                .as_u64()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(calls_reported, first_calls, "every call is accounted for");
+    // Dropped ids are logged, and no log line carries the key.
+    assert!(
+        stderr.contains("does not exist") || stderr.contains("unknown or unasked"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(KEY));
+    for r in server.requests() {
+        assert_eq!(
+            r.header("authorization"),
+            Some(format!("Bearer {KEY}").as_str())
+        );
+        assert_eq!(r.json()["model"], "scripted-model");
+    }
+
+    let (tree, _) = run_json(docindex(&lib, &server).args([
+        "--json",
+        "tree",
+        "aegon_20-F_FY2000_0000928385-01-500187",
+    ]));
+    let nodes = tree["structure"].to_string();
+    assert!(
+        nodes.contains("\"summary_engine\":\"llm\""),
+        "summaries from the model are stored"
+    );
+    assert!(
+        nodes.contains("\"origin\":\"llm\""),
+        "headings from the model are stored"
+    );
+    let (list, _) = run_json(docindex(&lib, &server).args(["--json", "list"]));
+    assert!(list.to_string().contains("Scripted description"));
+
+    // Same bytes, same model: nothing to do. Removed and indexed again: all from the cache.
+    let (rows, _) = run_json(
+        docindex(&lib, &server)
+            .args(["--json", "--model", "openai/scripted-model", "index"])
+            .arg(fixture(BUCKLE)),
+    );
+    assert_eq!(rows[0]["outcome"]["status"], "unchanged");
+    docindex(&lib, &server)
+        .args(["remove", "buckle_8-K_2024-11-22"])
+        .assert()
+        .success();
+    let (rows, _) = run_json(
+        docindex(&lib, &server)
+            .args(["--json", "--model", "openai/scripted-model", "index"])
+            .arg(fixture(BUCKLE)),
+    );
+    let usage = &rows[0]["outcome"]["enhancement"]["usage"];
+    assert_eq!(usage["calls"], 0, "{usage}");
+    assert!(usage["cache_hits"].as_u64().unwrap() > 0);
+    assert_eq!(
+        server.stats().calls,
+        first_calls,
+        "a cache hit costs no provider call"
+    );
+
+    // Offline, the same library still answers; --offline ignores DOCINDEX_MODEL.
+    let offline = dir.path().join("offline");
+    docindex(&offline, &server)
+        .env("DOCINDEX_MODEL", "openai/scripted-model")
+        .args(["--offline", "index"])
+        .arg(fixture(BUCKLE))
+        .assert()
+        .success();
+    assert_eq!(server.stats().calls, first_calls);
+}
+
+#[test]
+fn anthropic_model_strings_reach_the_messages_api() {
+    let server = ScriptedServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let (rows, _) = run_json(
+        docindex(&dir.path().join("lib"), &server)
+            .env("DOCINDEX_MODEL", "anthropic/claude-scripted")
+            .args(["--json", "--cache", "memory", "index"])
+            .arg(fixture(BUCKLE)),
+    );
+    assert_eq!(
+        rows[0]["outcome"]["enhancement"]["model"],
+        "anthropic/claude-scripted"
+    );
+    let sent = server.requests();
+    assert!(!sent.is_empty());
+    for r in &sent {
+        assert_eq!(r.url, "/v1/messages");
+        assert_eq!(r.header("x-api-key"), Some(KEY));
+    }
+}
+
+#[test]
+fn an_outage_fails_the_file_and_keeps_the_library_as_it_was() {
+    let server = ScriptedServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    docindex(&lib, &server)
+        .arg("index")
+        .arg(fixture(BUCKLE))
+        .assert()
+        .success();
+    let (before, _) =
+        run_json(docindex(&lib, &server).args(["--json", "tree", "buckle_8-K_2024-11-22"]));
+    for _ in 0..4 {
+        server.push(Step::Reply {
+            status: 503,
+            headers: vec![("retry-after".into(), "0".into())],
+            body: r#"{"error":{"message":"The service is temporarily unavailable"}}"#.into(),
+        });
+    }
+    let out = docindex(&lib, &server)
+        .args([
+            "--model",
+            "openai/scripted-model",
+            "--cache",
+            "none",
+            "index",
+        ])
+        .arg(fixture(BUCKLE))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "a provider outage is a runtime fault"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(BUCKLE) && stderr.contains("HTTP 503"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("temporarily unavailable"), "{stderr}");
+    assert!(!stderr.contains(KEY));
+    let (after, _) =
+        run_json(docindex(&lib, &server).args(["--json", "tree", "buckle_8-K_2024-11-22"]));
+    assert_eq!(before, after, "the stored index is untouched");
+
+    // A rejected key is the user's to fix: exit 1, and it says so.
+    server.push(Step::status(
+        401,
+        r#"{"error":{"message":"Incorrect API key provided"}}"#,
+    ));
+    let out = docindex(&lib, &server)
+        .args([
+            "--model",
+            "openai/scripted-model",
+            "--cache",
+            "none",
+            "index",
+        ])
+        .arg(fixture(AEGON))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("rejected the credentials"));
+}
+
+#[test]
+fn a_bad_model_string_or_cache_is_refused_before_any_work() {
+    let server = ScriptedServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let out = docindex(&dir.path().join("lib"), &server)
+        .args(["--model", "gpt-4o", "index"])
+        .arg(fixture(BUCKLE))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("openai/gpt-4o"));
+    let out = docindex(&dir.path().join("lib"), &server)
+        .args(["--model", "openai/x", "--cache", "memcached", "index"])
+        .arg(fixture(BUCKLE))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown cache"));
+    assert_eq!(server.stats().calls, 0);
+}
