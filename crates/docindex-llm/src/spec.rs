@@ -340,13 +340,13 @@ mod tests {
         assert_eq!(spec.provider, Provider::Bedrock);
         assert_eq!(spec.model_id, "anthropic.claude-3-5-sonnet-20240620-v1:0");
         assert_eq!(
-            ModelSpec::parse("ollama/llama3.1:8b").unwrap().model,
+            ModelSpec::parse("ollama/llama3.1:8b").unwrap().model_id,
             "llama3.1:8b"
         );
         assert_eq!(
             ModelSpec::parse("hosted_vllm/Qwen/Qwen2.5-7B")
                 .unwrap()
-                .model,
+                .model_id,
             "Qwen/Qwen2.5-7B"
         );
         let err = ModelSpec::parse("gpt-4o").unwrap_err();
