@@ -410,8 +410,13 @@ fn prepare(
         .unwrap_or_else(|| path.display().to_string());
     let sha = sha256_hex(&bytes);
     let settings_key = tools.settings_key(settings);
+    // Without a model, an index a model enhanced from the same bytes and base settings is
+    // kept: it holds everything the offline index would, and the model's work was paid for.
+    let enhanced_prefix = format!("{};llm=", settings.key());
     if let Some(existing) = known.iter().find(|d| {
-        d.source_sha256 == sha && d.settings_key == settings_key && d.doc_id == doc_id_for(&sha)
+        let same_settings = d.settings_key == settings_key
+            || (tools.llm.is_none() && d.settings_key.starts_with(&enhanced_prefix));
+        d.source_sha256 == sha && same_settings && d.doc_id == doc_id_for(&sha)
     }) {
         return Ok(Prepared::Unchanged(existing.clone()));
     }

@@ -171,17 +171,17 @@ fn economy(paths: &[PathBuf], settings: IndexSettings, config: &ModelConfig) -> 
         };
         let secs = start.elapsed().as_secs_f64();
         let Some(e) = doc.enhancement else { continue };
-        let pages = if doc.pages.is_empty() {
-            // HTML filings: pages as printed (page breaks), for comparison with PDF tools.
-            doc.text.matches('\u{c}').count().max(1)
+        // HTML has no pages: estimate printed pages at 3,500 characters each (marked *).
+        let (pages, mark) = if doc.pages.is_empty() {
+            ((doc.text.chars().count() / 3500).max(1), "*")
         } else {
-            doc.pages.len()
+            (doc.pages.len(), "")
         };
         let short: String = name.chars().take(44).collect();
         println!(
             "{:<44} {:>6} {:>6} {:>6} {:>7} {:>10} {:>10} {:>10.2} {:>9} {:>8.1}",
             short,
-            pages,
+            format!("{pages}{mark}"),
             doc.nodes.len(),
             e.usage.calls,
             e.usage.cache_hits,

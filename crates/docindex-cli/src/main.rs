@@ -50,6 +50,22 @@ struct Cli {
     /// Cache of model replies: sqlite (in the library), memory, none, or a redis:// URL.
     #[arg(long, global = true, env = "DOCINDEX_CACHE", default_value = "sqlite")]
     cache: String,
+    /// Seconds a cached model reply stays valid.
+    #[arg(
+        long,
+        global = true,
+        env = "DOCINDEX_LLM_CACHE_TTL",
+        default_value_t = 3600
+    )]
+    llm_cache_ttl: u64,
+    /// Model requests in flight at once (per file and per provider).
+    #[arg(
+        long,
+        global = true,
+        env = "DOCINDEX_LLM_CONCURRENCY",
+        default_value_t = 4
+    )]
+    llm_concurrency: usize,
     #[command(subcommand)]
     command: Command,
 }
@@ -290,6 +306,9 @@ fn run(cli: Cli) -> Result<i32> {
         (Some(m), false) if !m.trim().is_empty() => {
             let mut config = ModelConfig::new(m);
             config.cache = CacheChoice::parse(&cli.cache)?;
+            config.ttls.llm = std::time::Duration::from_secs(cli.llm_cache_ttl);
+            config.options.concurrency = cli.llm_concurrency.max(1);
+            config.provider.max_in_flight = Some(cli.llm_concurrency.max(1));
             Some(config)
         }
         _ => None,
@@ -311,6 +330,11 @@ fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Index { paths, jobs } => {
             let bars = FileBars::new(paths.len(), cli.json);
+            // Ctrl-C cancels: files in progress stop at their next stage and store nothing.
+            let cancel = library.cancel_flag();
+            let _ = ctrlc::set_handler(move || {
+                cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+            });
             let on_event = |event: IndexEvent| bars.on_event(&event);
             let reports = library.index_paths(&paths, jobs, &on_event)?;
             bars.finish();

@@ -1,0 +1,83 @@
+//! The application layer with a model: cancelling a batch stores nothing, and an offline
+//! run keeps an index a model already enhanced.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use docindex_app::{IndexEvent, IndexOutcome, Library};
+use docindex_core::enhance::LlmOptions;
+use docindex_core::llm::{LlmRequest, ScriptedLlm};
+use docindex_core::progress::Stage;
+use docindex_core::IndexSettings;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(name)
+}
+
+fn summaries(req: &LlmRequest) -> Result<String, docindex_core::llm::LlmError> {
+    let prompt = &req.messages[0].content;
+    let ids: Vec<String> = prompt
+        .lines()
+        .filter_map(|l| l.strip_prefix("=== node "))
+        .map(|l| l[..4].to_string())
+        .collect();
+    let items: Vec<serde_json::Value> = ids
+        .iter()
+        .map(|id| serde_json::json!({"node_id": id, "summary": "From the model."}))
+        .collect();
+    Ok(serde_json::json!({"summaries": items, "headings": [], "matches": []}).to_string())
+}
+
+#[test]
+fn cancelling_a_batch_stores_nothing_of_the_cancelled_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut library = Library::open(dir.path(), IndexSettings::default()).unwrap();
+    library.set_llm(
+        Arc::new(ScriptedLlm::new("test/model", summaries)),
+        LlmOptions::default(),
+    );
+    let cancel = library.cancel_flag();
+    let on_event = |event: IndexEvent| {
+        if let IndexEvent::Progress {
+            stage: Stage::Summaries,
+            ..
+        } = event
+        {
+            cancel.store(true, Ordering::SeqCst);
+        }
+    };
+    let paths = vec![fixture("apple_10-K_FY2024_0000320193-24-000123.html")];
+    let reports = library.index_paths(&paths, 1, &on_event).unwrap();
+    let err = reports[0].result.as_ref().unwrap_err();
+    assert!(err.to_string().contains("cancelled"), "{err}");
+    assert!(library.list().unwrap().is_empty());
+
+    // The flag is cleared for the next job.
+    let reports = library.index_paths(&paths, 1, &|_| {}).unwrap();
+    assert!(reports[0].result.is_ok());
+}
+
+#[test]
+fn an_offline_run_keeps_the_index_a_model_enhanced() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut library = Library::open(dir.path(), IndexSettings::default()).unwrap();
+    let paths = vec![fixture("buckle_8-K_2024-11-22.html")];
+    library.set_llm(
+        Arc::new(ScriptedLlm::new("test/model", summaries)),
+        LlmOptions::default(),
+    );
+    let first = library.index_paths(&paths, 1, &|_| {}).unwrap();
+    assert!(matches!(first[0].result, Ok(IndexOutcome::Indexed { .. })));
+    library.clear_model();
+    let again = library.index_paths(&paths, 1, &|_| {}).unwrap();
+    assert!(
+        matches!(again[0].result, Ok(IndexOutcome::Unchanged { .. })),
+        "{:?}",
+        again[0].result
+    );
+    let doc = library.document("buckle_8-K_2024-11-22").unwrap();
+    assert!(doc.enhancement.is_some());
+}
