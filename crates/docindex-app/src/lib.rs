@@ -129,6 +129,12 @@ pub enum IndexEvent<'a> {
         done: u64,
         total: u64,
     },
+    /// What a stage of one file is doing, in words.
+    Message {
+        path: &'a Path,
+        stage: Stage,
+        text: &'a str,
+    },
     Finished {
         report: &'a IndexReport,
     },
@@ -366,6 +372,13 @@ impl ProgressSink for FileProgress<'_> {
             stage,
             done,
             total,
+        });
+    }
+    fn message(&mut self, stage: Stage, text: &str) {
+        (self.on_event)(IndexEvent::Message {
+            path: self.path,
+            stage,
+            text,
         });
     }
     fn cancelled(&self) -> bool {

@@ -184,6 +184,11 @@ impl FileBars {
                 bar.set_length((*total).max(1));
                 bar.set_position(*done);
             }
+            IndexEvent::Message { path, stage, text } => {
+                let bar = self.file_bar(path);
+                bar.set_message(format!("{stage:?}").to_lowercase());
+                log::info!("{}: {text}", path.display());
+            }
             IndexEvent::Finished { report } => {
                 if let Some(bar) = self
                     .files

@@ -395,6 +395,10 @@ fn every_llm_stage_reports_progress_and_can_be_cancelled() {
         .collect();
     assert!(summaries.windows(2).all(|w| w[0] <= w[1]), "{summaries:?}");
     assert!(summaries.len() > 3);
+    assert!(progress
+        .messages
+        .iter()
+        .any(|(stage, text)| *stage == Stage::Summaries && text.contains("need a summary")));
 
     let mut cancelling = RecordedProgress {
         cancel_at: Some(Stage::Summaries),

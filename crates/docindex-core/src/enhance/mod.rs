@@ -209,6 +209,13 @@ impl<'a> Enhancer<'a> {
             return Ok(sections);
         }
         self.report.regions_refined = regions.len();
+        progress.message(
+            Stage::Refine,
+            &format!(
+                "{} part(s) without recognised structure: asking the model for headings",
+                regions.len()
+            ),
+        );
         let mut windows: Vec<(usize, HashSet<usize>)> = Vec::new();
         let mut requests = Vec::new();
         for (r, (_, blocks, title)) in regions.iter().enumerate() {
@@ -301,6 +308,14 @@ impl<'a> Enhancer<'a> {
             .filter(|&i| nodes[i].token_count > self.options.summary_min_tokens)
             .collect();
         progress.stage(Stage::Summaries, 0, wanted.len() as u64);
+        progress.message(
+            Stage::Summaries,
+            &format!(
+                "{} of {} sections need a summary; the rest keep their own text",
+                wanted.len(),
+                nodes.len()
+            ),
+        );
         let mut finished = 0u64;
         for level in (0..=deepest).rev() {
             let mut inputs = Vec::new();
