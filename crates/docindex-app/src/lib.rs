@@ -5,7 +5,9 @@
 pub mod export;
 pub mod links;
 pub mod model;
+pub mod search;
 
+use docindex_core::embed::{EmbedError, Embedder};
 use docindex_core::enhance::LlmOptions;
 use docindex_core::llm::cache::CacheError;
 use docindex_core::llm::{Llm, LlmError};
@@ -56,6 +58,8 @@ pub enum AppError {
     Cache(CacheError),
     #[error("settings: {0}")]
     Settings(String),
+    #[error("{0}")]
+    Embed(EmbedError),
 }
 
 impl AppError {
@@ -73,6 +77,7 @@ impl AppError {
             | AppError::Cache(_) => Fault::Runtime,
             AppError::Llm(e) => e.fault(),
             AppError::Settings(_) => Fault::User,
+            AppError::Embed(_) => Fault::Runtime,
         }
     }
 }
@@ -148,6 +153,15 @@ pub struct Library {
     llm: Option<Arc<dyn Llm>>,
     llm_options: LlmOptions,
     cancel: Arc<AtomicBool>,
+    embedder: std::sync::OnceLock<std::result::Result<Arc<dyn Embedder>, EmbedError>>,
+}
+
+/// What the embedding stage did.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct EmbedReport {
+    pub documents: usize,
+    pub chunks: usize,
+    pub millis: u128,
 }
 
 enum Prepared {
@@ -170,7 +184,64 @@ impl Library {
             llm: None,
             llm_options: LlmOptions::default(),
             cancel: Arc::new(AtomicBool::new(false)),
+            embedder: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The local embedding model, loaded on first use (about 90 MB of weights).
+    pub fn embedder(&self) -> std::result::Result<Arc<dyn Embedder>, EmbedError> {
+        self.embedder
+            .get_or_init(|| {
+                docindex_embed::MiniLm::locate().map(|m| Arc::new(m) as Arc<dyn Embedder>)
+            })
+            .clone()
+    }
+
+    /// Use this embedder instead of the local model (tests, remote endpoints).
+    pub fn set_embedder(&mut self, embedder: Arc<dyn Embedder>) {
+        self.embedder = std::sync::OnceLock::new();
+        let _ = self.embedder.set(Ok(embedder));
+    }
+
+    /// The embedding stage: vectors for every chunk of the documents that have none yet.
+    /// It runs after a document is stored, so the tree and BM25 search never wait for it;
+    /// dense search joins when it is done. `on_progress(done, total, doc_name)` per document.
+    pub fn embed_pending(
+        &mut self,
+        on_progress: &dyn Fn(usize, usize, &str),
+    ) -> Result<EmbedReport> {
+        let started = Instant::now();
+        let embedder = self.embedder().map_err(AppError::Embed)?;
+        let pending = self.store.docs_without_vectors(embedder.model_id())?;
+        let mut report = EmbedReport::default();
+        for (i, doc_id) in pending.iter().enumerate() {
+            if self.cancel.load(Ordering::SeqCst) {
+                break;
+            }
+            let Some(doc) = self.store.get(doc_id)? else {
+                continue;
+            };
+            on_progress(i, pending.len(), &doc.doc_name);
+            let map = docindex_core::charmap::CharMap::new(&doc.text);
+            // The chunk's place in the document is part of what it is about.
+            let texts: Vec<String> = doc
+                .chunks
+                .iter()
+                .map(|c| {
+                    let place = c.context.lines().next().unwrap_or_default();
+                    format!("{place}\n{}", map.slice(c.span))
+                })
+                .collect();
+            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let vectors = embedder.embed(&refs).map_err(AppError::Embed)?;
+            self.store
+                .put_vectors(doc_id, embedder.model_id(), &vectors)?;
+            report.documents += 1;
+            report.chunks += vectors.len();
+        }
+        on_progress(pending.len(), pending.len(), "");
+        report.millis = started.elapsed().as_millis();
+        Ok(report)
     }
 
     /// Use a language model from now on (LLM-enhanced indexing), behind its cache.

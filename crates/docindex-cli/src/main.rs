@@ -6,10 +6,13 @@ mod bench;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use docindex_app::links::LinkStatus;
+use docindex_app::search::{self, SearchRequest, SearchResults};
 use docindex_app::{
     default_library_dir, export, AppError, CacheChoice, IndexEvent, IndexOutcome, Library,
     ModelConfig,
 };
+use docindex_core::model::DocType;
+use docindex_core::search::Fusion;
 use docindex_core::structure::TreeSettings;
 use docindex_core::{Fault, IndexSettings, LlmEnhancement};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
@@ -71,6 +74,12 @@ struct Cli {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum FusionArg {
+    Rrf,
+    Minmax,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum ExportFormat {
     Native,
     Pageindex,
@@ -85,7 +94,12 @@ enum Command {
         /// Files indexed in parallel.
         #[arg(long, default_value_t = default_jobs())]
         jobs: usize,
+        /// Leave the embedding stage for later (`docindex embed`); BM25 search works at once.
+        #[arg(long, env = "DOCINDEX_SKIP_EMBED")]
+        skip_embed: bool,
     },
+    /// Compute the local embeddings of every document that has none yet (dense search).
+    Embed,
     /// List the documents in the library.
     List,
     /// Show a document's tree: ids, titles and spans.
@@ -106,6 +120,27 @@ enum Command {
     },
     /// Remove a document from the library.
     Remove { doc: String },
+    /// Find the sections related to a query (BM25 + titles + local embeddings, fused).
+    Search {
+        query: String,
+        /// Only this document (id, name, stem or id prefix).
+        #[arg(long)]
+        doc: Option<String>,
+        /// Only documents of this company (name substring or ticker).
+        #[arg(long)]
+        company: Option<String>,
+        /// Only documents of this fiscal year.
+        #[arg(long)]
+        year: Option<i32>,
+        /// Only documents of this type (10-K, 10-Q, 8-K, …).
+        #[arg(long = "type")]
+        doc_type: Option<String>,
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+        /// How the legs are combined.
+        #[arg(long, value_enum, default_value = "rrf")]
+        fusion: FusionArg,
+    },
     /// Index files into a scratch library and print throughput figures.
     /// List a document's links: internal ones with the section they reach, external ones
     /// with the library document they point at, or ABSENT.
@@ -244,6 +279,63 @@ impl FileBars {
     }
 }
 
+/// Run the embedding stage with a bar; a missing model is a note, not a failure.
+fn embed_stage(library: &mut Library, quiet: bool) {
+    let bar = ProgressBar::new(1);
+    bar.set_style(
+        ProgressStyle::with_template("  embedding {msg:<32} [{bar:20}] {pos}/{len}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let result = library.embed_pending(&|done, total, name| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+        bar.set_message(name.chars().take(32).collect::<String>());
+    });
+    bar.finish_and_clear();
+    match result {
+        Ok(report) if report.documents > 0 && !quiet => eprintln!(
+            "embedded {} chunks of {} document(s) in {} ms",
+            report.chunks, report.documents, report.millis
+        ),
+        Ok(_) => {}
+        Err(e) => eprintln!("note: dense search unavailable ({e}); BM25 search works"),
+    }
+}
+
+fn print_search(out: &mut impl Write, results: &SearchResults) -> Result<()> {
+    for note in &results.notes {
+        writeln!(out, "note: {note}")?;
+    }
+    if results.hits.is_empty() {
+        writeln!(out, "No section matches '{}'.", results.query)?;
+    }
+    for (i, hit) in results.hits.iter().enumerate() {
+        let pages = match (hit.start_page, hit.end_page) {
+            (Some(a), Some(b)) if a == b => format!(" p.{a}"),
+            (Some(a), Some(b)) => format!(" pp.{a}-{b}"),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "{:>2}. {:.2}  {} {}  {}{}  [{}..{}]",
+            i + 1,
+            hit.score,
+            hit.doc_name,
+            hit.node_id,
+            hit.path,
+            pages,
+            hit.start_char,
+            hit.end_char
+        )?;
+        writeln!(out, "      {}", hit.reason)?;
+        for e in &hit.excerpts {
+            let text: String = e.text.chars().take(220).collect();
+            writeln!(out, "      [{}..{}] {text}", e.start_char, e.end_char)?;
+        }
+    }
+    Ok(())
+}
+
 fn llm_line(e: &LlmEnhancement) -> String {
     format!(
         "\n         {}: {} calls ({} cached), {} prompt + {} completion tokens; {} summaries, \
@@ -333,7 +425,11 @@ fn run(cli: Cli) -> Result<i32> {
     }
     let mut out = std::io::stdout().lock();
     match cli.command {
-        Command::Index { paths, jobs } => {
+        Command::Index {
+            paths,
+            jobs,
+            skip_embed,
+        } => {
             let bars = FileBars::new(paths.len(), cli.json);
             // Ctrl-C cancels: files in progress stop at their next stage and store nothing.
             let cancel = library.cancel_flag();
@@ -343,6 +439,11 @@ fn run(cli: Cli) -> Result<i32> {
             let on_event = |event: IndexEvent| bars.on_event(&event);
             let reports = library.index_paths(&paths, jobs, &on_event)?;
             bars.finish();
+            // The embedding stage: the documents are already readable and searchable by
+            // BM25; dense search joins when this is done.
+            if !skip_embed {
+                embed_stage(&mut library, cli.json);
+            }
             let failed = reports.iter().filter(|r| r.result.is_err()).count();
             if cli.json {
                 let rows: Vec<serde_json::Value> = reports
@@ -479,6 +580,36 @@ fn run(cli: Cli) -> Result<i32> {
                 None => writeln!(out, "{json}")?,
             }
         }
+        Command::Search {
+            query,
+            doc,
+            company,
+            year,
+            doc_type,
+            limit,
+            fusion,
+        } => {
+            let mut request = SearchRequest::new(&query);
+            request.doc = doc;
+            request.company = company;
+            request.fiscal_year = year;
+            request.doc_type = match doc_type {
+                Some(t) => Some(DocType::parse(&t).ok_or_else(|| search::unknown_doc_type(&t))?),
+                None => None,
+            };
+            request.limit = limit;
+            request.fusion = match fusion {
+                FusionArg::Rrf => Fusion::Rrf,
+                FusionArg::Minmax => Fusion::MinMax,
+            };
+            let results = library.search(&request)?;
+            if cli.json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&results)?)?;
+            } else {
+                print_search(&mut out, &results)?;
+            }
+        }
+        Command::Embed => embed_stage(&mut library, cli.json),
         Command::Remove { doc } => {
             let existed = library.remove(&doc)?;
             writeln!(out, "{}", if existed { "removed" } else { "not found" })?;

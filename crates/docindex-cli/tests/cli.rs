@@ -12,7 +12,10 @@ fn fixture(name: &str) -> PathBuf {
 
 fn docindex(lib: &std::path::Path) -> Command {
     let mut cmd = Command::cargo_bin("docindex").unwrap();
-    cmd.arg("--library").arg(lib).env_remove("DOCINDEX_MODEL");
+    cmd.arg("--library")
+        .arg(lib)
+        .env_remove("DOCINDEX_MODEL")
+        .env("DOCINDEX_SKIP_EMBED", "true");
     cmd
 }
 
@@ -259,5 +262,67 @@ fn links_to_exhibits_are_checked_against_the_library() {
     assert_eq!(
         exhibit["doc_name"],
         "buckle_8-K_2024-11-22_EX-99.1_press_release.html"
+    );
+}
+
+#[test]
+fn search_json_carries_spans_pages_and_text_and_dense_joins_after_embed() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    docindex(&lib)
+        .arg("index")
+        .arg(fixture("pdf/AMCOR_2022_8K_dated-2022-07-01.pdf"))
+        .assert()
+        .success();
+    let results = json(docindex(&lib).args([
+        "--json",
+        "search",
+        "guaranteed senior notes",
+        "--limit",
+        "3",
+    ]));
+    assert_eq!(results["legs"], serde_json::json!(["lexical", "titles"]));
+    let hits = results["hits"].as_array().unwrap();
+    assert!(!hits.is_empty());
+    for hit in hits {
+        for field in [
+            "doc_id",
+            "doc_name",
+            "node_id",
+            "title",
+            "score",
+            "start_char",
+            "end_char",
+            "start_page",
+            "end_page",
+            "text",
+        ] {
+            assert!(!hit[field].is_null(), "{field} missing in {hit}");
+        }
+        let shown = docindex(&lib)
+            .args([
+                "show",
+                hit["doc_id"].as_str().unwrap(),
+                hit["node_id"].as_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        let shown = String::from_utf8(shown.stdout).unwrap();
+        assert_eq!(
+            shown.trim_end_matches('\n'),
+            hit["text"].as_str().unwrap().trim_end_matches('\n')
+        );
+    }
+    let out = docindex(&lib).arg("embed").output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("embedded"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results = json(docindex(&lib).args(["--json", "search", "guaranteed senior notes"]));
+    assert_eq!(
+        results["legs"],
+        serde_json::json!(["lexical", "titles", "dense"])
     );
 }

@@ -25,6 +25,7 @@ fn docindex(lib: &Path, server: &ScriptedServer) -> Command {
         .env("ANTHROPIC_API_KEY", KEY)
         .env("DOCINDEX_LOG", "trace")
         .env_remove("DOCINDEX_MODEL")
+        .env("DOCINDEX_SKIP_EMBED", "true")
         .env_remove("DOCINDEX_CACHE");
     cmd
 }

@@ -1,0 +1,315 @@
+//! Node search over one document or the library: the dictionary-expanded query goes to
+//! BM25 over chunks and over titles (FTS5) and to the local embedding model over chunk
+//! vectors; the core fuses the lists, aggregates to nodes and credits parents; hits come
+//! back with reasons, exact excerpts and page ranges.
+
+use crate::{AppError, Library, Result};
+use docindex_core::charmap::CharMap;
+use docindex_core::model::{DocType, DocumentIndex};
+use docindex_core::search::{
+    self, best_excerpts, credit_parents, expand, fuse, ideal_score, rank_titles, Excerpt,
+    Expansion, Fusion, Leg, LegKind, Ranked,
+};
+use docindex_core::store::{DocumentStore, DocumentSummary};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// What to search for and where.
+#[derive(Debug, Clone)]
+pub struct SearchRequest {
+    pub query: String,
+    /// One document (id, name, stem or id prefix); the whole library when `None`.
+    pub doc: Option<String>,
+    /// Company name (substring, any case) or ticker.
+    pub company: Option<String>,
+    pub fiscal_year: Option<i32>,
+    pub doc_type: Option<DocType>,
+    pub limit: usize,
+    pub fusion: Fusion,
+    /// Legs to leave out (for comparisons).
+    pub without: Vec<LegKind>,
+}
+
+impl SearchRequest {
+    pub fn new(query: &str) -> Self {
+        SearchRequest {
+            query: query.to_string(),
+            doc: None,
+            company: None,
+            fiscal_year: None,
+            doc_type: None,
+            limit: 10,
+            fusion: Fusion::Rrf,
+            without: Vec::new(),
+        }
+    }
+}
+
+/// One ranked section.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchHit {
+    pub doc_id: String,
+    pub doc_name: String,
+    pub node_id: String,
+    pub title: String,
+    /// Titles from the top of the tree down to this node.
+    pub path: String,
+    /// 0..1: the node's fused score as a share of a perfect match in every leg.
+    pub score: f64,
+    pub reason: String,
+    pub start_char: usize,
+    pub end_char: usize,
+    pub start_page: Option<u32>,
+    pub end_page: Option<u32>,
+    /// The best sentences, each exactly `text[start_char..end_char]` of the document.
+    pub excerpts: Vec<Excerpt>,
+    /// Exactly the node's text.
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchResults {
+    pub query: String,
+    pub expansion: Expansion,
+    /// The legs that ran, and why one did not.
+    pub legs: Vec<LegKind>,
+    pub notes: Vec<String>,
+    pub documents_searched: usize,
+    pub hits: Vec<SearchHit>,
+}
+
+impl Library {
+    /// The documents a request covers.
+    pub fn scope(&self, request: &SearchRequest) -> Result<Vec<DocumentSummary>> {
+        if let Some(doc) = &request.doc {
+            return Ok(vec![self.resolve(doc)?]);
+        }
+        let company = request.company.as_ref().map(|c| c.to_lowercase());
+        Ok(self
+            .list()?
+            .into_iter()
+            .filter(|d| {
+                company.as_ref().is_none_or(|c| {
+                    d.company_name
+                        .as_ref()
+                        .is_some_and(|n| n.to_lowercase().contains(c.as_str()))
+                        || d.ticker.as_ref().is_some_and(|t| t.to_lowercase() == *c)
+                })
+            })
+            .filter(|d| request.fiscal_year.is_none_or(|y| d.fiscal_year == Some(y)))
+            .filter(|d| request.doc_type.is_none_or(|t| d.doc_type == t))
+            .collect())
+    }
+
+    /// Find the sections related to a query, best first.
+    pub fn search(&self, request: &SearchRequest) -> Result<SearchResults> {
+        let scope = self.scope(request)?;
+        let ids: Vec<String> = scope.iter().map(|d| d.doc_id.clone()).collect();
+        let dictionary = self.store.dictionary_pairs(Some(&ids))?;
+        let expansion = expand(&request.query, &dictionary);
+        let mut legs = Vec::new();
+        let mut notes = Vec::new();
+        let depth = (request.limit * 10).max(100);
+        if scope.is_empty() {
+            notes.push("no document matches the filters".to_string());
+        } else if !expansion.fts_query.is_empty() {
+            if !request.without.contains(&LegKind::Lexical) {
+                let hits = self
+                    .store
+                    .bm25_chunks(&expansion.fts_query, Some(&ids), depth)?;
+                legs.push(Leg {
+                    kind: LegKind::Lexical,
+                    hits: hits.into_iter().map(ranked).collect(),
+                });
+            }
+            if !request.without.contains(&LegKind::Titles) {
+                let hits = self
+                    .store
+                    .bm25_nodes(&expansion.fts_query, Some(&ids), depth / 2)?;
+                let mut titled: Vec<(Ranked, String)> = hits
+                    .into_iter()
+                    .map(|h| {
+                        let title = h.title.clone().unwrap_or_default();
+                        (ranked(h), title)
+                    })
+                    .collect();
+                rank_titles(&mut titled, &expansion.stems());
+                legs.push(Leg {
+                    kind: LegKind::Titles,
+                    hits: titled.into_iter().map(|(r, _)| r).collect(),
+                });
+            }
+        }
+        if !scope.is_empty() && !request.without.contains(&LegKind::Dense) {
+            match self.dense_leg(&request.query, &ids, depth) {
+                Ok(Some(leg)) => legs.push(leg),
+                Ok(None) => notes
+                    .push("dense search skipped: no vectors yet for these documents".to_string()),
+                Err(why) => notes.push(format!("dense search skipped: {why}")),
+            }
+        }
+        let mut scores = fuse(&legs, request.fusion);
+        let mut touched: Vec<String> = scores.keys().map(|(d, _)| d.clone()).collect();
+        touched.sort();
+        touched.dedup();
+        let parents = self.store.parents(&touched)?;
+        let parent_of =
+            |doc: &str, node: &str| parents.get(&(doc.to_string(), node.to_string())).cloned();
+        credit_parents(&mut scores, &parent_of);
+        // A perfect match in every leg scores 1; when aggregation lifts the best node past
+        // that, scores are scaled so only it reaches 1.
+        let top = scores.values().map(|s| s.score).fold(0.0, f64::max);
+        let ideal = ideal_score(&legs, request.fusion)
+            .max(top)
+            .max(f64::MIN_POSITIVE);
+        let mut ranked: Vec<((String, String), search::NodeScore)> = scores.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+        ranked.truncate(request.limit);
+        let stems = expansion.stems();
+        let mut docs: HashMap<String, DocumentIndex> = HashMap::new();
+        for ((doc_id, _), _) in &ranked {
+            if !docs.contains_key(doc_id) {
+                if let Some(doc) = self.store.get(doc_id)? {
+                    docs.insert(doc_id.clone(), doc);
+                }
+            }
+        }
+        let mut hits = Vec::new();
+        for ((doc_id, node_id), score) in ranked {
+            let Some(doc) = docs.get(&doc_id) else {
+                continue;
+            };
+            let Some(node) = doc.node(&node_id) else {
+                continue;
+            };
+            let map = CharMap::new(&doc.text);
+            let mut excerpts = Vec::new();
+            for (chunk_index, _) in score.chunks.iter().take(3) {
+                if let Some(chunk) = doc.chunks.get(*chunk_index) {
+                    excerpts.extend(best_excerpts(
+                        map.slice(chunk.span),
+                        chunk.span.start_char,
+                        &stems,
+                        1,
+                    ));
+                }
+            }
+            if excerpts.is_empty() {
+                excerpts = best_excerpts(map.slice(node.span), node.span.start_char, &stems, 2);
+            }
+            excerpts.sort_by_key(|e| e.start_char);
+            excerpts.dedup();
+            hits.push(SearchHit {
+                doc_id: doc_id.clone(),
+                doc_name: doc.doc_name.clone(),
+                node_id: node_id.clone(),
+                title: node.title.clone(),
+                path: path_of(doc, &node_id),
+                score: score.score / ideal,
+                reason: reason(&score),
+                start_char: node.span.start_char,
+                end_char: node.span.end_char,
+                start_page: node.start_page,
+                end_page: node.end_page,
+                excerpts,
+                text: map.slice(node.span).to_string(),
+            });
+        }
+        Ok(SearchResults {
+            query: request.query.clone(),
+            expansion,
+            legs: legs.iter().map(|l| l.kind).collect(),
+            notes,
+            documents_searched: scope.len(),
+            hits,
+        })
+    }
+
+    /// The dense leg, or `None` when no document in scope has vectors yet.
+    fn dense_leg(
+        &self,
+        query: &str,
+        ids: &[String],
+        depth: usize,
+    ) -> std::result::Result<Option<Leg>, String> {
+        let embedder = self.embedder().map_err(|e| e.to_string())?;
+        let vectors = self
+            .store
+            .vectors(embedder.model_id(), Some(ids))
+            .map_err(|e| e.to_string())?;
+        if vectors.is_empty() {
+            return Ok(None);
+        }
+        let query_vector = embedder
+            .embed(&[query])
+            .map_err(|e| e.to_string())?
+            .pop()
+            .unwrap_or_default();
+        let mut scored: Vec<(f32, &docindex_store::StoredVector)> = vectors
+            .iter()
+            .map(|v| (docindex_core::embed::dot(&query_vector, &v.vector), v))
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        scored.truncate(depth);
+        Ok(Some(Leg {
+            kind: LegKind::Dense,
+            hits: scored
+                .into_iter()
+                .map(|(score, v)| Ranked {
+                    doc_id: v.doc_id.clone(),
+                    node_id: v.node_id.clone(),
+                    chunk_index: Some(v.chunk_index),
+                    score: f64::from(score),
+                    boost: 1.0,
+                })
+                .collect(),
+        }))
+    }
+}
+
+fn ranked(hit: docindex_store::LexicalHit) -> Ranked {
+    Ranked {
+        doc_id: hit.doc_id,
+        node_id: hit.node_id,
+        chunk_index: hit.chunk_index,
+        score: hit.score,
+        boost: 1.0,
+    }
+}
+
+fn path_of(doc: &DocumentIndex, node_id: &str) -> String {
+    let mut titles = Vec::new();
+    let mut current = doc.node(node_id);
+    while let Some(node) = current {
+        titles.push(node.title.as_str());
+        current = node.parent_id.as_deref().and_then(|p| doc.node(p));
+    }
+    titles.reverse();
+    titles.join(" › ")
+}
+
+fn reason(score: &search::NodeScore) -> String {
+    let mut parts = Vec::new();
+    if let Some(rank) = score.best_rank.get("lexical") {
+        parts.push(format!(
+            "query words in {} passage{} (best lexical rank {rank})",
+            score.chunks.len(),
+            if score.chunks.len() == 1 { "" } else { "s" }
+        ));
+    }
+    if let Some(rank) = score.best_rank.get("titles") {
+        parts.push(format!("title or summary matches (rank {rank})"));
+    }
+    if let Some(rank) = score.best_rank.get("dense") {
+        parts.push(format!("close in meaning (dense rank {rank})"));
+    }
+    if score.from_children || parts.is_empty() {
+        parts.push("contains matching subsections".to_string());
+    }
+    parts.join("; ")
+}
+
+/// Errors of search that are the user's to fix.
+pub fn unknown_doc_type(text: &str) -> AppError {
+    AppError::Settings(format!("unknown document type '{text}'"))
+}

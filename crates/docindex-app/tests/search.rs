@@ -1,0 +1,145 @@
+//! Node search on real filings: lexical and title legs, filters and scope, exact excerpts,
+//! and the dense leg with the real local model.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use docindex_app::search::SearchRequest;
+use docindex_app::Library;
+use docindex_core::charmap::CharMap;
+use docindex_core::search::LegKind;
+use docindex_core::IndexSettings;
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(name)
+}
+
+const APPLE: &str = "apple_10-K_FY2024_0000320193-24-000123.html";
+const BUCKLE: &str = "buckle_8-K_2024-11-22.html";
+const BUCKLE_PR: &str = "buckle_8-K_2024-11-22_EX-99.1_press_release.html";
+
+fn library(files: &[&str]) -> (tempfile::TempDir, Library) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut library = Library::open(dir.path(), IndexSettings::default()).unwrap();
+    let paths: Vec<PathBuf> = files.iter().map(|f| fixture(f)).collect();
+    for report in library.index_paths(&paths, 2, &|_| {}).unwrap() {
+        report.result.unwrap();
+    }
+    (dir, library)
+}
+
+fn lexical_only(query: &str) -> SearchRequest {
+    let mut r = SearchRequest::new(query);
+    r.without = vec![LegKind::Dense];
+    r
+}
+
+#[test]
+fn words_and_titles_find_the_right_sections_with_exact_excerpts() {
+    let (_dir, library) = library(&[APPLE, BUCKLE, BUCKLE_PR]);
+    let results = library.search(&lexical_only("risk factors")).unwrap();
+    assert_eq!(results.legs, vec![LegKind::Lexical, LegKind::Titles]);
+    let top = &results.hits[0];
+    assert!(top.title.contains("Item 1A"), "{}", top.path);
+    assert!((top.score - 1.0).abs() < 1e-9);
+    assert!(results.hits.windows(2).all(|w| w[0].score >= w[1].score));
+
+    let results = library
+        .search(&lexical_only("net sales by category"))
+        .unwrap();
+    let doc = library.document(APPLE).unwrap();
+    let map = CharMap::new(&doc.text);
+    let hit = results.hits.iter().find(|h| h.doc_name == APPLE).unwrap();
+    assert!(
+        hit.path.contains("Item 7") || hit.path.contains("Item 8"),
+        "{}",
+        hit.path
+    );
+    assert!(hit
+        .excerpts
+        .iter()
+        .any(|e| e.text.contains("net sales by category")));
+    for hit in results.hits.iter().filter(|h| h.doc_name == APPLE) {
+        let node = doc.node(&hit.node_id).unwrap();
+        assert_eq!(hit.text, map.slice(node.span));
+        for e in &hit.excerpts {
+            assert_eq!(map.slice(e.span()), e.text, "excerpts are exact spans");
+            assert!(node.span.contains(e.span()), "excerpts lie in their node");
+        }
+        assert!(!hit.reason.is_empty());
+    }
+}
+
+#[test]
+fn filters_and_scope_limit_the_documents_searched() {
+    let (_dir, library) = library(&[APPLE, BUCKLE, BUCKLE_PR]);
+    let mut request = lexical_only("net sales");
+    request.company = Some("buckle".into());
+    let results = library.search(&request).unwrap();
+    assert_eq!(results.documents_searched, 2);
+    assert!(!results.hits.is_empty());
+    assert!(results
+        .hits
+        .iter()
+        .all(|h| h.doc_name.starts_with("buckle")));
+
+    let mut request = lexical_only("net sales");
+    request.doc = Some(BUCKLE_PR.into());
+    let results = library.search(&request).unwrap();
+    assert!(results.hits.iter().all(|h| h.doc_name == BUCKLE_PR));
+
+    let mut request = lexical_only("net sales");
+    request.fiscal_year = Some(1990);
+    let results = library.search(&request).unwrap();
+    assert!(results.hits.is_empty());
+    assert!(results.notes.iter().any(|n| n.contains("no document")));
+}
+
+#[test]
+fn the_dense_leg_uses_the_local_model_and_joins_after_the_embedding_stage() {
+    let (_dir, mut library) = library(&[BUCKLE, BUCKLE_PR]);
+    let embedder = library
+        .embedder()
+        .expect("scripts/setup.sh installs the model");
+    // Unit vectors; related sentences are closer than unrelated ones.
+    let v = embedder
+        .embed(&[
+            "Net income per diluted share rose.",
+            "Earnings per share increased.",
+            "The weather in Nebraska was cold.",
+        ])
+        .unwrap();
+    let norm: f32 = v[0].iter().map(|x| x * x).sum::<f32>().sqrt();
+    assert!((norm - 1.0).abs() < 1e-4);
+    let close = docindex_core::embed::dot(&v[0], &v[1]);
+    let far = docindex_core::embed::dot(&v[0], &v[2]);
+    assert!(close > far + 0.2, "{close} vs {far}");
+
+    // Before the stage: BM25 works and the note says why dense did not run.
+    let mut dense_only = SearchRequest::new("how much did the retailer earn for each share");
+    dense_only.without = vec![LegKind::Lexical, LegKind::Titles];
+    let before = library.search(&dense_only).unwrap();
+    assert!(before.hits.is_empty());
+    assert!(before.notes.iter().any(|n| n.contains("no vectors")));
+
+    let report = library.embed_pending(&|_, _, _| {}).unwrap();
+    assert_eq!(report.documents, 2);
+    let doc = library.document(BUCKLE_PR).unwrap();
+    assert!(report.chunks >= doc.chunks.len());
+    let after = library.search(&dense_only).unwrap();
+    assert_eq!(after.legs, vec![LegKind::Dense]);
+    let top = &after.hits[0];
+    assert_eq!(top.doc_name, BUCKLE_PR, "{:?}", after.hits);
+    assert!(top.text.contains("per share"));
+    // Nothing left to embed.
+    assert_eq!(library.embed_pending(&|_, _, _| {}).unwrap().documents, 0);
+
+    let all = library
+        .search(&SearchRequest::new("net income per share"))
+        .unwrap();
+    assert_eq!(
+        all.legs,
+        vec![LegKind::Lexical, LegKind::Titles, LegKind::Dense]
+    );
+}

@@ -1,0 +1,523 @@
+//! Hybrid node search without I/O: query expansion (stems, the dictionary of defined terms
+//! and acronyms), fusion of ranked lists from the lexical and dense legs (reciprocal rank
+//! fusion, or min-max score sums for comparison), aggregation of chunk scores to nodes
+//! (`NodeScore = Σ chunk scores / √(N + 1)`), credit from children to parents, and excerpts
+//! located as exact spans. Retrieval itself (FTS5, vectors) lives in the store.
+
+use crate::model::{DictionaryEntry, Span};
+use crate::summary::sentences;
+use rust_stemmers::{Algorithm, Stemmer};
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap};
+
+const STOPWORDS: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "of",
+    "in",
+    "on",
+    "for",
+    "to",
+    "and",
+    "or",
+    "what",
+    "was",
+    "were",
+    "is",
+    "are",
+    "how",
+    "much",
+    "many",
+    "did",
+    "does",
+    "do",
+    "which",
+    "who",
+    "whom",
+    "when",
+    "where",
+    "why",
+    "by",
+    "with",
+    "from",
+    "at",
+    "as",
+    "be",
+    "been",
+    "it",
+    "its",
+    "their",
+    "our",
+    "we",
+    "this",
+    "that",
+    "these",
+    "those",
+    "about",
+    "during",
+    "any",
+    "has",
+    "have",
+    "had",
+    "there",
+    "company",
+    "companies",
+    "s",
+    "tell",
+    "me",
+    "describe",
+    "list",
+    "show",
+    "give",
+    "please",
+];
+
+/// The query as searched: its content words and what the dictionary added.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Expansion {
+    /// Lowercase content words of the query.
+    pub terms: Vec<String>,
+    /// Phrases the dictionary added: an acronym's expansion or a defined term's acronym.
+    pub added: Vec<String>,
+    /// The FTS5 expression: every term and phrase, OR'ed.
+    pub fts_query: String,
+}
+
+impl Expansion {
+    /// Stems of every searched word, for scoring sentences and excerpts.
+    pub fn stems(&self) -> BTreeSet<String> {
+        let stemmer = Stemmer::create(Algorithm::English);
+        self.terms
+            .iter()
+            .chain(self.added.iter())
+            .flat_map(|t| words(t))
+            .filter(|w| !STOPWORDS.contains(&w.as_str()))
+            .map(|w| stemmer.stem(&w).to_string())
+            .collect()
+    }
+}
+
+/// Lowercase words of `text` (letters, digits, inner `'`, `.` and `-` kept).
+pub fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-' || c == '.'))
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+fn fts_phrase(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', " "))
+}
+
+/// Expand `query` with the dictionary: an acronym in the query brings its definition, a
+/// defined phrase in the query brings its acronym.
+pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
+    let terms: Vec<String> = words(query)
+        .into_iter()
+        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+        .collect();
+    let lowered = query.to_lowercase();
+    let mut added = Vec::new();
+    for (term, definition) in dictionary {
+        let term_l = term.to_lowercase();
+        let def_l = definition.to_lowercase();
+        let term_in_query =
+            terms.contains(&term_l) || (term_l.contains(' ') && lowered.contains(&term_l));
+        if term_in_query && def_l.split_whitespace().count() <= 8 && !added.contains(&def_l) {
+            added.push(def_l.clone());
+        }
+        if !term_in_query
+            && def_l.split_whitespace().count() >= 2
+            && lowered.contains(&def_l)
+            && !added.contains(&term_l)
+        {
+            added.push(term_l.clone());
+        }
+    }
+    let mut parts: Vec<String> = terms.iter().map(|t| fts_phrase(t)).collect();
+    // Passages where the query's words stand together score higher.
+    if terms.len() >= 2 {
+        let near: Vec<String> = terms.iter().map(|t| fts_phrase(t)).collect();
+        parts.push(format!("NEAR({}, 6)", near.join(" ")));
+    }
+    parts.extend(added.iter().map(|a| fts_phrase(a)));
+    parts.dedup();
+    Expansion {
+        terms,
+        added,
+        fts_query: parts.join(" OR "),
+    }
+}
+
+/// Dictionary entries as (term, definition) pairs for [`expand`].
+pub fn dictionary_pairs(entries: &[DictionaryEntry]) -> Vec<(String, String)> {
+    entries
+        .iter()
+        .map(|e| (e.term.clone(), e.definition.clone()))
+        .collect()
+}
+
+/// Which retrieval produced a ranked list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LegKind {
+    /// BM25 over chunk text (FTS5).
+    Lexical,
+    /// BM25 over node titles and summaries.
+    Titles,
+    /// Cosine similarity of local embeddings.
+    Dense,
+}
+
+/// One entry of a ranked list: a chunk (with its node), or a node for the title leg.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranked {
+    pub doc_id: String,
+    pub node_id: String,
+    pub chunk_index: Option<usize>,
+    /// The leg's own score (higher is better); used by min-max fusion.
+    pub score: f64,
+    /// Multiplies the entry's contribution (a title naming every query word counts double).
+    pub boost: f64,
+}
+
+/// A ranked list, best first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leg {
+    pub kind: LegKind,
+    pub hits: Vec<Ranked>,
+}
+
+/// How legs are combined.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fusion {
+    /// Σ 1/(k + rank): rank-based, needs no score calibration.
+    Rrf,
+    /// Σ of each leg's scores scaled to 0..1 by its own min and max.
+    MinMax,
+}
+
+/// The RRF constant. The paper's 60 makes rank 50 worth more than half of rank 1, so a big
+/// section with many middling passages outscores the one that answers; 10 keeps the head
+/// of each list decisive (measured with `docindex eval`).
+pub const RRF_K: f64 = 10.0;
+/// Only a node's best passages count: NodeScore sums at most this many chunk scores.
+const MAX_CHUNKS_PER_NODE: usize = 5;
+/// Title matches count a little more than one passage: a section named for the query is
+/// usually the section about it.
+const TITLE_WEIGHT: f64 = 1.5;
+/// A parent gets this share of its best child's score.
+const PARENT_CREDIT: f64 = 0.25;
+
+/// A node's fused score and what it came from.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NodeScore {
+    pub score: f64,
+    /// Matched chunks with their fused scores, best first.
+    pub chunks: Vec<(usize, f64)>,
+    pub legs: BTreeSet<&'static str>,
+    /// Rank of the node's best chunk or title in each leg (1-based).
+    pub best_rank: HashMap<&'static str, usize>,
+    /// Credited from a child rather than matched itself.
+    pub from_children: bool,
+}
+
+fn leg_name(kind: LegKind) -> &'static str {
+    match kind {
+        LegKind::Lexical => "lexical",
+        LegKind::Titles => "titles",
+        LegKind::Dense => "dense",
+    }
+}
+
+/// Combine the legs into node scores keyed by (doc_id, node_id).
+pub fn fuse(legs: &[Leg], fusion: Fusion) -> HashMap<(String, String), NodeScore> {
+    let mut chunk_scores: HashMap<(String, String, usize), f64> = HashMap::new();
+    let mut nodes: HashMap<(String, String), NodeScore> = HashMap::new();
+    for leg in legs {
+        let (min, max) = leg.hits.iter().fold((f64::MAX, f64::MIN), |(lo, hi), h| {
+            (lo.min(h.score), hi.max(h.score))
+        });
+        let name = leg_name(leg.kind);
+        for (rank, hit) in leg.hits.iter().enumerate() {
+            let base = match fusion {
+                Fusion::Rrf => 1.0 / (RRF_K + rank as f64 + 1.0),
+                Fusion::MinMax if max > min => (hit.score - min) / (max - min),
+                Fusion::MinMax => 1.0,
+            };
+            let base = base * hit.boost;
+            let node_key = (hit.doc_id.clone(), hit.node_id.clone());
+            let entry = nodes.entry(node_key).or_default();
+            entry.legs.insert(name);
+            let best = entry.best_rank.entry(name).or_insert(rank + 1);
+            *best = (*best).min(rank + 1);
+            match hit.chunk_index {
+                Some(chunk) => {
+                    *chunk_scores
+                        .entry((hit.doc_id.clone(), hit.node_id.clone(), chunk))
+                        .or_default() += base;
+                }
+                None => entry.score += TITLE_WEIGHT * base,
+            }
+        }
+    }
+    for ((doc, node, chunk), score) in chunk_scores {
+        nodes
+            .entry((doc, node))
+            .or_default()
+            .chunks
+            .push((chunk, score));
+    }
+    for score in nodes.values_mut() {
+        score
+            .chunks
+            .sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let counted = &score.chunks[..score.chunks.len().min(MAX_CHUNKS_PER_NODE)];
+        let n = counted.len() as f64;
+        let sum: f64 = counted.iter().map(|c| c.1).sum();
+        score.score += sum / (n + 1.0).sqrt();
+    }
+    nodes
+}
+
+/// The score of a node whose one chunk is first in every chunk leg and whose title is first
+/// in the title leg: relevance is a node's score as a share of it.
+pub fn ideal_score(legs: &[Leg], fusion: Fusion) -> f64 {
+    let top = match fusion {
+        Fusion::Rrf => 1.0 / (RRF_K + 1.0),
+        Fusion::MinMax => 1.0,
+    };
+    let chunk_legs = legs.iter().filter(|l| l.kind != LegKind::Titles).count() as f64;
+    let title_legs = legs.iter().filter(|l| l.kind == LegKind::Titles).count() as f64;
+    (chunk_legs * top) / 2f64.sqrt() + title_legs * TITLE_WEIGHT * FULL_TITLE_BOOST * top
+}
+
+/// A title that holds every query word counts this much more than a partial one.
+pub const FULL_TITLE_BOOST: f64 = 2.0;
+
+/// Order title hits by how much of the query the title covers, then by BM25, and boost the
+/// titles that cover all of it.
+pub fn rank_titles(hits: &mut [(Ranked, String)], stems: &BTreeSet<String>) {
+    let coverage = |title: &str| {
+        if stems.is_empty() {
+            0.0
+        } else {
+            match_score(title, stems) as f64 / stems.len() as f64
+        }
+    };
+    for (hit, title) in hits.iter_mut() {
+        if coverage(title) >= 1.0 {
+            hit.boost = FULL_TITLE_BOOST;
+        }
+    }
+    hits.sort_by(|a, b| {
+        coverage(&b.1)
+            .total_cmp(&coverage(&a.1))
+            .then(b.0.score.total_cmp(&a.0.score))
+    });
+}
+
+/// Give each ancestor a share of its best descendant's score, so a section whose parts all
+/// match ranks near them, but below the best of them.
+pub fn credit_parents(
+    scores: &mut HashMap<(String, String), NodeScore>,
+    parent_of: &dyn Fn(&str, &str) -> Option<String>,
+) {
+    let mut credits: HashMap<(String, String), f64> = HashMap::new();
+    for ((doc, node), s) in scores.iter() {
+        let mut current = node.clone();
+        let mut share = s.score * PARENT_CREDIT;
+        while let Some(parent) = parent_of(doc, &current) {
+            let c = credits.entry((doc.clone(), parent.clone())).or_default();
+            *c = c.max(share);
+            share *= PARENT_CREDIT;
+            current = parent;
+        }
+    }
+    for (key, credit) in credits {
+        let entry = scores.entry(key).or_insert_with(|| NodeScore {
+            from_children: true,
+            ..NodeScore::default()
+        });
+        entry.score += credit;
+    }
+}
+
+/// A passage of the document: `text` is exactly `document text[span]`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Excerpt {
+    pub start_char: usize,
+    pub end_char: usize,
+    pub text: String,
+}
+
+impl Excerpt {
+    pub fn span(&self) -> Span {
+        Span {
+            start_char: self.start_char,
+            end_char: self.end_char,
+        }
+    }
+}
+
+/// Sentences (and table rows) of `text` with their char offsets from its start.
+pub fn sentence_spans(text: &str) -> Vec<(usize, usize, &str)> {
+    let mut out = Vec::new();
+    let base = text.as_ptr() as usize;
+    for line in text.split('\n') {
+        for sentence in sentences(line) {
+            let start_byte = sentence.as_ptr() as usize - base;
+            let end_byte = start_byte + sentence.len();
+            out.push((start_byte, end_byte, sentence));
+        }
+    }
+    let mut chars = Vec::with_capacity(out.len());
+    let mut counted_bytes = 0;
+    let mut counted_chars = 0;
+    for (start, end, s) in out {
+        counted_chars += text[counted_bytes..start].chars().count();
+        let start_char = counted_chars;
+        let end_char = start_char + s.chars().count();
+        counted_chars = end_char;
+        counted_bytes = end;
+        chars.push((start_char, end_char, s));
+    }
+    chars
+}
+
+/// How many of `stems` a sentence contains, weighted by distinct matches.
+pub fn match_score(sentence: &str, stems: &BTreeSet<String>) -> usize {
+    let stemmer = Stemmer::create(Algorithm::English);
+    let found: BTreeSet<String> = words(sentence)
+        .into_iter()
+        .map(|w| stemmer.stem(&w).to_string())
+        .filter(|w| stems.contains(w))
+        .collect();
+    found.len()
+}
+
+/// The best sentences of a passage for the query, at most `max`, in document order.
+/// `passage_start` is the passage's char offset in the document.
+pub fn best_excerpts(
+    passage: &str,
+    passage_start: usize,
+    stems: &BTreeSet<String>,
+    max: usize,
+) -> Vec<Excerpt> {
+    let mut scored: Vec<(usize, usize, usize, &str)> = sentence_spans(passage)
+        .into_iter()
+        .map(|(s, e, text)| (match_score(text, stems), s, e, text))
+        .filter(|(score, ..)| *score > 0)
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.truncate(max);
+    scored.sort_by_key(|s| s.1);
+    scored
+        .into_iter()
+        .map(|(_, s, e, text)| Excerpt {
+            start_char: passage_start + s,
+            end_char: passage_start + e,
+            text: text.to_string(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(doc: &str, node: &str, chunk: Option<usize>) -> Ranked {
+        Ranked {
+            doc_id: doc.into(),
+            node_id: node.into(),
+            chunk_index: chunk,
+            score: 1.0,
+            boost: 1.0,
+        }
+    }
+
+    #[test]
+    fn the_dictionary_expands_acronyms_both_ways() {
+        let dict = vec![(
+            "EBITDA".to_string(),
+            "earnings before interest, taxes, depreciation and amortization".to_string(),
+        )];
+        let e = expand("What was EBITDA in 2024?", &dict);
+        assert_eq!(e.terms, vec!["ebitda", "2024"]);
+        assert_eq!(e.added.len(), 1);
+        assert!(
+            e.fts_query.contains(
+                "\"ebitda\" OR \"2024\" OR NEAR(\"ebitda\" \"2024\", 6) OR \"earnings before"
+            ),
+            "{}",
+            e.fts_query
+        );
+        let back = expand(
+            "earnings before interest, taxes, depreciation and amortization",
+            &dict,
+        );
+        assert!(back.added.contains(&"ebitda".to_string()));
+    }
+
+    #[test]
+    fn node_score_sums_chunks_over_root_n_plus_one_and_titles_add() {
+        let legs = vec![
+            Leg {
+                kind: LegKind::Lexical,
+                hits: vec![
+                    hit("d", "0001", Some(3)),
+                    hit("d", "0001", Some(4)),
+                    hit("d", "0002", Some(9)),
+                ],
+            },
+            Leg {
+                kind: LegKind::Titles,
+                hits: vec![hit("d", "0002", None)],
+            },
+        ];
+        let scores = fuse(&legs, Fusion::Rrf);
+        let r = |rank: f64| 1.0 / (RRF_K + rank);
+        let one = &scores[&("d".to_string(), "0001".to_string())];
+        assert!((one.score - (r(1.0) + r(2.0)) / 3f64.sqrt()).abs() < 1e-12);
+        let two = &scores[&("d".to_string(), "0002".to_string())];
+        assert!((two.score - (r(3.0) / 2f64.sqrt() + TITLE_WEIGHT * r(1.0))).abs() < 1e-12);
+        assert!(two.score > one.score);
+        assert!(two.score <= ideal_score(&legs, Fusion::Rrf) + 1e-12);
+    }
+
+    #[test]
+    fn parents_get_a_share_without_overtaking_children() {
+        let legs = vec![Leg {
+            kind: LegKind::Lexical,
+            hits: vec![hit("d", "0003", Some(0))],
+        }];
+        let mut scores = fuse(&legs, Fusion::Rrf);
+        credit_parents(&mut scores, &|_, n| match n {
+            "0003" => Some("0002".into()),
+            "0002" => Some("0001".into()),
+            _ => None,
+        });
+        let get = |n: &str| scores[&("d".to_string(), n.to_string())].score;
+        assert!(get("0003") > get("0002") && get("0002") > get("0001") && get("0001") > 0.0);
+        assert!(scores[&("d".to_string(), "0002".to_string())].from_children);
+    }
+
+    #[test]
+    fn excerpts_are_exact_spans_of_the_best_sentences() {
+        let text = "Intro line.\nNet sales rose 2% to $391.0 billion. Costs were flat. Sales of iPhone grew.";
+        let stems = expand("net sales", &[]).stems();
+        let ex = best_excerpts(text, 100, &stems, 2);
+        assert_eq!(ex.len(), 2);
+        let chars: Vec<char> = text.chars().collect();
+        for e in &ex {
+            let s: String = chars[e.start_char - 100..e.end_char - 100].iter().collect();
+            assert_eq!(s, e.text);
+        }
+        assert_eq!(ex[0].text, "Net sales rose 2% to $391.0 billion.");
+    }
+}
