@@ -5,6 +5,7 @@ mod bench;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
+use docindex_app::eval::{EvalQuestion, EvalRow, Method, METHODS};
 use docindex_app::links::LinkStatus;
 use docindex_app::search::{self, SearchRequest, SearchResults};
 use docindex_app::{
@@ -100,6 +101,16 @@ enum Command {
     },
     /// Compute the local embeddings of every document that has none yet (dense search).
     Embed,
+    /// Retrieval quality on a question set with known evidence: our search against BM25 and
+    /// MiniLM over fixed 1,000-character chunks, each cut to the same token budget.
+    Eval {
+        questions: PathBuf,
+        #[arg(long, default_value_t = 2000)]
+        budget: usize,
+        /// Leave out the MiniLM baseline (it embeds every 1,000-character chunk).
+        #[arg(long)]
+        skip_minilm: bool,
+    },
     /// List the documents in the library.
     List,
     /// Show a document's tree: ids, titles and spans.
@@ -138,7 +149,7 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         limit: usize,
         /// How the legs are combined.
-        #[arg(long, value_enum, default_value = "rrf")]
+        #[arg(long, value_enum, default_value = "minmax")]
         fusion: FusionArg,
     },
     /// Index files into a scratch library and print throughput figures.
@@ -300,6 +311,47 @@ fn embed_stage(library: &mut Library, quiet: bool) {
         Ok(_) => {}
         Err(e) => eprintln!("note: dense search unavailable ({e}); BM25 search works"),
     }
+}
+
+fn print_eval(out: &mut impl Write, rows: &[EvalRow], budget: usize) -> Result<()> {
+    let mark = |row: &EvalRow, m: Method| match row.found.get(&m) {
+        Some(true) => "yes",
+        Some(false) => "-",
+        None => "n/a",
+    };
+    writeln!(
+        out,
+        "{:<60} {:>5} {:>7} {:>8} {:>5} {:>7}",
+        "question", "ours", "rrf", "no-dense", "bm25", "minilm"
+    )?;
+    for row in rows {
+        let q: String = row.question.chars().take(60).collect();
+        writeln!(
+            out,
+            "{:<60} {:>5} {:>7} {:>8} {:>5} {:>7}",
+            q,
+            mark(row, Method::Ours),
+            mark(row, Method::OursRrf),
+            mark(row, Method::OursNoDense),
+            mark(row, Method::Bm25Chunks),
+            mark(row, Method::MiniLmChunks)
+        )?;
+    }
+    writeln!(out, "evidence found within the first {budget} tokens:")?;
+    for m in METHODS {
+        let found = rows
+            .iter()
+            .filter(|r| r.found.get(&m) == Some(&true))
+            .count();
+        writeln!(
+            out,
+            "  {:<14} {found}/{} ({:.0}%)",
+            format!("{m:?}"),
+            rows.len(),
+            100.0 * found as f64 / rows.len().max(1) as f64
+        )?;
+    }
+    Ok(())
 }
 
 fn print_search(out: &mut impl Write, results: &SearchResults) -> Result<()> {
@@ -610,6 +662,25 @@ fn run(cli: Cli) -> Result<i32> {
             }
         }
         Command::Embed => embed_stage(&mut library, cli.json),
+        Command::Eval {
+            questions,
+            budget,
+            skip_minilm,
+        } => {
+            let text = std::fs::read_to_string(&questions)
+                .with_context(|| format!("cannot read {}", questions.display()))?;
+            let questions: Vec<EvalQuestion> = serde_json::from_str(&text)
+                .with_context(|| format!("{}: not a question list", questions.display()))?;
+            let rows = library.evaluate(&questions, budget, !skip_minilm, &|done, total| {
+                eprint!("\r  evaluating {done}/{total}");
+            })?;
+            eprintln!();
+            if cli.json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
+            } else {
+                print_eval(&mut out, &rows, budget)?;
+            }
+        }
         Command::Remove { doc } => {
             let existed = library.remove(&doc)?;
             writeln!(out, "{}", if existed { "removed" } else { "not found" })?;

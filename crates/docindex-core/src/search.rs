@@ -225,6 +225,16 @@ pub struct NodeScore {
     pub best_rank: HashMap<&'static str, usize>,
     /// Credited from a child rather than matched itself.
     pub from_children: bool,
+    /// The part of `score` that came from the title leg.
+    pub title_score: f64,
+}
+
+impl NodeScore {
+    /// How strongly to show one of this node's passages: the passage's own fused score plus
+    /// the node's title match, so a passage in a section named for the query comes first.
+    pub fn passage_score(&self, chunk_score: f64) -> f64 {
+        chunk_score + self.title_score
+    }
 }
 
 fn leg_name(kind: LegKind) -> &'static str {
@@ -262,7 +272,10 @@ pub fn fuse(legs: &[Leg], fusion: Fusion) -> HashMap<(String, String), NodeScore
                         .entry((hit.doc_id.clone(), hit.node_id.clone(), chunk))
                         .or_default() += base;
                 }
-                None => entry.score += TITLE_WEIGHT * base,
+                None => {
+                    entry.score += TITLE_WEIGHT * base;
+                    entry.title_score += TITLE_WEIGHT * base;
+                }
             }
         }
     }
