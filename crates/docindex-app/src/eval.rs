@@ -55,6 +55,9 @@ pub struct EvalRow {
 
 const CHUNK_CHARS: usize = 1000;
 
+/// A document's fixed chunks and, when the model is available, their vectors.
+type BaselineChunks = (Vec<String>, Option<Vec<Vec<f32>>>);
+
 fn fold(text: &str) -> String {
     text.split_whitespace()
         .collect::<Vec<_>>()
@@ -155,7 +158,7 @@ impl Library {
     ) -> Result<Vec<EvalRow>> {
         let counter = TokenCounter::new().map_err(|e| AppError::Settings(e.to_string()))?;
         let embedder = self.embedder().ok().filter(|_| with_minilm_baseline);
-        let mut chunk_cache: HashMap<String, (Vec<String>, Option<Vec<Vec<f32>>>)> = HashMap::new();
+        let mut chunk_cache: HashMap<String, BaselineChunks> = HashMap::new();
         let mut rows = Vec::new();
         for (i, q) in questions.iter().enumerate() {
             on_progress(i, questions.len());
