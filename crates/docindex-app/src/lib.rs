@@ -6,6 +6,7 @@ pub mod eval;
 pub mod export;
 pub mod links;
 pub mod model;
+pub mod provenance;
 pub mod search;
 
 use docindex_core::embed::{EmbedError, Embedder};

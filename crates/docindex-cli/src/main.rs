@@ -7,12 +7,14 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use docindex_app::eval::{EvalQuestion, EvalRow, Method, METHODS};
 use docindex_app::links::LinkStatus;
+use docindex_app::provenance::{self, ProvenanceEvent};
 use docindex_app::search::{self, SearchRequest, SearchResults};
 use docindex_app::{
     default_library_dir, export, AppError, CacheChoice, IndexEvent, IndexOutcome, Library,
     ModelConfig,
 };
 use docindex_core::model::DocType;
+use docindex_core::provenance::ScanOptions;
 use docindex_core::search::Fusion;
 use docindex_core::structure::TreeSettings;
 use docindex_core::{Fault, IndexSettings, LlmEnhancement};
@@ -101,6 +103,27 @@ enum Command {
     },
     /// Compute the local embeddings of every document that has none yet (dense search).
     Embed,
+    /// Every section that discusses a topic, with verbatim excerpts: all sections are read.
+    Provenance {
+        topic: String,
+        /// Only this document (id, name, stem or id prefix).
+        #[arg(long)]
+        doc: Option<String>,
+        /// Only documents of this company (name substring or ticker).
+        #[arg(long)]
+        company: Option<String>,
+        #[arg(long)]
+        year: Option<i32>,
+        /// Sections below this relevance (0..1) are left out.
+        #[arg(long, default_value_t = ScanOptions::default().threshold)]
+        threshold: f64,
+        /// Excerpts per section.
+        #[arg(long, default_value_t = ScanOptions::default().max_excerpts)]
+        excerpts: usize,
+        /// Write the report as CSV (one row per excerpt) to this file.
+        #[arg(long)]
+        csv: Option<PathBuf>,
+    },
     /// Retrieval quality on a question set with known evidence: our search against BM25 and
     /// MiniLM over fixed 1,000-character chunks, each cut to the same token budget.
     Eval {
@@ -662,6 +685,76 @@ fn run(cli: Cli) -> Result<i32> {
             }
         }
         Command::Embed => embed_stage(&mut library, cli.json),
+        Command::Provenance {
+            topic,
+            doc,
+            company,
+            year,
+            threshold,
+            excerpts,
+            csv,
+        } => {
+            let mut scope = SearchRequest::new(&topic);
+            scope.doc = doc;
+            scope.company = company;
+            scope.fiscal_year = year;
+            let options = ScanOptions {
+                threshold,
+                max_excerpts: excerpts,
+            };
+            let bar = ProgressBar::new(1);
+            bar.set_style(
+                ProgressStyle::with_template("  scanning [{bar:30}] {pos}/{len} sections, {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            let hits = std::sync::atomic::AtomicUsize::new(0);
+            let report = library.provenance(&topic, &scope, options, &|event| match event {
+                ProvenanceEvent::Progress { done, total } => {
+                    bar.set_length(total as u64);
+                    bar.set_position(done as u64);
+                }
+                ProvenanceEvent::Hit(_) => {
+                    let n = hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    bar.set_message(format!("{n} with evidence"));
+                }
+            })?;
+            bar.finish_and_clear();
+            if let Some(path) = csv {
+                std::fs::write(&path, provenance::to_csv(&report)?)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
+            if cli.json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+            } else {
+                let c = &report.coverage;
+                writeln!(
+                    out,
+                    "'{}': {} section(s) with evidence; scanned {} of {} sections in {} document(s){}",
+                    report.topic,
+                    report.evidence.len(),
+                    c.sections_scanned,
+                    c.sections_total,
+                    c.documents,
+                    if c.semantic { ", by words and meaning" } else { ", by words" }
+                )?;
+                for e in &report.evidence {
+                    let pages = match (e.start_page, e.end_page) {
+                        (Some(a), Some(b)) if a == b => format!(" p.{a}"),
+                        (Some(a), Some(b)) => format!(" pp.{a}-{b}"),
+                        _ => String::new(),
+                    };
+                    writeln!(
+                        out,
+                        "{:.2}  {} {}  {}{}  ({})",
+                        e.relevance, e.doc_name, e.node_id, e.path, pages, e.reason
+                    )?;
+                    for x in &e.excerpts {
+                        let text: String = x.text.chars().take(200).collect();
+                        writeln!(out, "      [{}..{}] {text}", x.start_char, x.end_char)?;
+                    }
+                }
+            }
+        }
         Command::Eval {
             questions,
             budget,
@@ -679,6 +772,25 @@ fn run(cli: Cli) -> Result<i32> {
                 writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
             } else {
                 print_eval(&mut out, &rows, budget)?;
+                // Latency of library-wide searches (all legs), each question 3 times.
+                let mut millis = Vec::new();
+                for q in &questions {
+                    for _ in 0..3 {
+                        let started = std::time::Instant::now();
+                        library.search(&SearchRequest::new(&q.question))?;
+                        millis.push(started.elapsed().as_secs_f64() * 1000.0);
+                    }
+                }
+                millis.sort_by(f64::total_cmp);
+                let at = |p: f64| millis[((millis.len() - 1) as f64 * p).round() as usize];
+                writeln!(
+                    out,
+                    "library-wide search over {} documents: p50 {:.1} ms, p95 {:.1} ms ({} searches)",
+                    library.list()?.len(),
+                    at(0.5),
+                    at(0.95),
+                    millis.len()
+                )?;
             }
         }
         Command::Remove { doc } => {

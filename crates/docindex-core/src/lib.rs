@@ -19,6 +19,7 @@ pub mod metadata;
 pub mod model;
 pub mod pipeline;
 pub mod progress;
+pub mod provenance;
 pub mod search;
 pub mod store;
 pub mod structure;

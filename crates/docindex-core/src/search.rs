@@ -362,7 +362,7 @@ pub fn credit_parents(
 }
 
 /// A passage of the document: `text` is exactly `document text[span]`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Excerpt {
     pub start_char: usize,
     pub end_char: usize,

@@ -1,0 +1,218 @@
+//! Provenance over one document or the library: every section is scanned for the topic
+//! (nothing is skipped, and the coverage says so), hits are reported as they are found,
+//! and the report exports to JSON and to CSV that is safe to open in a spreadsheet.
+
+use crate::search::SearchRequest;
+use crate::{AppError, Library, Result};
+use docindex_core::embed::dot;
+use docindex_core::provenance::{scan, Evidence, ScanOptions};
+use docindex_core::search::{expand, Expansion};
+use docindex_core::store::{DocumentStore, DocumentSummary};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// How much of the scope was examined.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Coverage {
+    pub documents: usize,
+    pub sections_scanned: usize,
+    pub sections_total: usize,
+    /// Sections a pre-filter skipped (always 0 offline: every section is read).
+    pub sections_skipped: usize,
+    /// Whether closeness in meaning (local embeddings) was part of the scan.
+    pub semantic: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ProvenanceReport {
+    pub topic: String,
+    pub expansion: Expansion,
+    pub coverage: Coverage,
+    pub evidence: Vec<Evidence>,
+    /// Company and period of each document with evidence, for exports.
+    pub documents: Vec<DocumentSummary>,
+}
+
+/// Something that happened during a scan.
+pub enum ProvenanceEvent<'a> {
+    Progress { done: usize, total: usize },
+    Hit(&'a Evidence),
+}
+
+impl Library {
+    /// Scan every section of the documents `scope` selects for `topic`.
+    pub fn provenance(
+        &self,
+        topic: &str,
+        scope: &SearchRequest,
+        options: ScanOptions,
+        on_event: &dyn Fn(ProvenanceEvent),
+    ) -> Result<ProvenanceReport> {
+        let docs = self.scope(scope)?;
+        let ids: Vec<String> = docs.iter().map(|d| d.doc_id.clone()).collect();
+        let dictionary = self.store.dictionary_pairs(Some(&ids))?;
+        let expansion = expand(topic, &dictionary);
+        let stems = expansion.stems();
+        let closeness_by_doc = self.closeness(topic, &ids);
+        let total: usize = docs.iter().map(|d| d.node_count).sum();
+        let mut scanned = 0;
+        let mut evidence = Vec::new();
+        for summary in &docs {
+            if self.cancel.load(std::sync::atomic::Ordering::SeqCst) {
+                break;
+            }
+            let Some(doc) = self.store.get(&summary.doc_id)? else {
+                continue;
+            };
+            let empty = HashMap::new();
+            let closeness = closeness_by_doc
+                .as_ref()
+                .and_then(|c| c.get(&doc.doc_id))
+                .unwrap_or(&empty);
+            let base = scanned;
+            let found = scan(&doc, &stems, closeness, options, &mut |done, _, hit| {
+                if let Some(hit) = hit {
+                    on_event(ProvenanceEvent::Hit(hit));
+                }
+                on_event(ProvenanceEvent::Progress {
+                    done: base + done,
+                    total,
+                });
+            });
+            scanned += doc.nodes.len();
+            evidence.extend(found);
+        }
+        evidence.sort_by(|a, b| b.relevance.total_cmp(&a.relevance));
+        let with_evidence: Vec<DocumentSummary> = docs
+            .iter()
+            .filter(|d| evidence.iter().any(|e| e.doc_id == d.doc_id))
+            .cloned()
+            .collect();
+        Ok(ProvenanceReport {
+            topic: topic.to_string(),
+            expansion,
+            coverage: Coverage {
+                documents: docs.len(),
+                sections_scanned: scanned,
+                sections_total: total,
+                sections_skipped: 0,
+                semantic: closeness_by_doc.is_some(),
+            },
+            evidence,
+            documents: with_evidence,
+        })
+    }
+
+    /// One report per category, each scanning every section.
+    pub fn provenance_by_category(
+        &self,
+        categories: &[String],
+        scope: &SearchRequest,
+        options: ScanOptions,
+    ) -> Result<Vec<ProvenanceReport>> {
+        categories
+            .iter()
+            .map(|c| self.provenance(c, scope, options, &|_| {}))
+            .collect()
+    }
+
+    /// Per document, per node: the best cosine similarity of its chunks to `topic`. `None`
+    /// when the model or the vectors are not there.
+    fn closeness(
+        &self,
+        topic: &str,
+        ids: &[String],
+    ) -> Option<HashMap<String, HashMap<String, f32>>> {
+        let embedder = self.embedder().ok()?;
+        let vectors = self.store.vectors(embedder.model_id(), Some(ids)).ok()?;
+        if vectors.is_empty() {
+            return None;
+        }
+        let query = embedder.embed(&[topic]).ok()?.pop()?;
+        let mut out: HashMap<String, HashMap<String, f32>> = HashMap::new();
+        for v in &vectors {
+            let c = dot(&query, &v.vector);
+            let best = out
+                .entry(v.doc_id.clone())
+                .or_default()
+                .entry(v.node_id.clone())
+                .or_insert(f32::MIN);
+            *best = best.max(c);
+        }
+        Some(out)
+    }
+}
+
+/// A cell a spreadsheet would run as a formula gets a leading apostrophe.
+fn safe_cell(text: &str) -> String {
+    let text = text.replace(['\n', '\r'], " ");
+    match text.chars().next() {
+        Some('=' | '+' | '-' | '@' | '\t') => format!("'{text}"),
+        _ => text,
+    }
+}
+
+/// The report as CSV: one row per excerpt.
+pub fn to_csv(report: &ProvenanceReport) -> Result<String> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let csv_err = |e: csv::Error| AppError::Settings(format!("CSV: {e}"));
+    writer
+        .write_record([
+            "document",
+            "company",
+            "period",
+            "node_id",
+            "section_path",
+            "pages",
+            "start_char",
+            "end_char",
+            "relevance",
+            "excerpt",
+            "reason",
+        ])
+        .map_err(csv_err)?;
+    for e in &report.evidence {
+        let doc = report.documents.iter().find(|d| d.doc_id == e.doc_id);
+        let pages = match (e.start_page, e.end_page) {
+            (Some(a), Some(b)) if a == b => a.to_string(),
+            (Some(a), Some(b)) => format!("{a}-{b}"),
+            _ => String::new(),
+        };
+        for x in &e.excerpts {
+            writer
+                .write_record([
+                    safe_cell(&e.doc_name),
+                    safe_cell(doc.and_then(|d| d.company_name.as_deref()).unwrap_or("")),
+                    safe_cell(doc.and_then(|d| d.period_end_date.as_deref()).unwrap_or("")),
+                    e.node_id.clone(),
+                    safe_cell(&e.path),
+                    pages.clone(),
+                    x.start_char.to_string(),
+                    x.end_char.to_string(),
+                    format!("{:.3}", e.relevance),
+                    safe_cell(&x.text),
+                    safe_cell(&e.reason),
+                ])
+                .map_err(csv_err)?;
+        }
+    }
+    let bytes = writer
+        .into_inner()
+        .map_err(|e| AppError::Settings(format!("CSV: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| AppError::Settings(format!("CSV: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_cell;
+
+    #[test]
+    fn formula_cells_are_neutralised() {
+        assert_eq!(safe_cell("=HYPERLINK(\"x\")"), "'=HYPERLINK(\"x\")");
+        assert_eq!(safe_cell("+1"), "'+1");
+        assert_eq!(safe_cell("-(1,234)"), "'-(1,234)");
+        assert_eq!(safe_cell("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(safe_cell("Net sales"), "Net sales");
+        assert_eq!(safe_cell("a\nb"), "a b");
+    }
+}
