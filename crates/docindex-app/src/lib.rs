@@ -2,6 +2,7 @@
 //! export), shared by the CLI, the desktop shell and the tests. It owns file reading,
 //! parallelism and the library location; the core stays free of I/O.
 
+pub mod ask;
 pub mod eval;
 pub mod export;
 pub mod links;

@@ -5,6 +5,7 @@ mod bench;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
+use docindex_app::ask::AskEvent;
 use docindex_app::eval::{EvalQuestion, EvalRow, Method, METHODS};
 use docindex_app::links::LinkStatus;
 use docindex_app::provenance::{self, ProvenanceEvent};
@@ -103,6 +104,18 @@ enum Command {
     },
     /// Compute the local embeddings of every document that has none yet (dense search).
     Embed,
+    /// Answer a question with cited, verified excerpts (offline engine), streamed.
+    Ask {
+        question: String,
+        /// Only this document (id, name, stem or id prefix).
+        #[arg(long)]
+        doc: Option<String>,
+        /// Only documents of this company (name substring or ticker).
+        #[arg(long)]
+        company: Option<String>,
+        #[arg(long)]
+        year: Option<i32>,
+    },
     /// Every section that discusses a topic, with verbatim excerpts: all sections are read.
     Provenance {
         topic: String,
@@ -685,6 +698,61 @@ fn run(cli: Cli) -> Result<i32> {
             }
         }
         Command::Embed => embed_stage(&mut library, cli.json),
+        Command::Ask {
+            question,
+            doc,
+            company,
+            year,
+        } => {
+            let mut scope = SearchRequest::new(&question);
+            scope.doc = doc;
+            scope.company = company;
+            scope.fiscal_year = year;
+            let quiet = cli.json;
+            let answer = library.ask(&question, &scope, &|event| {
+                if quiet {
+                    return;
+                }
+                match event {
+                    AskEvent::Step(step) => eprintln!("  · {step}"),
+                    AskEvent::Token(token) => {
+                        print!("{token}");
+                        let _ = std::io::stdout().flush();
+                    }
+                }
+            })?;
+            if cli.json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
+            } else {
+                writeln!(out)?;
+                writeln!(
+                    out,
+                    "confidence: {:?} ({:.2}); {} source section(s)",
+                    answer.confidence.label,
+                    answer.confidence.score,
+                    answer.confidence.source_nodes
+                )?;
+                for c in &answer.citations {
+                    let pages = match (c.start_page, c.end_page) {
+                        (Some(a), Some(b)) if a == b => format!(" p.{a}"),
+                        (Some(a), Some(b)) => format!(" pp.{a}-{b}"),
+                        _ => String::new(),
+                    };
+                    writeln!(
+                        out,
+                        "[{}] {} {} {}{} [{}..{}]",
+                        c.marker, c.doc_name, c.node_id, c.title, pages, c.start_char, c.end_char
+                    )?;
+                }
+                if !answer.unsupported_numbers.is_empty() {
+                    writeln!(
+                        out,
+                        "warning: figures not found in any cited excerpt: {}",
+                        answer.unsupported_numbers.join(", ")
+                    )?;
+                }
+            }
+        }
         Command::Provenance {
             topic,
             doc,

@@ -20,6 +20,7 @@ pub mod model;
 pub mod pipeline;
 pub mod progress;
 pub mod provenance;
+pub mod qa;
 pub mod search;
 pub mod store;
 pub mod structure;

@@ -1,0 +1,389 @@
+//! Question answering without I/O: the offline engine composes an extractive answer from
+//! the best sentences of retrieved passages, each cited; every citation is verified
+//! against the source text (exact, then tolerant of spacing and case) before it is shown,
+//! numbers in an answer that no cited excerpt contains are flagged, and confidence follows
+//! the seed's rules (answered sub-questions, number of source sections).
+
+use crate::charmap::CharMap;
+use crate::model::{Engine, Span};
+use crate::search::{match_score, sentence_spans, words};
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum ConfidenceLabel {
+    High,
+    Medium,
+    Low,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Confidence {
+    pub label: ConfidenceLabel,
+    /// 0..1.
+    pub score: f64,
+    pub answered: usize,
+    pub unanswered: usize,
+    pub source_nodes: usize,
+}
+
+/// A verified citation: `excerpt` is exactly the document's text at `start_char..end_char`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Citation {
+    /// The number used in the answer, `[1]`.
+    pub marker: usize,
+    pub doc_id: String,
+    pub doc_name: String,
+    pub node_id: String,
+    pub title: String,
+    pub start_page: Option<u32>,
+    pub end_page: Option<u32>,
+    pub excerpt: String,
+    pub start_char: usize,
+    pub end_char: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    pub question: String,
+    /// The answer with inline `[n]` markers.
+    pub answer: String,
+    pub answered: bool,
+    pub confidence: Confidence,
+    pub citations: Vec<Citation>,
+    /// Excerpts that could not be located in the source and were dropped.
+    pub citations_dropped: usize,
+    /// Numbers in the answer that appear in no cited excerpt.
+    pub unsupported_numbers: Vec<String>,
+    pub reasoning: Vec<String>,
+    pub nodes_visited: Vec<String>,
+    pub engine: Engine,
+    pub tokens_used: u64,
+}
+
+/// A retrieved passage offered to the composer, with its place in the document.
+#[derive(Debug, Clone)]
+pub struct Passage<'a> {
+    pub doc_id: &'a str,
+    pub doc_name: &'a str,
+    pub node_id: &'a str,
+    pub title: &'a str,
+    pub start_page: Option<u32>,
+    pub end_page: Option<u32>,
+    /// The passage text and its char offset in the document.
+    pub text: &'a str,
+    pub start_char: usize,
+    /// Rank of the passage in retrieval (0 = best).
+    pub rank: usize,
+}
+
+/// Where `excerpt` stands in `text` (the document), searched inside `within`: exactly, or
+/// with any run of whitespace and any case. `None` when it is not there.
+pub fn locate(text: &str, within: Span, excerpt: &str) -> Option<Span> {
+    let map = CharMap::new(text);
+    let region = map.slice(within);
+    let base = within.start_char;
+    if excerpt.trim().is_empty() {
+        return None;
+    }
+    if let Some(byte) = region.find(excerpt) {
+        let start = base + region[..byte].chars().count();
+        return Some(Span {
+            start_char: start,
+            end_char: start + excerpt.chars().count(),
+        });
+    }
+    let pattern: Vec<String> = excerpt.split_whitespace().map(regex::escape).collect();
+    let re = Regex::new(&format!("(?i){}", pattern.join(r"\s+"))).ok()?;
+    let m = re.find(region)?;
+    let start = base + region[..m.start()].chars().count();
+    Some(Span {
+        start_char: start,
+        end_char: start + region[m.start()..m.end()].chars().count(),
+    })
+}
+
+/// Figures in `answer` (amounts, percentages, counts) found in none of `excerpts`.
+pub fn unsupported_numbers(answer: &str, excerpts: &[&str]) -> Vec<String> {
+    static NUMBER: std::sync::LazyLock<Option<Regex>> =
+        std::sync::LazyLock::new(|| Regex::new(r"\$?\d[\d,]*(?:\.\d+)?%?").ok());
+    let Some(number) = NUMBER.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for m in number.find_iter(answer) {
+        let n = m.as_str().trim_start_matches('$').trim_end_matches('%');
+        // Citation markers like [1] are not figures.
+        let before = answer[..m.start()].chars().last();
+        if before == Some('[') || n.len() < 2 && !m.as_str().contains('%') {
+            continue;
+        }
+        if !excerpts.iter().any(|e| e.contains(n)) && !out.contains(&m.as_str().to_string()) {
+            out.push(m.as_str().to_string());
+        }
+    }
+    out
+}
+
+/// Parts of a question that each need an answer: split at `?`, `;` and ` and ` between
+/// clauses of several words.
+pub fn sub_questions(question: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    for piece in question.split(['?', ';']) {
+        for part in piece.split(" and ") {
+            let content: Vec<String> = words(part);
+            if content.len() >= 3 {
+                parts.push(part.trim().to_string());
+            } else if let Some(last) = parts.last_mut() {
+                last.push_str(" and ");
+                last.push_str(part.trim());
+            } else if !part.trim().is_empty() {
+                parts.push(part.trim().to_string());
+            }
+        }
+    }
+    if parts.is_empty() {
+        parts.push(question.to_string());
+    }
+    parts
+}
+
+/// The offline answer: the best sentences of the passages, cited. `stems_of` gives the
+/// expanded stems of a text (the search expansion).
+pub fn compose_extractive(
+    question: &str,
+    passages: &[Passage<'_>],
+    stems_of: &dyn Fn(&str) -> BTreeSet<String>,
+    max_sentences: usize,
+) -> Answer {
+    let stems = stems_of(question);
+    let wants_figure = {
+        let q = question.to_lowercase();
+        [
+            "how much",
+            "how many",
+            "what was",
+            "what were",
+            "what is",
+            "rate",
+            "ratio",
+            "total",
+            "amount",
+            "price",
+        ]
+        .iter()
+        .any(|k| q.contains(k))
+    };
+    let mut candidates: Vec<(f64, usize, usize, usize, String)> = Vec::new();
+    for (p, passage) in passages.iter().enumerate() {
+        for (s, e, sentence) in sentence_spans(passage.text) {
+            let matched = match_score(sentence, &stems);
+            if matched == 0 || sentence.chars().count() < 12 {
+                continue;
+            }
+            let coverage = matched as f64 / stems.len().max(1) as f64;
+            let has_figure = sentence.chars().any(|c| c.is_ascii_digit());
+            let score = coverage
+                + if wants_figure && has_figure {
+                    0.25
+                } else {
+                    0.0
+                }
+                + 0.15 / (1.0 + passage.rank as f64)
+                - if sentence.chars().count() > 600 {
+                    0.2
+                } else {
+                    0.0
+                };
+            candidates.push((score, p, s, e, sentence.to_string()));
+        }
+    }
+    candidates.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let mut chosen: Vec<(f64, usize, usize, usize, String)> = Vec::new();
+    for c in candidates {
+        if chosen.len() == max_sentences {
+            break;
+        }
+        if chosen.iter().any(|x| x.4 == c.4) {
+            continue;
+        }
+        // Keep sentences that add to the best one, not weak echoes of it.
+        if chosen.first().is_some_and(|best| c.0 < best.0 * 0.6) {
+            break;
+        }
+        chosen.push(c);
+    }
+    let parts = sub_questions(question);
+    let answered_parts = parts
+        .iter()
+        .filter(|part| {
+            let part_stems = stems_of(part);
+            !part_stems.is_empty()
+                && chosen
+                    .iter()
+                    .any(|c| match_score(&c.4, &part_stems) as f64 / part_stems.len() as f64 > 0.5)
+        })
+        .count();
+    let best_coverage = chosen
+        .first()
+        .map(|c| match_score(&c.4, &stems) as f64 / stems.len().max(1) as f64)
+        .unwrap_or(0.0);
+    // More than half of the question's words must stand in one sentence.
+    let answered = answered_parts > 0 && best_coverage > 0.5;
+    let mut reasoning = vec![format!(
+        "read {} passage(s) from {} section(s)",
+        passages.len(),
+        passages
+            .iter()
+            .map(|p| (p.doc_id, p.node_id))
+            .collect::<BTreeSet<_>>()
+            .len()
+    )];
+    let nodes_visited: Vec<String> = {
+        let mut seen = Vec::new();
+        for p in passages {
+            let id = format!("{}:{}", p.doc_id, p.node_id);
+            if !seen.contains(&id) {
+                seen.push(id);
+            }
+        }
+        seen
+    };
+    if !answered {
+        reasoning.push(format!(
+            "no sentence covers enough of the question (best covers {:.0}% of its words)",
+            best_coverage * 100.0
+        ));
+        return Answer {
+            question: question.to_string(),
+            answer: "The indexed documents do not appear to answer this question.".to_string(),
+            answered: false,
+            confidence: Confidence {
+                label: ConfidenceLabel::Low,
+                score: (best_coverage * 0.4).min(0.3),
+                answered: 0,
+                unanswered: parts.len(),
+                source_nodes: 0,
+            },
+            citations: Vec::new(),
+            citations_dropped: 0,
+            unsupported_numbers: Vec::new(),
+            reasoning,
+            nodes_visited,
+            engine: Engine::Extractive,
+            tokens_used: 0,
+        };
+    }
+    let mut citations = Vec::new();
+    let mut text = String::new();
+    for (i, (_, p, s, e, sentence)) in chosen.iter().enumerate() {
+        let passage = &passages[*p];
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(sentence.trim());
+        text.push_str(&format!(" [{}]", i + 1));
+        citations.push(Citation {
+            marker: i + 1,
+            doc_id: passage.doc_id.to_string(),
+            doc_name: passage.doc_name.to_string(),
+            node_id: passage.node_id.to_string(),
+            title: passage.title.to_string(),
+            start_page: passage.start_page,
+            end_page: passage.end_page,
+            excerpt: sentence.clone(),
+            start_char: passage.start_char + s,
+            end_char: passage.start_char + e,
+        });
+    }
+    let source_nodes = citations
+        .iter()
+        .map(|c| (c.doc_id.clone(), c.node_id.clone()))
+        .collect::<BTreeSet<_>>()
+        .len();
+    let label = if answered_parts == parts.len() && source_nodes >= 3 {
+        ConfidenceLabel::High
+    } else if answered_parts * 2 > parts.len() && source_nodes >= 1 {
+        ConfidenceLabel::Medium
+    } else {
+        ConfidenceLabel::Low
+    };
+    let score = (answered_parts as f64 / parts.len() as f64)
+        * best_coverage.min(1.0)
+        * match label {
+            ConfidenceLabel::High => 1.0,
+            ConfidenceLabel::Medium => 0.8,
+            ConfidenceLabel::Low => 0.5,
+        };
+    reasoning.push(format!(
+        "chose {} sentence(s) covering {:.0}% of the question's words; {answered_parts} of {} part(s) answered",
+        citations.len(),
+        best_coverage * 100.0,
+        parts.len()
+    ));
+    let excerpts: Vec<&str> = citations.iter().map(|c| c.excerpt.as_str()).collect();
+    Answer {
+        question: question.to_string(),
+        unsupported_numbers: unsupported_numbers(&text, &excerpts),
+        answer: text,
+        answered: true,
+        confidence: Confidence {
+            label,
+            score,
+            answered: answered_parts,
+            unanswered: parts.len() - answered_parts,
+            source_nodes,
+        },
+        citations,
+        citations_dropped: 0,
+        reasoning,
+        nodes_visited,
+        engine: Engine::Extractive,
+        tokens_used: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locate_is_exact_then_tolerant_and_refuses_what_is_not_there() {
+        let text = "Intro. Net sales   were\n$391.0 billion in 2024. End.";
+        let all = Span {
+            start_char: 0,
+            end_char: text.chars().count(),
+        };
+        let exact = locate(text, all, "Intro.").unwrap();
+        assert_eq!((exact.start_char, exact.end_char), (0, 6));
+        let loose = locate(text, all, "net sales were $391.0 billion").unwrap();
+        assert_eq!(
+            CharMap::new(text).slice(loose),
+            "Net sales   were\n$391.0 billion"
+        );
+        assert!(locate(text, all, "net sales were $400.0 billion").is_none());
+    }
+
+    #[test]
+    fn numbers_missing_from_the_excerpts_are_flagged() {
+        let flagged = unsupported_numbers(
+            "Net sales were $391,035 million [1], up 2% [2] from 385,603.",
+            &["Total net sales 391,035", "an increase of 2%"],
+        );
+        assert_eq!(flagged, vec!["385,603"]);
+    }
+
+    #[test]
+    fn questions_split_into_parts() {
+        assert_eq!(
+            sub_questions("What was revenue in 2024 and how did margins change?").len(),
+            2
+        );
+        assert_eq!(
+            sub_questions("What were research and development expenses?").len(),
+            1
+        );
+    }
+}
