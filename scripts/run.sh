@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs DocumentIndex: indexes the bundled sample filing into a library and
-# shows its tree and one section. (The desktop app arrives with the desktop issue.)
+# Sets up, builds and runs DocumentIndex: indexes the bundled sample filing into a library,
+# shows its tree and one section, searches it and answers a question offline with cited,
+# verified excerpts. (The desktop app arrives with the desktop issue.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -14,3 +15,7 @@ echo "$tree"
 node=$(echo "$tree" | awk '/Quarterly Highlights/ {print $1; exit}')
 echo; echo "--- node $node ---"
 "$bin" --library "$lib" show sample_apple_10-Q_Q3FY2023 "$node"
+echo; echo "--- search: iPhone net sales ---"
+"$bin" --library "$lib" search "iPhone net sales" --doc sample_apple_10-Q_Q3FY2023 --limit 3
+echo; echo "--- ask (offline) ---"
+"$bin" --library "$lib" ask "What were iPhone net sales in the third quarter of 2023?" --doc sample_apple_10-Q_Q3FY2023
