@@ -222,7 +222,7 @@ impl Library {
                 doc_name: doc.doc_name.clone(),
                 node_id: node_id.clone(),
                 title: node.title.clone(),
-                path: path_of(doc, &node_id),
+                path: doc.path_of(&node_id),
                 score: score.score / ideal,
                 reason: reason(&score),
                 start_char: node.span.start_char,
@@ -300,17 +300,6 @@ fn ranked(hit: docindex_store::LexicalHit) -> Ranked {
         score: hit.score,
         boost: 1.0,
     }
-}
-
-fn path_of(doc: &DocumentIndex, node_id: &str) -> String {
-    let mut titles = Vec::new();
-    let mut current = doc.node(node_id);
-    while let Some(node) = current {
-        titles.push(node.title.as_str());
-        current = node.parent_id.as_deref().and_then(|p| doc.node(p));
-    }
-    titles.reverse();
-    titles.join(" › ")
 }
 
 fn reason(score: &search::NodeScore) -> String {

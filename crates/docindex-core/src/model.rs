@@ -420,6 +420,18 @@ impl DocumentIndex {
         self.nodes.iter().find(|n| n.node_id == node_id)
     }
 
+    /// Titles from the top of the tree down to `node_id`, joined with ` › `.
+    pub fn path_of(&self, node_id: &str) -> String {
+        let mut titles = Vec::new();
+        let mut current = self.node(node_id);
+        while let Some(node) = current {
+            titles.push(node.title.as_str());
+            current = node.parent_id.as_deref().and_then(|p| self.node(p));
+        }
+        titles.reverse();
+        titles.join(" › ")
+    }
+
     pub fn top_level(&self) -> impl Iterator<Item = &Node> {
         self.nodes.iter().filter(|n| n.parent_id.is_none())
     }

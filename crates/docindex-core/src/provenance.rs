@@ -141,7 +141,7 @@ pub fn scan(
                 doc_name: doc.doc_name.clone(),
                 node_id: node.node_id.clone(),
                 title: node.title.clone(),
-                path: path_of(doc, &node.node_id),
+                path: doc.path_of(&node.node_id),
                 relevance,
                 reason: reasons.join("; "),
                 excerpts,
@@ -162,15 +162,4 @@ pub fn scan(
             .then(a.start_char.cmp(&b.start_char))
     });
     found
-}
-
-fn path_of(doc: &DocumentIndex, node_id: &str) -> String {
-    let mut titles = Vec::new();
-    let mut current = doc.node(node_id);
-    while let Some(node) = current {
-        titles.push(node.title.as_str());
-        current = node.parent_id.as_deref().and_then(|p| doc.node(p));
-    }
-    titles.reverse();
-    titles.join(" › ")
 }
