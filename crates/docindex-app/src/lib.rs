@@ -8,6 +8,7 @@ pub mod export;
 pub mod links;
 pub mod model;
 pub mod provenance;
+pub mod saved;
 pub mod search;
 
 use docindex_core::embed::{EmbedError, Embedder};

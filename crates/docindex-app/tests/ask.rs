@@ -89,3 +89,27 @@ fn a_question_the_filing_does_not_answer_says_so() {
     assert_eq!(answer.confidence.label, ConfidenceLabel::Low);
     assert!(answer.answer.contains("do not appear to answer"));
 }
+
+#[test]
+fn answers_are_saved_and_reopen_with_their_spans_after_a_restart() {
+    let (dir, library) = library();
+    let answer = library
+        .ask(
+            "How many consumer vehicles did Tesla deliver in 2023?",
+            &SearchRequest::new(""),
+            &|_| {},
+        )
+        .unwrap();
+    let id = library.save_answer(&answer).unwrap();
+    drop(library);
+    let mut reopened_library = Library::open(dir.path(), IndexSettings::default()).unwrap();
+    let saved = reopened_library.reopen(id).unwrap();
+    assert_eq!(saved.kind, "answer");
+    assert!(saved.stale.is_empty(), "{:?}", saved.stale);
+    assert_eq!(saved.result["answer"], answer.answer);
+    assert_eq!(reopened_library.saved_list().unwrap()[0].id, id);
+    // Once the document is gone, the reopened answer says its spans are stale.
+    reopened_library.remove(TESLA).unwrap();
+    let saved = reopened_library.reopen(id).unwrap();
+    assert_eq!(saved.stale.len(), answer.citations.len());
+}

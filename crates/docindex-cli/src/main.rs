@@ -104,6 +104,9 @@ enum Command {
     },
     /// Compute the local embeddings of every document that has none yet (dense search).
     Embed,
+    /// List saved answers and provenance reports, or reopen one by id (its spans are
+    /// checked against the library again).
+    Saved { id: Option<i64> },
     /// Answer a question with cited, verified excerpts (offline engine), streamed.
     Ask {
         question: String,
@@ -698,6 +701,30 @@ fn run(cli: Cli) -> Result<i32> {
             }
         }
         Command::Embed => embed_stage(&mut library, cli.json),
+        Command::Saved { id: None } => {
+            let entries = library.saved_list()?;
+            if cli.json {
+                writeln!(out, "{}", serde_json::to_string_pretty(&entries)?)?;
+            } else {
+                for e in entries {
+                    writeln!(
+                        out,
+                        "#{:<5} {}  {:<10}  {}",
+                        e.id, e.created_at, e.kind, e.title
+                    )?;
+                }
+            }
+        }
+        Command::Saved { id: Some(id) } => {
+            let saved = library.reopen(id)?;
+            writeln!(out, "{}", serde_json::to_string_pretty(&saved)?)?;
+            if !saved.stale.is_empty() {
+                eprintln!(
+                    "warning: {} span(s) no longer match the library (document removed or replaced)",
+                    saved.stale.len()
+                );
+            }
+        }
         Command::Ask {
             question,
             doc,
@@ -721,10 +748,12 @@ fn run(cli: Cli) -> Result<i32> {
                     }
                 }
             })?;
+            let saved_id = library.save_answer(&answer)?;
             if cli.json {
                 writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
             } else {
                 writeln!(out)?;
+                eprintln!("  · saved as #{saved_id} (docindex saved {saved_id})");
                 writeln!(
                     out,
                     "confidence: {:?} ({:.2}); {} source section(s)",
@@ -787,6 +816,10 @@ fn run(cli: Cli) -> Result<i32> {
                 }
             })?;
             bar.finish_and_clear();
+            let saved_id = library.save_report(&report)?;
+            if !cli.json {
+                eprintln!("saved as #{saved_id} (docindex saved {saved_id})");
+            }
             if let Some(path) = csv {
                 std::fs::write(&path, provenance::to_csv(&report)?)
                     .with_context(|| format!("cannot write {}", path.display()))?;
