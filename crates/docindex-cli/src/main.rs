@@ -511,7 +511,7 @@ fn run(cli: Cli) -> Result<i32> {
     }
     let dir = cli.library.clone().unwrap_or_else(default_library_dir);
     let mut library = Library::open(&dir, settings)?;
-    if let (Some(config), Command::Index { .. }) = (&model, &cli.command) {
+    if let (Some(config), Command::Index { .. } | Command::Ask { .. }) = (&model, &cli.command) {
         library.set_model(config)?;
     }
     let mut out = std::io::stdout().lock();

@@ -6,6 +6,7 @@ use assert_cmd::Command;
 use docindex_scripted::{ScriptedServer, Step};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 const KEY: &str = "sk-cli-test-31415-secret";
 
@@ -245,4 +246,114 @@ fn a_bad_model_string_or_cache_is_refused_before_any_work() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown cache"));
     assert_eq!(server.stats().calls, 0);
+}
+
+const TESLA: &str = "tesla_10-K_FY2023_0001628280-24-002390.html";
+
+#[test]
+fn the_llm_engine_cites_only_quotes_found_in_the_document() {
+    let server = ScriptedServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    docindex(&lib, &server)
+        .arg("index")
+        .arg(fixture(TESLA))
+        .assert()
+        .success();
+    let (answer, stderr) = run_json(docindex(&lib, &server).args([
+        "--json",
+        "--model",
+        "openai/scripted-model",
+        "--cache",
+        "none",
+        "ask",
+        "How many consumer vehicles did Tesla deliver in 2023?",
+    ]));
+    assert_eq!(answer["engine"], "llm");
+    let citations = answer["citations"].as_array().unwrap();
+    assert_eq!(citations.len(), 1, "{answer}");
+    // The quote not in the filing and the unknown source label are not citations, and the
+    // section id the model invented was ignored.
+    assert_eq!(answer["citations_dropped"], 3, "{answer}");
+    assert!(
+        stderr.contains("not offered") && stderr.contains("not a citation"),
+        "{stderr}"
+    );
+    assert_eq!(answer["unsupported_numbers"], serde_json::json!(["42"]));
+    assert!(answer["tokens_used"].as_u64().unwrap() > 0);
+    let c = &citations[0];
+    let shown = docindex(&lib, &server)
+        .args(["--json", "show", TESLA, c["node_id"].as_str().unwrap()])
+        .output()
+        .unwrap();
+    let node: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert!(node["text"]
+        .as_str()
+        .unwrap()
+        .contains(c["excerpt"].as_str().unwrap()));
+    let sent = server.requests();
+    assert!(
+        sent.last().unwrap().json()["stream"] == true,
+        "the answer is streamed"
+    );
+}
+
+#[test]
+fn an_outage_mid_stream_ends_with_a_clear_error_and_keeps_what_was_saved() {
+    let server = ScriptedServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    docindex(&lib, &server)
+        .arg("index")
+        .arg(fixture(TESLA))
+        .assert()
+        .success();
+    // A first answer is saved.
+    docindex(&lib, &server)
+        .args([
+            "--model",
+            "openai/scripted-model",
+            "--cache",
+            "none",
+            "ask",
+            "How many vehicles did Tesla deliver?",
+        ])
+        .assert()
+        .success();
+    server.push(Step::Says(r#"{"action": "answer", "node_ids": []}"#.into()));
+    server.push(Step::Chunks {
+        content_type: "text/event-stream".into(),
+        chunks: vec![
+            "data: {\"choices\":[{\"delta\":{\"content\":\"Tesla delivered \"}}]}\n\n".into(),
+        ],
+        delay: Duration::from_millis(5),
+    });
+    let out = docindex(&lib, &server)
+        .args([
+            "--model",
+            "openai/scripted-model",
+            "--cache",
+            "none",
+            "ask",
+            "How many vehicles did Tesla produce?",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.contains("Tesla delivered"),
+        "the text that arrived was shown: {stdout}"
+    );
+    assert!(
+        stderr.contains("stream ended before the reply was complete"),
+        "{stderr}"
+    );
+    let (saved, _) = run_json(docindex(&lib, &server).args(["--json", "saved"]));
+    assert_eq!(
+        saved.as_array().unwrap().len(),
+        1,
+        "the earlier answer is kept, no half answer saved"
+    );
 }

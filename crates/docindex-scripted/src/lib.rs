@@ -317,6 +317,31 @@ pub fn fake_model(prompt: &str) -> String {
         headings.push(json!({"block": 99_999_999u64, "title": "Invented heading", "level": 1}));
         return json!({ "headings": headings }).to_string();
     }
+    if prompt.contains("Decide the next step") {
+        let candidate = Regex::new(r"(?m)^\[([0-9a-f]{1,6}:\d{4})\] ").unwrap();
+        let first = candidate.captures(prompt).map(|c| c[1].to_string());
+        return if prompt.contains("Read so far:\n(nothing yet)") {
+            json!({"action": "read", "node_ids": [first, "ffffff:9999"], "reason": "most relevant"})
+        } else {
+            json!({"action": "answer", "node_ids": []})
+        }
+        .to_string();
+    }
+    if prompt.contains("Answer the question from these sources only") {
+        let source = Regex::new(r"(?m)^S1: .*\n(.+)$").unwrap();
+        let first_line = source
+            .captures(prompt)
+            .map(|c| c[1].to_string())
+            .unwrap_or_default();
+        let sentence = match first_line.find(". ") {
+            Some(end) => first_line[..=end].to_string(),
+            None => first_line.clone(),
+        };
+        let sentence = sentence.trim().to_string();
+        return format!(
+            "According to the filing, {sentence} [1] It also reports 42 widgets [2].\nSOURCES:\n[1] S1: \"{sentence}\"\n[2] S1: \"The company sold 42 widgets on the moon.\"\n[3] S9: \"Nothing.\"\n"
+        );
+    }
     if prompt.contains("Summarise each section below") {
         let node = Regex::new(r"(?m)^=== node (\d{4,}): (.+)$").unwrap();
         let mut summaries: Vec<Value> = node
