@@ -34,7 +34,13 @@ fn docindex(lib: &Path, server: &ScriptedServer) -> Command {
 fn run_json(cmd: &mut Command) -> (Value, String) {
     let out = cmd.output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(out.status.success(), "{stderr}");
+    assert!(
+        out.status.success(),
+        "{}\n(stderr: {} bytes, last lines: {})",
+        String::from_utf8_lossy(&out.stdout),
+        stderr.len(),
+        stderr.lines().rev().take(5).collect::<Vec<_>>().join(" | ")
+    );
     (serde_json::from_slice(&out.stdout).unwrap(), stderr)
 }
 
