@@ -4,7 +4,7 @@
 
 use docindex_core::model::*;
 use docindex_core::store::{DocumentStore, DocumentSummary};
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -268,7 +268,9 @@ impl SqliteStore {
             });
         }
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-            let tx = self.conn.transaction()?;
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
             tx.execute_batch(sql)?;
             tx.pragma_update(None, "user_version", (i + 1) as i64)?;
             tx.commit()?;
@@ -388,7 +390,9 @@ impl SqliteStore {
 
     /// Store the vectors of a document's chunks for `model`, replacing any it had.
     pub fn put_vectors(&mut self, doc_id: &str, model: &str, vectors: &[Vec<f32>]) -> Result<()> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
             "DELETE FROM chunk_vectors WHERE doc_id = ?1 AND model = ?2",
             params![doc_id, model],
@@ -892,7 +896,9 @@ impl DocumentStore for SqliteStore {
     type Error = StoreError;
 
     fn replace(&mut self, doc: &DocumentIndex) -> Result<Vec<String>> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let stale: Vec<String> = {
             let mut stmt =
                 tx.prepare("SELECT doc_id FROM documents WHERE doc_id = ?1 OR doc_name = ?2")?;
@@ -979,7 +985,9 @@ impl DocumentStore for SqliteStore {
     }
 
     fn remove(&mut self, doc_id: &str) -> Result<bool> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let exists: bool = tx
             .query_row(
                 "SELECT 1 FROM documents WHERE doc_id = ?1",

@@ -127,3 +127,46 @@ fn redis_cache_shares_entries_with_ttls_and_survives_dropped_connections() {
     assert_eq!(cache.get("k1").unwrap().as_deref(), Some("v2"));
     assert_eq!(other.get("k1").unwrap().as_deref(), Some("v2"));
 }
+
+/// The cache shares the library file: its writes, from other threads, must never make a
+/// document's transaction fail (a deferred transaction that read before another
+/// connection wrote would get SQLITE_BUSY without waiting).
+#[test]
+fn cache_writes_from_other_threads_never_fail_a_document_write() {
+    use docindex_core::store::DocumentStore;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("library.sqlite");
+    let mut store = docindex_store::SqliteStore::open(&path).unwrap();
+    let cache = Arc::new(SqliteCache::open(&path).unwrap());
+    let bytes = std::fs::read(
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/buckle_8-K_2024-11-22_EX-99.1_press_release.html"),
+    )
+    .unwrap();
+    let doc = docindex_core::index_document(
+        "pr.html",
+        &bytes,
+        &docindex_core::IndexSettings::default(),
+        &mut docindex_core::progress::NoProgress,
+    )
+    .unwrap();
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let (cache, stop) = (cache.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut i = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                cache
+                    .put(&format!("k{i}"), "v", Duration::from_secs(60))
+                    .unwrap();
+                i += 1;
+            }
+            i
+        })
+    };
+    for _ in 0..30 {
+        store.replace(&doc).unwrap();
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    assert!(writer.join().unwrap() > 0);
+}
