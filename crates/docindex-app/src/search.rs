@@ -28,6 +28,8 @@ pub struct SearchRequest {
     pub fusion: Fusion,
     /// Legs to leave out (for comparisons).
     pub without: Vec<LegKind>,
+    /// Let the library's model score the candidates (when one is set).
+    pub use_model: bool,
 }
 
 impl SearchRequest {
@@ -42,6 +44,7 @@ impl SearchRequest {
             // Measured on tests/eval/questions.json: min-max 22/24, RRF 20/24.
             fusion: Fusion::MinMax,
             without: Vec::new(),
+            use_model: false,
         }
     }
 }
@@ -58,6 +61,8 @@ pub struct SearchHit {
     /// 0..1: the node's fused score as a share of a perfect match in every leg.
     pub score: f64,
     pub reason: String,
+    /// Which engine produced the score and reason.
+    pub engine: docindex_core::model::Engine,
     pub start_char: usize,
     pub end_char: usize,
     pub start_page: Option<u32>,
@@ -84,6 +89,11 @@ pub struct SearchResults {
     pub notes: Vec<String>,
     pub documents_searched: usize,
     pub hits: Vec<SearchHit>,
+    /// Model calls and tokens of the LLM leg, when it ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm_usage: Option<docindex_core::llm::UsageTotals>,
+    /// Ids in model replies that were not among the candidates (ignored).
+    pub unknown_ids_dropped: usize,
 }
 
 impl Library {
@@ -225,6 +235,7 @@ impl Library {
                 path: doc.path_of(&node_id),
                 score: score.score / ideal,
                 reason: reason(&score),
+                engine: docindex_core::model::Engine::Extractive,
                 start_char: node.span.start_char,
                 end_char: node.span.end_char,
                 start_page: node.start_page,
@@ -240,14 +251,92 @@ impl Library {
                 text: map.slice(node.span).to_string(),
             });
         }
-        Ok(SearchResults {
+        let mut results = SearchResults {
             query: request.query.clone(),
             expansion,
             legs: legs.iter().map(|l| l.kind).collect(),
             notes,
             documents_searched: scope.len(),
             hits,
-        })
+            llm_usage: None,
+            unknown_ids_dropped: 0,
+        };
+        if let Some(llm) = self.llm.clone().filter(|_| request.use_model) {
+            self.rescore_with_llm(llm.as_ref(), &request.query, &mut results)?;
+        }
+        Ok(results)
+    }
+
+    /// The LLM leg: the offline ranking's candidates are scored by the model in batches of
+    /// ten; candidates under the seed's threshold are dropped, and ids the model invents
+    /// are ignored and counted.
+    fn rescore_with_llm(
+        &self,
+        llm: &dyn docindex_core::llm::Llm,
+        query: &str,
+        results: &mut SearchResults,
+    ) -> Result<()> {
+        use docindex_core::search::llm::{score_prompt, Candidate, Scores, RELEVANCE_THRESHOLD};
+        let meter = docindex_core::llm::UsageMeter::default();
+        let ids: Vec<String> = (0..results.hits.len())
+            .map(|i| format!("C{}", i + 1))
+            .collect();
+        let mut scored: HashMap<String, (f64, String)> = HashMap::new();
+        let mut dropped = 0;
+        for (batch_ids, batch) in ids.chunks(10).zip(results.hits.chunks(10)) {
+            let candidates: Vec<Candidate> = batch_ids
+                .iter()
+                .zip(batch)
+                .map(|(id, hit)| Candidate {
+                    id: id.clone(),
+                    path: hit.path.clone(),
+                    summary: String::new(),
+                    excerpt: hit
+                        .passages
+                        .first()
+                        .map(|p| p.text.chars().take(600).collect())
+                        .unwrap_or_default(),
+                })
+                .collect();
+            let reply = docindex_core::llm::json::complete_json::<Scores>(
+                llm,
+                &score_prompt(query, &candidates),
+            )
+            .map_err(AppError::Llm)?;
+            for r in &reply.replies {
+                meter.record(r);
+            }
+            for s in reply.value.scores {
+                if batch_ids.contains(&s.node_id) {
+                    scored.insert(s.node_id, (s.relevance.clamp(0.0, 1.0), s.reason));
+                } else {
+                    log::warn!(
+                        "search: the model scored {:?}, which was not a candidate; ignored",
+                        s.node_id
+                    );
+                    dropped += 1;
+                }
+            }
+        }
+        let hits = std::mem::take(&mut results.hits);
+        let mut kept: Vec<SearchHit> = hits
+            .into_iter()
+            .zip(ids)
+            .filter_map(|(mut hit, id)| {
+                let (relevance, reason) = scored.remove(&id)?;
+                (relevance >= RELEVANCE_THRESHOLD).then(|| {
+                    hit.score = relevance;
+                    hit.reason = reason;
+                    hit.engine = docindex_core::model::Engine::Llm;
+                    hit
+                })
+            })
+            .collect();
+        kept.sort_by(|a, b| b.score.total_cmp(&a.score));
+        results.hits = kept;
+        results.unknown_ids_dropped = dropped;
+        results.llm_usage = Some(meter.totals());
+        Ok(())
     }
 
     /// The dense leg, or `None` when no document in scope has vectors yet.

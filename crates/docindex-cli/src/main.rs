@@ -511,7 +511,9 @@ fn run(cli: Cli) -> Result<i32> {
     }
     let dir = cli.library.clone().unwrap_or_else(default_library_dir);
     let mut library = Library::open(&dir, settings)?;
-    if let (Some(config), Command::Index { .. } | Command::Ask { .. }) = (&model, &cli.command) {
+    if let (Some(config), Command::Index { .. } | Command::Ask { .. } | Command::Search { .. }) =
+        (&model, &cli.command)
+    {
         library.set_model(config)?;
     }
     let mut out = std::io::stdout().lock();
@@ -689,6 +691,7 @@ fn run(cli: Cli) -> Result<i32> {
                 None => None,
             };
             request.limit = limit;
+            request.use_model = library.model().is_some();
             request.fusion = match fusion {
                 FusionArg::Rrf => Fusion::Rrf,
                 FusionArg::Minmax => Fusion::MinMax,

@@ -363,3 +363,43 @@ fn an_outage_mid_stream_ends_with_a_clear_error_and_keeps_what_was_saved() {
         "the earlier answer is kept, no half answer saved"
     );
 }
+
+#[test]
+fn the_llm_leg_of_search_scores_the_offline_candidates() {
+    let server = ScriptedServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    docindex(&lib, &server)
+        .arg("index")
+        .arg(fixture(TESLA))
+        .assert()
+        .success();
+    let (offline, _) = run_json(docindex(&lib, &server).args([
+        "--json",
+        "search",
+        "vehicle deliveries",
+        "--limit",
+        "5",
+    ]));
+    let (results, stderr) = run_json(docindex(&lib, &server).args([
+        "--json",
+        "--model",
+        "openai/scripted-model",
+        "--cache",
+        "none",
+        "search",
+        "vehicle deliveries",
+        "--limit",
+        "5",
+    ]));
+    let hits = results["hits"].as_array().unwrap();
+    // The model scored the first candidate 0.9 and the rest 0.2: only it passes 0.5.
+    assert_eq!(hits.len(), 1, "{results}");
+    assert_eq!(hits[0]["engine"], "llm");
+    assert_eq!(hits[0]["score"], 0.9);
+    assert_eq!(hits[0]["node_id"], offline["hits"][0]["node_id"]);
+    assert_eq!(results["unknown_ids_dropped"], 1);
+    assert!(stderr.contains("not a candidate"), "{stderr}");
+    assert_eq!(results["llm_usage"]["calls"], 1);
+    assert_eq!(offline["hits"][0]["engine"], "extractive");
+}

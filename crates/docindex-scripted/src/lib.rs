@@ -317,6 +317,19 @@ pub fn fake_model(prompt: &str) -> String {
         headings.push(json!({"block": 99_999_999u64, "title": "Invented heading", "level": 1}));
         return json!({ "headings": headings }).to_string();
     }
+    if prompt.contains("Evaluate how relevant each document section") {
+        let candidate = Regex::new(r"(?m)^\[(C\d+)\] ").unwrap();
+        let mut scores: Vec<Value> = candidate
+            .captures_iter(prompt)
+            .enumerate()
+            .map(|(i, c)| {
+                let relevance = if i == 0 { 0.9 } else { 0.2 };
+                json!({"node_id": &c[1], "relevance": relevance, "reason": format!("scripted judgement {}", i + 1)})
+            })
+            .collect();
+        scores.push(json!({"node_id": "C999", "relevance": 1.0, "reason": "not a candidate"}));
+        return json!({ "scores": scores }).to_string();
+    }
     if prompt.contains("Decide the next step") {
         let candidate = Regex::new(r"(?m)^\[([0-9a-f]{1,6}:\d{4})\] ").unwrap();
         let first = candidate.captures(prompt).map(|c| c[1].to_string());
