@@ -17,8 +17,11 @@ pub struct Coverage {
     pub documents: usize,
     pub sections_scanned: usize,
     pub sections_total: usize,
-    /// Sections a pre-filter skipped (always 0 offline: every section is read).
+    /// Sections a pre-filter kept from the model (always 0 offline: every section is read
+    /// by the offline scan; with a model, the sections it was not asked about).
     pub sections_skipped: usize,
+    /// Sections the model judged (LLM engine only).
+    pub sections_judged_by_model: usize,
     /// Whether closeness in meaning (local embeddings) was part of the scan.
     pub semantic: bool,
 }
@@ -55,6 +58,16 @@ impl Library {
         let stems = expansion.stems();
         let closeness_by_doc = self.closeness(topic, &ids);
         let total: usize = docs.iter().map(|d| d.node_count).sum();
+        let llm = self.llm.clone().filter(|_| scope.use_model);
+        let model_used = llm.is_some();
+        // With a model, the offline scan is the cheap pre-filter: a low bar, then the model.
+        let options = match llm {
+            Some(_) => ScanOptions {
+                threshold: PREFILTER_THRESHOLD,
+                ..options
+            },
+            None => options,
+        };
         let mut scanned = 0;
         let mut evidence = Vec::new();
         for summary in &docs {
@@ -70,8 +83,9 @@ impl Library {
                 .and_then(|c| c.get(&doc.doc_id))
                 .unwrap_or(&empty);
             let base = scanned;
+            let streaming = llm.is_none();
             let found = scan(&doc, &stems, closeness, options, &mut |done, _, hit| {
-                if let Some(hit) = hit {
+                if let (Some(hit), true) = (hit, streaming) {
                     on_event(ProvenanceEvent::Hit(hit));
                 }
                 on_event(ProvenanceEvent::Progress {
@@ -81,6 +95,11 @@ impl Library {
             });
             scanned += doc.nodes.len();
             evidence.extend(found);
+        }
+        let mut judged = 0;
+        if let Some(llm) = llm {
+            judged = evidence.len();
+            evidence = judge_with_llm(llm.as_ref(), topic, evidence, on_event)?;
         }
         evidence.sort_by(|a, b| b.relevance.total_cmp(&a.relevance));
         let with_evidence: Vec<DocumentSummary> = docs
@@ -95,7 +114,8 @@ impl Library {
                 documents: docs.len(),
                 sections_scanned: scanned,
                 sections_total: total,
-                sections_skipped: 0,
+                sections_skipped: if model_used { scanned - judged } else { 0 },
+                sections_judged_by_model: judged,
                 semantic: closeness_by_doc.is_some(),
             },
             evidence,
@@ -141,6 +161,67 @@ impl Library {
         }
         Some(out)
     }
+}
+
+/// With a model, sections the offline scan rates at least this relevant are sent to it.
+const PREFILTER_THRESHOLD: f64 = 0.15;
+/// Seed 000's provenance threshold for the model's relevance.
+const MODEL_THRESHOLD: f64 = 0.6;
+
+/// The model judges the pre-filtered sections in batches of ten; those it rates at least
+/// `MODEL_THRESHOLD` are the evidence, each hit reported as it is confirmed.
+fn judge_with_llm(
+    llm: &dyn docindex_core::llm::Llm,
+    topic: &str,
+    candidates: Vec<Evidence>,
+    on_event: &dyn Fn(ProvenanceEvent),
+) -> Result<Vec<Evidence>> {
+    use docindex_core::search::llm::{score_prompt, Candidate, Scores};
+    let mut kept = Vec::new();
+    for (b, batch) in candidates.chunks(10).enumerate() {
+        let ids: Vec<String> = (0..batch.len())
+            .map(|i| format!("E{}", b * 10 + i + 1))
+            .collect();
+        let offered: Vec<Candidate> = ids
+            .iter()
+            .zip(batch)
+            .map(|(id, e)| Candidate {
+                id: id.clone(),
+                path: e.path.clone(),
+                summary: String::new(),
+                excerpt: e
+                    .excerpts
+                    .iter()
+                    .map(|x| x.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" … ")
+                    .chars()
+                    .take(800)
+                    .collect(),
+            })
+            .collect();
+        let reply =
+            docindex_core::llm::json::complete_json::<Scores>(llm, &score_prompt(topic, &offered))
+                .map_err(AppError::Llm)?;
+        for s in reply.value.scores {
+            let Some(i) = ids.iter().position(|id| *id == s.node_id) else {
+                log::warn!(
+                    "provenance: the model judged {:?}, which it was not shown; ignored",
+                    s.node_id
+                );
+                continue;
+            };
+            if s.relevance >= MODEL_THRESHOLD {
+                let mut e = batch[i].clone();
+                e.relevance = s.relevance.clamp(0.0, 1.0);
+                e.reason = s.reason;
+                e.engine = docindex_core::model::Engine::Llm;
+                on_event(ProvenanceEvent::Hit(&e));
+                kept.push(e);
+            }
+        }
+    }
+    Ok(kept)
 }
 
 /// A cell a spreadsheet would run as a formula gets a leading apostrophe.

@@ -511,8 +511,13 @@ fn run(cli: Cli) -> Result<i32> {
     }
     let dir = cli.library.clone().unwrap_or_else(default_library_dir);
     let mut library = Library::open(&dir, settings)?;
-    if let (Some(config), Command::Index { .. } | Command::Ask { .. } | Command::Search { .. }) =
-        (&model, &cli.command)
+    if let (
+        Some(config),
+        Command::Index { .. }
+        | Command::Ask { .. }
+        | Command::Search { .. }
+        | Command::Provenance { .. },
+    ) = (&model, &cli.command)
     {
         library.set_model(config)?;
     }
@@ -795,6 +800,7 @@ fn run(cli: Cli) -> Result<i32> {
             csv,
         } => {
             let mut scope = SearchRequest::new(&topic);
+            scope.use_model = library.model().is_some();
             scope.doc = doc;
             scope.company = company;
             scope.fiscal_year = year;
@@ -841,6 +847,13 @@ fn run(cli: Cli) -> Result<i32> {
                     c.documents,
                     if c.semantic { ", by words and meaning" } else { ", by words" }
                 )?;
+                if c.sections_judged_by_model > 0 || c.sections_skipped > 0 {
+                    writeln!(
+                        out,
+                        "the model judged {} section(s); {} were left out by the offline pre-filter",
+                        c.sections_judged_by_model, c.sections_skipped
+                    )?;
+                }
                 for e in &report.evidence {
                     let pages = match (e.start_page, e.end_page) {
                         (Some(a), Some(b)) if a == b => format!(" p.{a}"),

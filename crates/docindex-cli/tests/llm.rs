@@ -403,3 +403,40 @@ fn the_llm_leg_of_search_scores_the_offline_candidates() {
     assert_eq!(results["llm_usage"]["calls"], 1);
     assert_eq!(offline["hits"][0]["engine"], "extractive");
 }
+
+#[test]
+fn with_a_model_provenance_reports_what_the_pre_filter_skipped() {
+    let server = ScriptedServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    docindex(&lib, &server)
+        .arg("index")
+        .arg(fixture(TESLA))
+        .assert()
+        .success();
+    let (report, _) = run_json(docindex(&lib, &server).args([
+        "--json",
+        "--model",
+        "openai/scripted-model",
+        "--cache",
+        "none",
+        "provenance",
+        "battery supply",
+    ]));
+    let c = &report["coverage"];
+    let total = c["sections_total"].as_u64().unwrap();
+    let judged = c["sections_judged_by_model"].as_u64().unwrap();
+    assert_eq!(c["sections_scanned"].as_u64().unwrap(), total);
+    assert!(judged > 1 && judged < total, "{c}");
+    assert_eq!(
+        c["sections_skipped"].as_u64().unwrap(),
+        total - judged,
+        "coverage is honest"
+    );
+    let evidence = report["evidence"].as_array().unwrap();
+    // The scripted model rates the first of each batch of ten 0.9 and the rest 0.2.
+    assert_eq!(evidence.len() as u64, judged.div_ceil(10));
+    assert!(evidence
+        .iter()
+        .all(|e| e["engine"] == "llm" && e["relevance"] == 0.9));
+}

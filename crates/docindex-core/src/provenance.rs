@@ -27,6 +27,13 @@ pub struct Evidence {
     pub end_char: usize,
     pub start_page: Option<u32>,
     pub end_page: Option<u32>,
+    /// Which engine judged the relevance.
+    #[serde(default = "extractive")]
+    pub engine: crate::model::Engine,
+}
+
+fn extractive() -> crate::model::Engine {
+    crate::model::Engine::Extractive
 }
 
 /// Knobs of a scan.
@@ -149,6 +156,7 @@ pub fn scan(
                 end_char: own.end_char,
                 start_page: node.start_page,
                 end_page: node.end_page,
+                engine: crate::model::Engine::Extractive,
             }
         });
         on_node(i + 1, total, evidence.as_ref());

@@ -318,7 +318,7 @@ pub fn fake_model(prompt: &str) -> String {
         return json!({ "headings": headings }).to_string();
     }
     if prompt.contains("Evaluate how relevant each document section") {
-        let candidate = Regex::new(r"(?m)^\[(C\d+)\] ").unwrap();
+        let candidate = Regex::new(r"(?m)^\[([CE]\d+)\] ").unwrap();
         let mut scores: Vec<Value> = candidate
             .captures_iter(prompt)
             .enumerate()
