@@ -73,7 +73,18 @@ impl Library {
         on_event(AskEvent::Step("searching the indexed sections"));
         let results = self.search(&request)?;
         if let Some(llm) = self.llm.clone() {
-            return self.ask_with_llm(llm.as_ref(), question, &results, on_event);
+            let key = format!("{question}\u{1f}{request:?}");
+            if let Some(mut cached) = self.cached_result::<Answer>("answer", &key) {
+                on_event(AskEvent::Step("answer from the cache"));
+                for piece in cached.answer.split_inclusive(' ') {
+                    on_event(AskEvent::Token(piece));
+                }
+                cached.from_cache = true;
+                return Ok(cached);
+            }
+            let answer = self.ask_with_llm(llm.as_ref(), question, &results, on_event)?;
+            self.store_result("answer", &key, &answer);
+            return Ok(answer);
         }
         let order = reading_order(&results.hits, 3);
         let chosen: Vec<_> = order.into_iter().take(12).collect();
@@ -365,6 +376,7 @@ impl Library {
             nodes_visited: visited,
             engine: Engine::Llm,
             tokens_used: totals.prompt_tokens + totals.completion_tokens,
+            from_cache: false,
         })
     }
 
@@ -444,5 +456,6 @@ fn not_answered(
         nodes_visited: visited,
         engine: Engine::Llm,
         tokens_used: totals.prompt_tokens + totals.completion_tokens,
+        from_cache: false,
     }
 }

@@ -158,6 +158,8 @@ pub struct Library {
     llm_options: LlmOptions,
     cancel: Arc<AtomicBool>,
     embedder: std::sync::OnceLock<std::result::Result<Arc<dyn Embedder>, EmbedError>>,
+    /// Where model searches and answers are cached, and for how long.
+    results_cache: Option<(Arc<dyn docindex_core::llm::cache::Cache>, Duration)>,
 }
 
 /// What the embedding stage did.
@@ -189,6 +191,7 @@ impl Library {
             llm_options: LlmOptions::default(),
             cancel: Arc::new(AtomicBool::new(false)),
             embedder: std::sync::OnceLock::new(),
+            results_cache: None,
         })
     }
 
@@ -253,7 +256,53 @@ impl Library {
         let llm = model::connect(config, self.store.path())?;
         self.llm = Some(llm);
         self.llm_options = config.options;
+        self.results_cache = model::open_cache(&config.cache, self.store.path())?
+            .map(|cache| (cache, config.ttls.search));
         Ok(())
+    }
+
+    /// A cached result of `kind` for `key_parts` (model searches and answers only): the key
+    /// also holds the library's state, so adding, removing or embedding a document misses.
+    fn cached_result<T: serde::de::DeserializeOwned>(
+        &self,
+        kind: &str,
+        key_parts: &str,
+    ) -> Option<T> {
+        let (cache, _) = self.results_cache.as_ref()?;
+        let key = self.result_key(kind, key_parts).ok()?;
+        let text = cache.get(&key).ok()??;
+        serde_json::from_str(&text).ok()
+    }
+
+    fn store_result<T: serde::Serialize>(&self, kind: &str, key_parts: &str, value: &T) {
+        let Some((cache, ttl)) = self.results_cache.as_ref() else {
+            return;
+        };
+        let (Ok(key), Ok(text)) = (
+            self.result_key(kind, key_parts),
+            serde_json::to_string(value),
+        ) else {
+            return;
+        };
+        if let Err(e) = cache.put(&key, &text, *ttl) {
+            log::warn!("{e}; result not cached");
+        }
+    }
+
+    fn result_key(&self, kind: &str, key_parts: &str) -> Result<String> {
+        let state: Vec<(String, String)> = self
+            .store
+            .list()?
+            .into_iter()
+            .map(|d| (d.doc_id, d.settings_key))
+            .collect();
+        let vectors = self.store.vector_count()?;
+        let model = self.model().unwrap_or("offline");
+        let material = format!("{key_parts}\u{1f}{state:?}\u{1f}{vectors}");
+        Ok(format!(
+            "{kind}:{model}:{}",
+            sha256_hex(material.as_bytes())
+        ))
     }
 
     /// Use this model as is (already cached or scripted): for embedding and tests.

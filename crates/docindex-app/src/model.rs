@@ -64,15 +64,24 @@ impl ModelConfig {
     }
 }
 
+/// The chosen cache backend (`None` for no cache).
+pub fn open_cache(choice: &CacheChoice, library_file: &Path) -> Result<Option<Arc<dyn Cache>>> {
+    Ok(match choice {
+        CacheChoice::None => None,
+        CacheChoice::Memory => Some(Arc::new(MemoryCache::default())),
+        CacheChoice::Sqlite => Some(Arc::new(SqliteCache::open(library_file)?)),
+        CacheChoice::Redis(url) => {
+            Some(Arc::new(RedisCache::connect(url).map_err(AppError::Cache)?))
+        }
+    })
+}
+
 /// Connect the provider and put the cache in front of it.
 pub fn connect(config: &ModelConfig, library_file: &Path) -> Result<Arc<dyn Llm>> {
     let provider: Arc<dyn Llm> =
         Arc::new(Connection::new(&config.model, &config.provider).map_err(AppError::Llm)?);
-    let cache: Arc<dyn Cache> = match &config.cache {
-        CacheChoice::None => return Ok(provider),
-        CacheChoice::Memory => Arc::new(MemoryCache::default()),
-        CacheChoice::Sqlite => Arc::new(SqliteCache::open(library_file)?),
-        CacheChoice::Redis(url) => Arc::new(RedisCache::connect(url).map_err(AppError::Cache)?),
-    };
-    Ok(Arc::new(CachedLlm::new(provider, cache, config.ttls.llm)))
+    match open_cache(&config.cache, library_file)? {
+        Some(cache) => Ok(Arc::new(CachedLlm::new(provider, cache, config.ttls.llm))),
+        None => Ok(provider),
+    }
 }

@@ -50,7 +50,7 @@ impl SearchRequest {
 }
 
 /// One ranked section.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct SearchHit {
     pub doc_id: String,
     pub doc_name: String,
@@ -74,13 +74,13 @@ pub struct SearchHit {
     pub passages: Vec<Excerpt>,
     /// How strongly each passage matches (fused chunk score plus the node's title match);
     /// [`reading_order`] merges the hits' passages by it.
-    #[serde(skip)]
+    #[serde(skip, default)]
     pub passage_scores: Vec<f64>,
     /// Exactly the node's text.
     pub text: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct SearchResults {
     pub query: String,
     pub expansion: Expansion,
@@ -94,6 +94,9 @@ pub struct SearchResults {
     pub llm_usage: Option<docindex_core::llm::UsageTotals>,
     /// Ids in model replies that were not among the candidates (ignored).
     pub unknown_ids_dropped: usize,
+    /// Served from the results cache (model searches only).
+    #[serde(default)]
+    pub from_cache: bool,
 }
 
 impl Library {
@@ -119,8 +122,25 @@ impl Library {
             .collect())
     }
 
-    /// Find the sections related to a query, best first.
+    /// Find the sections related to a query, best first. With the model, the result is
+    /// cached (search TTL, 30 minutes by default) against the library's state.
     pub fn search(&self, request: &SearchRequest) -> Result<SearchResults> {
+        let model_search = request.use_model && self.llm.is_some();
+        let key = format!("{request:?}");
+        if model_search {
+            if let Some(mut cached) = self.cached_result::<SearchResults>("search", &key) {
+                cached.from_cache = true;
+                return Ok(cached);
+            }
+        }
+        let results = self.search_uncached(request)?;
+        if model_search {
+            self.store_result("search", &key, &results);
+        }
+        Ok(results)
+    }
+
+    fn search_uncached(&self, request: &SearchRequest) -> Result<SearchResults> {
         let scope = self.scope(request)?;
         let ids: Vec<String> = scope.iter().map(|d| d.doc_id.clone()).collect();
         let dictionary = self.store.dictionary_pairs(Some(&ids))?;
@@ -260,6 +280,7 @@ impl Library {
             hits,
             llm_usage: None,
             unknown_ids_dropped: 0,
+            from_cache: false,
         };
         if let Some(llm) = self.llm.clone().filter(|_| request.use_model) {
             self.rescore_with_llm(llm.as_ref(), &request.query, &mut results)?;

@@ -440,3 +440,51 @@ fn with_a_model_provenance_reports_what_the_pre_filter_skipped() {
         .iter()
         .all(|e| e["engine"] == "llm" && e["relevance"] == 0.9));
 }
+
+#[test]
+fn model_searches_and_answers_are_cached_until_the_library_changes() {
+    let server = ScriptedServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    docindex(&lib, &server)
+        .arg("index")
+        .arg(fixture(TESLA))
+        .assert()
+        .success();
+    let search = [
+        "--json",
+        "--model",
+        "openai/scripted-model",
+        "search",
+        "vehicle deliveries",
+    ];
+    let (first, _) = run_json(docindex(&lib, &server).args(search));
+    let calls = server.stats().calls;
+    let (second, _) = run_json(docindex(&lib, &server).args(search));
+    assert_eq!(second["from_cache"], true);
+    assert_eq!(first["hits"], second["hits"]);
+    assert_eq!(server.stats().calls, calls, "a cached search makes no call");
+
+    let ask = [
+        "--json",
+        "--model",
+        "openai/scripted-model",
+        "ask",
+        "How many vehicles were delivered?",
+    ];
+    let (answer, _) = run_json(docindex(&lib, &server).args(ask));
+    let calls = server.stats().calls;
+    let (again, _) = run_json(docindex(&lib, &server).args(ask));
+    assert_eq!(again["from_cache"], true);
+    assert_eq!(again["answer"], answer["answer"]);
+    assert_eq!(server.stats().calls, calls);
+
+    // A new document changes the library: the search runs again.
+    docindex(&lib, &server)
+        .arg("index")
+        .arg(fixture(BUCKLE))
+        .assert()
+        .success();
+    let (third, _) = run_json(docindex(&lib, &server).args(search));
+    assert_eq!(third["from_cache"], false);
+}

@@ -61,6 +61,9 @@ pub struct Answer {
     pub nodes_visited: Vec<String>,
     pub engine: Engine,
     pub tokens_used: u64,
+    /// Served from the results cache (no model call was made).
+    #[serde(default)]
+    pub from_cache: bool,
 }
 
 /// A retrieved passage offered to the composer, with its place in the document.
@@ -274,6 +277,7 @@ pub fn compose_extractive(
             nodes_visited,
             engine: Engine::Extractive,
             tokens_used: 0,
+            from_cache: false,
         };
     }
     let mut citations = Vec::new();
@@ -342,6 +346,7 @@ pub fn compose_extractive(
         nodes_visited,
         engine: Engine::Extractive,
         tokens_used: 0,
+        from_cache: false,
     }
 }
 

@@ -74,7 +74,7 @@ const STOPWORDS: &[&str] = &[
 ];
 
 /// The query as searched: its content words and what the dictionary added.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Expansion {
     /// Lowercase content words of the query.
     pub terms: Vec<String>,
@@ -162,7 +162,7 @@ pub fn dictionary_pairs(entries: &[DictionaryEntry]) -> Vec<(String, String)> {
 }
 
 /// Which retrieval produced a ranked list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LegKind {
     /// BM25 over chunk text (FTS5).

@@ -414,6 +414,13 @@ impl SqliteStore {
         Ok(())
     }
 
+    /// How many chunk vectors are stored (a cheap fingerprint of the embedding stage).
+    pub fn vector_count(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .query_row("SELECT count(*) FROM chunk_vectors", [], |r| r.get(0))?)
+    }
+
     /// Documents with chunks but no vectors for `model` yet.
     pub fn docs_without_vectors(&self, model: &str) -> Result<Vec<String>> {
         let mut stmt = self.conn.prepare(
