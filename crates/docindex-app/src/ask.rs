@@ -87,7 +87,7 @@ impl Library {
             return Ok(answer);
         }
         let order = reading_order(&results.hits, 3);
-        let chosen: Vec<_> = order.into_iter().take(12).collect();
+        let chosen: Vec<_> = order.into_iter().take(20).collect();
         on_event(AskEvent::Step(&format!(
             "reading {} passage(s) from {} section(s)",
             chosen.len(),
@@ -109,7 +109,29 @@ impl Library {
             })
             .collect();
         let dictionary = self.store.dictionary_pairs(None)?;
-        let stems_of = |text: &str| expand(text, &dictionary).stems();
+        // The company a question names is settled by the scope: filings call themselves
+        // "the Company", so its name must not count against a sentence.
+        let mut company_words = Vec::new();
+        let scoped = request.doc.is_some() || request.company.is_some();
+        for summary in self.scope(&request)?.into_iter().filter(|_| scoped) {
+            if let Some(name) = summary.company_name {
+                company_words.extend(docindex_core::search::words(&name));
+            }
+            if let Some(ticker) = summary.ticker {
+                company_words.push(ticker.to_lowercase());
+            }
+        }
+        let settled = expand(&company_words.join(" "), &[]).stems();
+        let stems_of = |text: &str| {
+            let all = expand(text, &dictionary).stems();
+            let rest: std::collections::BTreeSet<String> =
+                all.difference(&settled).cloned().collect();
+            if rest.is_empty() {
+                all
+            } else {
+                rest
+            }
+        };
         let mut answer = compose_extractive(question, &passages, &stems_of, 3);
         // Verify each citation against the stored document before it is shown.
         let before = answer.citations.len();

@@ -889,6 +889,35 @@ fn run(cli: Cli) -> Result<i32> {
                 writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
             } else {
                 print_eval(&mut out, &rows, budget)?;
+                // Answers: does the offline answer cite the evidence?
+                let fold = |t: &str| {
+                    t.split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                        .to_lowercase()
+                };
+                let mut cited = 0;
+                for q in &questions {
+                    let mut scope = SearchRequest::new(&q.question);
+                    scope.doc = Some(q.doc.clone());
+                    let answer = library.ask(&q.question, &scope, &|_| {})?;
+                    let excerpts = fold(
+                        &answer
+                            .citations
+                            .iter()
+                            .map(|c| c.excerpt.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    );
+                    if q.evidence.iter().any(|e| excerpts.contains(&fold(e))) {
+                        cited += 1;
+                    }
+                }
+                writeln!(
+                    out,
+                    "ask (offline): {cited}/{} answers cite the evidence",
+                    questions.len()
+                )?;
                 // Latency of library-wide searches (all legs), each question 3 times.
                 let mut millis = Vec::new();
                 for q in &questions {

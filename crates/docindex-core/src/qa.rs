@@ -188,7 +188,15 @@ pub fn compose_extractive(
             }
             let coverage = matched as f64 / stems.len().max(1) as f64;
             let has_figure = sentence.chars().any(|c| c.is_ascii_digit());
+            // A statement's row ("Total net sales | 391,035") is mostly the words asked
+            // for: reward sentences whose words are the question's, not only many of them.
+            let wordy: usize = words(sentence)
+                .iter()
+                .filter(|w| !w.chars().any(|c| c.is_ascii_digit()))
+                .count();
+            let precision = matched as f64 / wordy.max(1) as f64;
             let score = coverage
+                + 0.5 * precision.min(1.0)
                 + if wants_figure && has_figure {
                     0.25
                 } else {
