@@ -160,7 +160,13 @@ pub struct Library {
     embedder: std::sync::OnceLock<std::result::Result<Arc<dyn Embedder>, EmbedError>>,
     /// Where model searches and answers are cached, and for how long.
     results_cache: Option<(Arc<dyn docindex_core::llm::cache::Cache>, Duration)>,
+    /// Every chunk vector, loaded once per state of the embedding stage (model, count):
+    /// a long-lived library (the app) does not re-read them for every search.
+    vectors: std::sync::Mutex<Option<LoadedVectors>>,
 }
+
+/// Vectors loaded for a model at a fingerprint of the stored set.
+type LoadedVectors = (String, i64, Arc<Vec<docindex_store::StoredVector>>);
 
 /// What the embedding stage did.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
@@ -192,6 +198,7 @@ impl Library {
             cancel: Arc::new(AtomicBool::new(false)),
             embedder: std::sync::OnceLock::new(),
             results_cache: None,
+            vectors: std::sync::Mutex::new(None),
         })
     }
 
@@ -259,6 +266,23 @@ impl Library {
         self.results_cache = model::open_cache(&config.cache, self.store.path())?
             .map(|cache| (cache, config.ttls.search));
         Ok(())
+    }
+
+    /// All stored vectors of `model`, from memory unless the stored set changed.
+    pub(crate) fn all_vectors(
+        &self,
+        model: &str,
+    ) -> Result<Arc<Vec<docindex_store::StoredVector>>> {
+        let count = self.store.vector_count()?;
+        let mut slot = self.vectors.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((m, c, vectors)) = slot.as_ref() {
+            if m == model && *c == count {
+                return Ok(vectors.clone());
+            }
+        }
+        let vectors = Arc::new(self.store.vectors(model, None)?);
+        *slot = Some((model.to_string(), count, vectors.clone()));
+        Ok(vectors)
     }
 
     /// A cached result of `kind` for `key_parts` (model searches and answers only): the key

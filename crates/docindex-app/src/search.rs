@@ -368,10 +368,11 @@ impl Library {
         depth: usize,
     ) -> std::result::Result<Option<Leg>, String> {
         let embedder = self.embedder().map_err(|e| e.to_string())?;
-        let vectors = self
-            .store
-            .vectors(embedder.model_id(), Some(ids))
+        let all = self
+            .all_vectors(embedder.model_id())
             .map_err(|e| e.to_string())?;
+        let vectors: Vec<&docindex_store::StoredVector> =
+            all.iter().filter(|v| ids.contains(&v.doc_id)).collect();
         if vectors.is_empty() {
             return Ok(None);
         }
@@ -382,7 +383,7 @@ impl Library {
             .unwrap_or_default();
         let mut scored: Vec<(f32, &docindex_store::StoredVector)> = vectors
             .iter()
-            .map(|v| (docindex_core::embed::dot(&query_vector, &v.vector), v))
+            .map(|v| (docindex_core::embed::dot(&query_vector, &v.vector), *v))
             .collect();
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         scored.truncate(depth);

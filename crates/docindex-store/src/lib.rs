@@ -414,11 +414,15 @@ impl SqliteStore {
         Ok(())
     }
 
-    /// How many chunk vectors are stored (a cheap fingerprint of the embedding stage).
+    /// A cheap fingerprint of the stored vectors: their count and the newest row id, so
+    /// any insert or delete changes it.
     pub fn vector_count(&self) -> Result<i64> {
-        Ok(self
-            .conn
-            .query_row("SELECT count(*) FROM chunk_vectors", [], |r| r.get(0))?)
+        let (count, newest): (i64, i64) = self.conn.query_row(
+            "SELECT count(*), coalesce(max(rowid), 0) FROM chunk_vectors",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok(count.wrapping_mul(1_000_003).wrapping_add(newest))
     }
 
     /// Documents with chunks but no vectors for `model` yet.
