@@ -847,6 +847,9 @@ fn run(cli: Cli) -> Result<i32> {
                     c.documents,
                     if c.semantic { ", by words and meaning" } else { ", by words" }
                 )?;
+                if let Some(summary) = &report.summary {
+                    writeln!(out, "summary: {summary}")?;
+                }
                 if c.sections_judged_by_model > 0 || c.sections_skipped > 0 {
                     writeln!(
                         out,

@@ -330,6 +330,9 @@ pub fn fake_model(prompt: &str) -> String {
         scores.push(json!({"node_id": "C999", "relevance": 1.0, "reason": "not a candidate"}));
         return json!({ "scores": scores }).to_string();
     }
+    if prompt.contains("Summarise the evidence on") {
+        return "The filing discusses the topic in several sections [E1].".to_string();
+    }
     if prompt.contains("Decide the next step") {
         let candidate = Regex::new(r"(?m)^\[([0-9a-f]{1,6}:\d{4})\] ").unwrap();
         let first = candidate.captures(prompt).map(|c| c[1].to_string());
