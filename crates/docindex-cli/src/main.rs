@@ -352,6 +352,15 @@ fn embed_stage(library: &mut Library, quiet: bool) {
     }
 }
 
+/// ` p.3` or ` pp.3-5` for a page range, empty without pages.
+fn page_range(pages: (Option<u32>, Option<u32>)) -> String {
+    match pages {
+        (Some(a), Some(b)) if a == b => format!(" p.{a}"),
+        (Some(a), Some(b)) => format!(" pp.{a}-{b}"),
+        _ => String::new(),
+    }
+}
+
 fn print_eval(out: &mut impl Write, rows: &[EvalRow], budget: usize) -> Result<()> {
     let mark = |row: &EvalRow, m: Method| match row.found.get(&m) {
         Some(true) => "yes",
@@ -401,11 +410,7 @@ fn print_search(out: &mut impl Write, results: &SearchResults) -> Result<()> {
         writeln!(out, "No section matches '{}'.", results.query)?;
     }
     for (i, hit) in results.hits.iter().enumerate() {
-        let pages = match (hit.start_page, hit.end_page) {
-            (Some(a), Some(b)) if a == b => format!(" p.{a}"),
-            (Some(a), Some(b)) => format!(" pp.{a}-{b}"),
-            _ => String::new(),
-        };
+        let pages = page_range((hit.start_page, hit.end_page));
         writeln!(
             out,
             "{:>2}. {:.2}  {} {}  {}{}  [{}..{}]",
@@ -626,10 +631,9 @@ fn run(cli: Cli) -> Result<i32> {
                     writeln!(out, "warning: {warning}")?;
                 }
                 for n in &document.nodes {
-                    let pages = match (n.start_page, n.end_page) {
-                        (Some(a), Some(b)) if a == b => format!("  p.{a}"),
-                        (Some(a), Some(b)) => format!("  pp.{a}-{b}"),
-                        _ => String::new(),
+                    let pages = match page_range((n.start_page, n.end_page)) {
+                        p if p.is_empty() => p,
+                        p => format!(" {p}"),
                     };
                     writeln!(
                         out,
@@ -770,11 +774,7 @@ fn run(cli: Cli) -> Result<i32> {
                     answer.confidence.source_nodes
                 )?;
                 for c in &answer.citations {
-                    let pages = match (c.start_page, c.end_page) {
-                        (Some(a), Some(b)) if a == b => format!(" p.{a}"),
-                        (Some(a), Some(b)) => format!(" pp.{a}-{b}"),
-                        _ => String::new(),
-                    };
+                    let pages = page_range((c.start_page, c.end_page));
                     writeln!(
                         out,
                         "[{}] {} {} {}{} [{}..{}]",
@@ -858,11 +858,7 @@ fn run(cli: Cli) -> Result<i32> {
                     )?;
                 }
                 for e in &report.evidence {
-                    let pages = match (e.start_page, e.end_page) {
-                        (Some(a), Some(b)) if a == b => format!(" p.{a}"),
-                        (Some(a), Some(b)) => format!(" pp.{a}-{b}"),
-                        _ => String::new(),
-                    };
+                    let pages = page_range((e.start_page, e.end_page));
                     writeln!(
                         out,
                         "{:.2}  {} {}  {}{}  ({})",

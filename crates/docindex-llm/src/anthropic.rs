@@ -2,20 +2,14 @@
 
 use crate::http::{read_sse, Outgoing};
 use crate::Connection;
-use docindex_core::llm::{LlmError, LlmReply, LlmRequest, Role, Usage};
+use docindex_core::llm::{LlmError, LlmReply, LlmRequest, Usage};
 use serde_json::{json, Value};
 
 pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing {
     let messages: Vec<Value> = request
         .messages
         .iter()
-        .map(|m| {
-            let role = match m.role {
-                Role::User => "user",
-                Role::Assistant => "assistant",
-            };
-            json!({"role": role, "content": m.content})
-        })
+        .map(|m| json!({"role": m.role.as_str(), "content": m.content}))
         .collect();
     let mut body = json!({
         "model": c.spec.model_id,
@@ -76,12 +70,7 @@ pub fn stream(
     lines: impl Iterator<Item = Result<String, LlmError>>,
     on_delta: &mut dyn FnMut(&str) -> bool,
 ) -> Result<LlmReply, LlmError> {
-    let mut reply = LlmReply {
-        text: String::new(),
-        usage: Usage::default(),
-        cached: false,
-        truncated: false,
-    };
+    let mut reply = LlmReply::default();
     let mut cancelled = false;
     let done = read_sse(lines, &mut |event, data| {
         let v: Value = serde_json::from_str(data)

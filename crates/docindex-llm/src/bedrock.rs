@@ -7,7 +7,7 @@ use crate::Connection;
 use aws_credential_types::Credentials;
 use aws_sigv4::http_request::{sign, SignableBody, SignableRequest, SigningSettings};
 use aws_sigv4::sign::v4;
-use docindex_core::llm::{LlmError, LlmReply, LlmRequest, Role, Usage};
+use docindex_core::llm::{LlmError, LlmReply, LlmRequest, Usage};
 use serde_json::{json, Value};
 use std::time::SystemTime;
 
@@ -28,13 +28,7 @@ pub fn outgoing(c: &Connection, request: &LlmRequest) -> Result<Outgoing, LlmErr
     let messages: Vec<Value> = request
         .messages
         .iter()
-        .map(|m| {
-            let role = match m.role {
-                Role::User => "user",
-                Role::Assistant => "assistant",
-            };
-            json!({"role": role, "content": [{"text": m.content}]})
-        })
+        .map(|m| json!({"role": m.role.as_str(), "content": [{"text": m.content}]}))
         .collect();
     let mut body = json!({
         "messages": messages,

@@ -2,7 +2,7 @@
 
 use crate::http::Outgoing;
 use crate::Connection;
-use docindex_core::llm::{LlmError, LlmReply, LlmRequest, Role, Usage};
+use docindex_core::llm::{LlmError, LlmReply, LlmRequest, Usage};
 use serde_json::{json, Value};
 
 pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing {
@@ -11,11 +11,7 @@ pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing 
         messages.push(json!({"role": "system", "content": system}));
     }
     for m in &request.messages {
-        let role = match m.role {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        };
-        messages.push(json!({"role": role, "content": m.content}));
+        messages.push(json!({"role": m.role.as_str(), "content": m.content}));
     }
     let mut body = json!({
         "model": c.spec.model_id,
@@ -71,12 +67,7 @@ pub fn stream(
     lines: impl Iterator<Item = Result<String, LlmError>>,
     on_delta: &mut dyn FnMut(&str) -> bool,
 ) -> Result<LlmReply, LlmError> {
-    let mut reply = LlmReply {
-        text: String::new(),
-        usage: Usage::default(),
-        cached: false,
-        truncated: false,
-    };
+    let mut reply = LlmReply::default();
     for line in lines {
         let line = line?;
         if line.trim().is_empty() {

@@ -4,7 +4,7 @@
 use crate::http::{read_sse, Outgoing};
 use crate::spec::{Provider, Resolved};
 use crate::Connection;
-use docindex_core::llm::{LlmError, LlmReply, LlmRequest, Role, Usage};
+use docindex_core::llm::{LlmError, LlmReply, LlmRequest, Usage};
 use serde_json::{json, Value};
 
 pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing {
@@ -13,11 +13,7 @@ pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing 
         messages.push(json!({"role": "system", "content": system}));
     }
     for m in &request.messages {
-        let role = match m.role {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        };
-        messages.push(json!({"role": role, "content": m.content}));
+        messages.push(json!({"role": m.role.as_str(), "content": m.content}));
     }
     let mut body = json!({
         "model": c.spec.model_id,
@@ -101,12 +97,7 @@ pub fn stream(
     lines: impl Iterator<Item = Result<String, LlmError>>,
     on_delta: &mut dyn FnMut(&str) -> bool,
 ) -> Result<LlmReply, LlmError> {
-    let mut reply = LlmReply {
-        text: String::new(),
-        usage: Usage::default(),
-        cached: false,
-        truncated: false,
-    };
+    let mut reply = LlmReply::default();
     let mut cancelled = false;
     let done = read_sse(lines, &mut |_, data| {
         if data.trim() == "[DONE]" {

@@ -18,6 +18,16 @@ pub enum Role {
     Assistant,
 }
 
+impl Role {
+    /// The name every provider's wire format uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {
     pub role: Role,
@@ -82,7 +92,7 @@ pub struct Usage {
 }
 
 /// A model's reply.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LlmReply {
     pub text: String,
     pub usage: Usage,
