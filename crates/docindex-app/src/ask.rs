@@ -70,10 +70,9 @@ impl Library {
                 request.company = Some(company);
             }
         }
-        on_event(AskEvent::Step("searching the indexed sections"));
-        let results = self.search(&request)?;
-        if let Some(llm) = self.llm.clone() {
-            let key = format!("{question}\u{1f}{request:?}");
+        let key = format!("{question}\u{1f}{request:?}");
+        if self.llm.is_some() {
+            // A cached answer needs no search either.
             if let Some(mut cached) = self.cached_result::<Answer>("answer", &key) {
                 on_event(AskEvent::Step("answer from the cache"));
                 for piece in cached.answer.split_inclusive(' ') {
@@ -82,6 +81,10 @@ impl Library {
                 cached.from_cache = true;
                 return Ok(cached);
             }
+        }
+        on_event(AskEvent::Step("searching the indexed sections"));
+        let results = self.search(&request)?;
+        if let Some(llm) = self.llm.clone() {
             let answer = self.ask_with_llm(llm.as_ref(), question, &results, on_event)?;
             self.store_result("answer", &key, &answer);
             return Ok(answer);
