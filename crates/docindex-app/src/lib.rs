@@ -293,9 +293,27 @@ impl Library {
         key_parts: &str,
     ) -> Option<T> {
         let (cache, _) = self.results_cache.as_ref()?;
-        let key = self.result_key(kind, key_parts).ok()?;
-        let text = cache.get(&key).ok()??;
-        serde_json::from_str(&text).ok()
+        let key = match self.result_key(kind, key_parts) {
+            Ok(key) => key,
+            Err(e) => {
+                log::warn!("{kind} not looked up in the cache: {e}");
+                return None;
+            }
+        };
+        let text = match cache.get(&key) {
+            Ok(text) => text?,
+            Err(e) => {
+                log::warn!("{e}; computing the {kind} afresh");
+                return None;
+            }
+        };
+        match serde_json::from_str(&text) {
+            Ok(value) => Some(value),
+            Err(e) => {
+                log::warn!("cached {kind} unreadable ({e}); computing it afresh");
+                None
+            }
+        }
     }
 
     fn store_result<T: serde::Serialize>(&self, kind: &str, key_parts: &str, value: &T) {
