@@ -125,17 +125,20 @@ impl Library {
             }
         }
         let settled = expand(&company_words.join(" "), &[]).stems();
-        let stems_of = |text: &str| {
-            let all = expand(text, &dictionary).stems();
-            let rest: std::collections::BTreeSet<String> =
-                all.difference(&settled).cloned().collect();
+        let concepts_of = |text: &str| {
+            let all = expand(text, &dictionary).concepts();
+            let rest: Vec<_> = all
+                .iter()
+                .filter(|concept| concept.is_disjoint(&settled))
+                .cloned()
+                .collect();
             if rest.is_empty() {
                 all
             } else {
                 rest
             }
         };
-        let mut answer = compose_extractive(question, &passages, &stems_of, 3);
+        let mut answer = compose_extractive(question, &passages, &concepts_of, 3);
         // Verify each citation against the stored document before it is shown.
         let before = answer.citations.len();
         let mut verified = Vec::new();

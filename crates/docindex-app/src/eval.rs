@@ -212,7 +212,7 @@ impl Library {
                     (chunks, vectors)
                 }
             };
-            let stems = expand(&q.question, &[]).stems();
+            let stems = expand(&q.question, &[]).query_stems();
             let order = bm25_rank(&chunks, &stems);
             let texts = order.iter().map(|&i| chunks[i].clone());
             found.insert(

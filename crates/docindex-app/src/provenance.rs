@@ -8,11 +8,11 @@ use docindex_core::embed::dot;
 use docindex_core::provenance::{scan, Evidence, ScanOptions};
 use docindex_core::search::{expand, Expansion};
 use docindex_core::store::{DocumentStore, DocumentSummary};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// How much of the scope was examined.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Coverage {
     pub documents: usize,
     pub sections_scanned: usize,
@@ -26,7 +26,7 @@ pub struct Coverage {
     pub semantic: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ProvenanceReport {
     pub topic: String,
     pub expansion: Expansion,

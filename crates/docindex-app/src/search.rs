@@ -171,7 +171,7 @@ impl Library {
                         (ranked(h), title)
                     })
                     .collect();
-                rank_titles(&mut titled, &expansion.stems());
+                rank_titles(&mut titled, &expansion.query_stems());
                 legs.push(Leg {
                     kind: LegKind::Titles,
                     hits: titled.into_iter().map(|(r, _)| r).collect(),

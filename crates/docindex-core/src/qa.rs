@@ -6,7 +6,7 @@
 
 use crate::charmap::CharMap;
 use crate::model::{Engine, Span};
-use crate::search::{match_score, sentence_spans, words};
+use crate::search::{concept_coverage, match_score, sentence_spans, words};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -153,15 +153,18 @@ pub fn sub_questions(question: &str) -> Vec<String> {
     parts
 }
 
-/// The offline answer: the best sentences of the passages, cited. `stems_of` gives the
-/// expanded stems of a text (the search expansion).
+/// The offline answer: the best sentences of the passages, cited. `concepts_of` gives what
+/// a text asks for as sets of interchangeable stems ([`Expansion::concepts`]).
+///
+/// [`Expansion::concepts`]: crate::search::Expansion::concepts
 pub fn compose_extractive(
     question: &str,
     passages: &[Passage<'_>],
-    stems_of: &dyn Fn(&str) -> BTreeSet<String>,
+    concepts_of: &dyn Fn(&str) -> Vec<BTreeSet<String>>,
     max_sentences: usize,
 ) -> Answer {
-    let stems = stems_of(question);
+    let concepts = concepts_of(question);
+    let stems: BTreeSet<String> = concepts.iter().flatten().cloned().collect();
     let wants_figure = {
         let q = question.to_lowercase();
         [
@@ -186,7 +189,7 @@ pub fn compose_extractive(
             if matched == 0 || sentence.chars().count() < 12 {
                 continue;
             }
-            let coverage = matched as f64 / stems.len().max(1) as f64;
+            let coverage = concept_coverage(sentence, &concepts);
             let has_figure = sentence.chars().any(|c| c.is_ascii_digit());
             // A statement's row ("Total net sales | 391,035") is mostly the words asked
             // for: reward sentences whose words are the question's, not only many of them.
@@ -230,16 +233,16 @@ pub fn compose_extractive(
     let answered_parts = parts
         .iter()
         .filter(|part| {
-            let part_stems = stems_of(part);
-            !part_stems.is_empty()
+            let part_concepts = concepts_of(part);
+            !part_concepts.is_empty()
                 && chosen
                     .iter()
-                    .any(|c| match_score(&c.4, &part_stems) as f64 / part_stems.len() as f64 > 0.5)
+                    .any(|c| concept_coverage(&c.4, &part_concepts) > 0.5)
         })
         .count();
     let best_coverage = chosen
         .first()
-        .map(|c| match_score(&c.4, &stems) as f64 / stems.len().max(1) as f64)
+        .map(|c| concept_coverage(&c.4, &concepts))
         .unwrap_or(0.0);
     // More than half of the question's words must stand in one sentence.
     let answered = answered_parts > 0 && best_coverage > 0.5;

@@ -2,11 +2,11 @@
 //! in-memory implementation for tests.
 
 use crate::model::{DocType, DocumentIndex, SourceFormat};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// One line of a library listing.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DocumentSummary {
     pub doc_id: String,
     pub doc_name: String,
