@@ -896,6 +896,7 @@ fn run(cli: Cli) -> Result<i32> {
                         .to_lowercase()
                 };
                 let mut cited = 0;
+                let mut missed = Vec::new();
                 for q in &questions {
                     let mut scope = SearchRequest::new(&q.question);
                     scope.doc = Some(q.doc.clone());
@@ -910,7 +911,12 @@ fn run(cli: Cli) -> Result<i32> {
                     );
                     if q.evidence.iter().any(|e| excerpts.contains(&fold(e))) {
                         cited += 1;
+                    } else {
+                        missed.push(&q.question);
                     }
+                }
+                for question in missed {
+                    writeln!(out, "ask (offline) missed: {question}")?;
                 }
                 writeln!(
                     out,

@@ -153,6 +153,88 @@ pub fn sub_questions(question: &str) -> Vec<String> {
     parts
 }
 
+/// A sentence the answer may quote, scored.
+struct Candidate {
+    score: f64,
+    passage: usize,
+    /// Char offsets in the passage.
+    start: usize,
+    end: usize,
+    text: String,
+    /// Share of the question's concepts it covers (with its table's context).
+    coverage: f64,
+    /// The text coverage is measured on: the sentence, or a row with its table's context.
+    covered_text: String,
+    /// For a table row: the char range of its column headings in the passage.
+    headings: Option<(usize, usize)>,
+}
+
+/// What stands above a table row: the words of its caption, headings and row labels, and
+/// where its column headings are.
+struct TableContext {
+    context: String,
+    headings: Option<(usize, usize)>,
+}
+
+/// Whether `text` holds an amount, count or rate, not only a year or a date's day.
+fn has_amount(text: &str) -> bool {
+    static AMOUNT: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
+        Regex::new(r"\$\s?\d|\d%|\d{1,3}(,\d{3})+|\b\d+\.\d+\b|\b\d+\s+(million|billion|thousand|percent|shares|employees|people)\b").ok()
+    });
+    AMOUNT.as_ref().is_some_and(|re| re.is_match(text))
+}
+
+fn is_table_row(line: &str) -> bool {
+    line.contains(" | ") && line.chars().any(|c| c.is_ascii_digit())
+}
+
+/// A heading row names periods or columns: cells separated by `|`, and no amounts
+/// (`$`, `39,669`, `(2)`), though dates and years are fine.
+fn is_heading_row(line: &str) -> bool {
+    static AMOUNT: std::sync::LazyLock<Option<Regex>> =
+        std::sync::LazyLock::new(|| Regex::new(r"\$|\d{1,3}(,\d{3})+|\(\d|\d%").ok());
+    line.contains('|') && AMOUNT.as_ref().is_some_and(|re| !re.is_match(line))
+}
+
+/// The caption, heading rows and row-group labels above line `k` of `spans` (one
+/// passage's sentences), looking back past the table's other rows.
+fn table_context(spans: &[(usize, usize, &str)], k: usize) -> Option<TableContext> {
+    let mut context = Vec::new();
+    let mut headings: Option<(usize, usize)> = None;
+    let mut i = k;
+    let mut looked = 0;
+    while i > 0 && looked < 40 {
+        i -= 1;
+        looked += 1;
+        let (s, e, line) = spans[i];
+        if is_heading_row(line) {
+            context.push(line);
+            headings = Some(match headings {
+                Some((_, he)) => (s, he),
+                None => (s, e),
+            });
+        } else if line.trim_end().ends_with(':') && !line.contains('|') {
+            context.push(line);
+        } else if is_table_row(line) {
+            // Another row of the same table: its headings are further up.
+            if headings.is_some() {
+                break;
+            }
+        } else {
+            // The caption: the prose just above the table.
+            context.push(line);
+            break;
+        }
+    }
+    if context.is_empty() {
+        return None;
+    }
+    Some(TableContext {
+        context: context.join(" "),
+        headings,
+    })
+}
+
 /// The offline answer: the best sentences of the passages, cited. `concepts_of` gives what
 /// a text asks for as sets of interchangeable stems ([`Expansion::concepts`]).
 ///
@@ -182,15 +264,26 @@ pub fn compose_extractive(
         .iter()
         .any(|k| q.contains(k))
     };
-    let mut candidates: Vec<(f64, usize, usize, usize, String)> = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
     for (p, passage) in passages.iter().enumerate() {
-        for (s, e, sentence) in sentence_spans(passage.text) {
+        let spans = sentence_spans(passage.text);
+        for (k, &(s, e, sentence)) in spans.iter().enumerate() {
             let matched = match_score(sentence, &stems);
             if matched == 0 || sentence.chars().count() < 12 {
                 continue;
             }
-            let coverage = concept_coverage(sentence, &concepts);
-            let has_figure = sentence.chars().any(|c| c.is_ascii_digit());
+            // A table row says little alone ("iPhone | $39,669 | $40,665"): its caption and
+            // column headings say what the figures are, so they count towards coverage and
+            // the headings are cited with the row.
+            let table = is_table_row(sentence)
+                .then(|| table_context(&spans, k))
+                .flatten();
+            let covered_text = match &table {
+                Some(t) => format!("{} {sentence}", t.context),
+                None => sentence.to_string(),
+            };
+            let coverage = concept_coverage(&covered_text, &concepts);
+            let has_figure = has_amount(sentence);
             // A statement's row ("Total net sales | 391,035") is mostly the words asked
             // for: reward sentences whose words are the question's, not only many of them.
             let wordy: usize = words(sentence)
@@ -200,10 +293,11 @@ pub fn compose_extractive(
             let precision = matched as f64 / wordy.max(1) as f64;
             let score = coverage
                 + 0.5 * precision.min(1.0)
-                + if wants_figure && has_figure {
-                    0.25
-                } else {
-                    0.0
+                + match (wants_figure, has_figure) {
+                    (true, true) => 0.35,
+                    // "How many …?" is not answered by a sentence without a figure.
+                    (true, false) => -0.2,
+                    _ => 0.0,
                 }
                 + 0.15 / (1.0 + passage.rank as f64)
                 - if sentence.chars().count() > 600 {
@@ -211,20 +305,37 @@ pub fn compose_extractive(
                 } else {
                     0.0
                 };
-            candidates.push((score, p, s, e, sentence.to_string()));
+            candidates.push(Candidate {
+                score,
+                passage: p,
+                start: s,
+                end: e,
+                text: sentence.to_string(),
+                coverage,
+                covered_text,
+                headings: table.and_then(|t| t.headings),
+            });
         }
     }
-    candidates.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    let mut chosen: Vec<(f64, usize, usize, usize, String)> = Vec::new();
+    candidates.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(a.passage.cmp(&b.passage))
+            .then(a.start.cmp(&b.start))
+    });
+    let mut chosen: Vec<Candidate> = Vec::new();
     for c in candidates {
         if chosen.len() == max_sentences {
             break;
         }
-        if chosen.iter().any(|x| x.4 == c.4) {
+        if chosen.iter().any(|x| x.text == c.text) {
             continue;
         }
         // Keep sentences that add to the best one, not weak echoes of it.
-        if chosen.first().is_some_and(|best| c.0 < best.0 * 0.6) {
+        if chosen
+            .first()
+            .is_some_and(|best| c.score < best.score * 0.6)
+        {
             break;
         }
         chosen.push(c);
@@ -237,13 +348,10 @@ pub fn compose_extractive(
             !part_concepts.is_empty()
                 && chosen
                     .iter()
-                    .any(|c| concept_coverage(&c.4, &part_concepts) > 0.5)
+                    .any(|c| concept_coverage(&c.covered_text, &part_concepts) > 0.5)
         })
         .count();
-    let best_coverage = chosen
-        .first()
-        .map(|c| concept_coverage(&c.4, &concepts))
-        .unwrap_or(0.0);
+    let best_coverage = chosen.iter().map(|c| c.coverage).fold(0.0, f64::max);
     // More than half of the question's words must stand in one sentence.
     let answered = answered_parts > 0 && best_coverage > 0.5;
     let mut reasoning = vec![format!(
@@ -293,12 +401,35 @@ pub fn compose_extractive(
     }
     let mut citations = Vec::new();
     let mut text = String::new();
-    for (i, (_, p, s, e, sentence)) in chosen.iter().enumerate() {
+    // Each cited piece: (passage, start, end, verbatim text), headings before their row.
+    let mut pieces: Vec<(usize, usize, usize, String)> = Vec::new();
+    for c in &chosen {
+        if let Some((hs, he)) = c.headings {
+            let heading = (c.passage, hs, he);
+            if !pieces.iter().any(|x| (x.0, x.1, x.2) == heading) {
+                let text: String = passages[c.passage]
+                    .text
+                    .chars()
+                    .skip(hs)
+                    .take(he - hs)
+                    .collect();
+                pieces.push((c.passage, hs, he, text));
+            }
+        }
+        pieces.push((c.passage, c.start, c.end, c.text.clone()));
+    }
+    for (i, (p, s, e, excerpt)) in pieces.iter().enumerate() {
         let passage = &passages[*p];
         if !text.is_empty() {
             text.push(' ');
         }
-        text.push_str(sentence.trim());
+        text.push_str(
+            &excerpt
+                .split('\n')
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join(" / "),
+        );
         text.push_str(&format!(" [{}]", i + 1));
         citations.push(Citation {
             marker: i + 1,
@@ -308,7 +439,7 @@ pub fn compose_extractive(
             title: passage.title.to_string(),
             start_page: passage.start_page,
             end_page: passage.end_page,
-            excerpt: sentence.clone(),
+            excerpt: excerpt.clone(),
             start_char: passage.start_char + s,
             end_char: passage.start_char + e,
         });
@@ -389,6 +520,49 @@ mod tests {
             &["Total net sales 391,035", "an increase of 2%"],
         );
         assert_eq!(flagged, vec!["385,603"]);
+    }
+
+    #[test]
+    fn a_table_row_is_read_with_its_caption_and_cited_with_its_headings() {
+        // Apple's 10-Q for Q3 FY2023, Note 2 – Revenue, as the library stores it.
+        let text = "Net sales disaggregated by significant products and services for the three- and nine-month periods ended July 1, 2023 and June 25, 2022 were as follows (in millions):\n\nThree Months Ended | Nine Months Ended\nJuly 1, 2023 | June 25, 2022 | July 1, 2023 | June 25, 2022\niPhone® | $39,669 | $40,665 | $156,778 | $162,863\nMac® | 6,840 | 7,382 | 21,743 | 28,669\n\nDuring the third quarter of 2023, the Japan net sales decrease consisted primarily of lower net sales of iPhone.";
+        let passage = Passage {
+            doc_id: "d",
+            doc_name: "apple-10q",
+            node_id: "0011",
+            title: "Note 2 – Revenue",
+            start_page: None,
+            end_page: None,
+            text,
+            start_char: 1000,
+            rank: 0,
+        };
+        let concepts_of = |q: &str| crate::search::expand(q, &[]).concepts();
+        let answer = compose_extractive(
+            "What were iPhone net sales in the third quarter of fiscal 2023?",
+            &[passage],
+            &concepts_of,
+            1,
+        );
+        assert!(answer.answered, "{answer:?}");
+        assert_eq!(answer.citations.len(), 2, "{answer:?}");
+        let heading = &answer.citations[0];
+        assert!(heading
+            .excerpt
+            .starts_with("Three Months Ended | Nine Months Ended\nJuly 1, 2023"));
+        let row = &answer.citations[1];
+        assert!(
+            row.excerpt.starts_with("iPhone® | $39,669"),
+            "{}",
+            row.excerpt
+        );
+        // Spans are char offsets in the document: ® is one char.
+        let chars: Vec<char> = text.chars().collect();
+        let cited: String = chars[row.start_char - 1000..row.end_char - 1000]
+            .iter()
+            .collect();
+        assert_eq!(cited, row.excerpt);
+        assert!(answer.unsupported_numbers.is_empty(), "{answer:?}");
     }
 
     #[test]

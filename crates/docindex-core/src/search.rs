@@ -63,6 +63,9 @@ const STOPWORDS: &[&str] = &[
     "there",
     "company",
     "companies",
+    // Filings date figures by period ("three months ended July 1, 2023"); "fiscal" in a
+    // question only says which kind of year it means.
+    "fiscal",
     "s",
     "tell",
     "me",
@@ -78,11 +81,28 @@ const STOPWORDS: &[&str] = &[
 /// "headquarters". A query using one phrasing also searches the others of its group.
 const EQUIVALENTS: &[&[&str]] = &[
     &["buy back", "buyback", "repurchase", "repurchased"],
-    &["head office", "headquarters", "headquartered", "principal executive offices"],
-    &["employees", "headcount", "workforce", "people", "staff"],
+    &[
+        "head office",
+        "headquarters",
+        "headquartered",
+        "principal executive offices",
+    ],
+    &[
+        "employees",
+        "employ",
+        "headcount",
+        "workforce",
+        "people",
+        "staff",
+    ],
+    &["relationship", "partnership", "collaboration"],
     &["revenue", "net sales", "net revenues", "turnover"],
     &["profit", "net income", "earnings", "net earnings"],
-    &["auditor", "independent registered public accounting firm", "accountants"],
+    &[
+        "auditor",
+        "independent registered public accounting firm",
+        "accountants",
+    ],
     &["lawsuit", "litigation", "legal proceedings"],
     &["debt", "borrowings", "indebtedness", "term debt"],
     &["layoffs", "job cuts", "headcount reductions", "severance"],
@@ -95,6 +115,8 @@ const EQUIVALENTS: &[&[&str]] = &[
     &["fine", "penalty", "penalties"],
     &["buy", "acquire", "acquisition"],
     &["made", "manufactured", "manufacturing"],
+    &["quarter", "three months", "three-month"],
+    &["year", "twelve months", "annual"],
 ];
 
 /// Stems of every word of `text`, stopwords included (phrases are matched whole).
@@ -293,8 +315,7 @@ pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
         .iter()
         .flatten()
         .filter(|phrase| {
-            !added.contains(phrase)
-                && !(words(phrase).iter().all(|w| lowered_terms.contains(w)))
+            !added.contains(phrase) && !(words(phrase).iter().all(|w| lowered_terms.contains(w)))
         })
         .cloned()
         .collect();
@@ -653,7 +674,10 @@ mod tests {
         let e = expand("How much stock did Apple buy back?", &[]);
         let concepts = e.concepts();
         let filing = "The Company repurchased $95.0 billion of its common stock.";
-        assert!(concept_coverage(filing, &concepts) < 1.0, "apple is not named");
+        assert!(
+            concept_coverage(filing, &concepts) < 1.0,
+            "apple is not named"
+        );
         let full = "Apple repurchased $95.0 billion of its common stock.";
         assert_eq!(concept_coverage(full, &concepts), 1.0);
         assert_eq!(concept_coverage("Apple stock", &concepts), 2.0 / 3.0);
