@@ -58,7 +58,7 @@ impl Library {
         let ids: Vec<String> = docs.iter().map(|d| d.doc_id.clone()).collect();
         let dictionary = self.store.dictionary_pairs(Some(&ids))?;
         let expansion = expand(topic, &dictionary);
-        let stems = expansion.stems();
+        let concepts = expansion.concepts();
         let closeness_by_doc = self.closeness(topic, &ids);
         let total: usize = docs.iter().map(|d| d.node_count).sum();
         let llm = self.llm.clone().filter(|_| scope.use_model);
@@ -87,7 +87,7 @@ impl Library {
                 .unwrap_or(&empty);
             let base = scanned;
             let streaming = llm.is_none();
-            let found = scan(&doc, &stems, closeness, options, &mut |done, _, hit| {
+            let found = scan(&doc, &concepts, closeness, options, &mut |done, _, hit| {
                 if let (Some(hit), true) = (hit, streaming) {
                     on_event(ProvenanceEvent::Hit(hit));
                 }

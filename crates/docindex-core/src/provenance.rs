@@ -53,18 +53,21 @@ impl Default for ScanOptions {
     }
 }
 
-/// Scan every node of `doc`. `stems` are the topic's (expanded) stems; `closeness` gives,
+/// Scan every node of `doc`. `concepts` are what the topic asks for, each a set of
+/// interchangeable stems ([`crate::search::Expansion::concepts`]); `closeness` gives,
 /// per node id, the best cosine similarity of its passages to the topic when vectors exist.
 /// `on_node(done, total, hit)` is called for every node, with the evidence when it is one.
 pub fn scan(
     doc: &DocumentIndex,
-    stems: &BTreeSet<String>,
+    concepts: &[BTreeSet<String>],
     closeness: &HashMap<String, f32>,
     options: ScanOptions,
     on_node: &mut dyn FnMut(usize, usize, Option<&Evidence>),
 ) -> Vec<Evidence> {
     let map = CharMap::new(&doc.text);
     let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
+    let stems: BTreeSet<String> = concepts.iter().flatten().cloned().collect();
+    let stems = &stems;
     let total = doc.nodes.len();
     let mut found = Vec::new();
     for (i, node) in doc.nodes.iter().enumerate() {
@@ -95,10 +98,14 @@ pub fn scan(
                 matching_sentences += 1;
             }
         }
-        let coverage = if stems.is_empty() {
+        let covered = concepts
+            .iter()
+            .filter(|c| !c.is_disjoint(&matched))
+            .count();
+        let coverage = if concepts.is_empty() {
             0.0
         } else {
-            matched.len() as f64 / stems.len() as f64
+            covered as f64 / concepts.len() as f64
         };
         let density = (matching_sentences as f64 / 4.0).min(1.0);
         let title_bonus = if match_score(&node.title, stems) > 0 {
@@ -131,9 +138,8 @@ pub fn scan(
             let mut reasons = Vec::new();
             if matching_sentences > 0 {
                 reasons.push(format!(
-                    "{} of {} topic words in {matching_sentences} sentence{}",
-                    matched.len(),
-                    stems.len(),
+                    "{covered} of {} topic terms in {matching_sentences} sentence{}",
+                    concepts.len(),
                     if matching_sentences == 1 { "" } else { "s" }
                 ));
             }
