@@ -12,14 +12,15 @@ export PATH="$HOME/.cargo/bin:$PATH"
 log=/tmp/docindex-test.log
 : > "$log"
 cargo fmt --all --check
-(cd ui && npm run --silent check && npx vitest run 2>&1) | tee -a "$log"
+(cd ui && npm run --silent check && NO_COLOR=1 npx vitest run 2>&1) | tee -a "$log"
 cargo clippy --workspace --all-targets -q -- -D warnings
 status=0
 cargo test --workspace --no-fail-fast 2>&1 | tee -a "$log" || status=1
 # One automation session at a time: WebKit allows no more.
 xvfb-run -a cargo test -p docindex-desktop --test e2e -- --ignored --test-threads=1 2>&1 | tee -a "$log" || status=1
-passed=$(grep -Eo "test result: ok\. [0-9]+ passed" "$log" | awk '{s+=$4} END {print s+0}')
-ui_passed=$(grep -Eo "Tests +[0-9]+ passed" "$log" | awk '{s+=$2} END {print s+0}')
-failed=$(grep -Eo "[0-9]+ failed" "$log" | awk '{s+=$1} END {print s+0}')
+count() { { grep -Eo "$1" "$log" || true; } | awk -v f="$2" '{s+=$f} END {print s+0}'; }
+passed=$(count "test result: ok\. [0-9]+ passed" 4)
+ui_passed=$(count "Tests +[0-9]+ passed" 2)
+failed=$(count "[0-9]+ failed" 1)
 echo "$passed Rust tests and $ui_passed UI tests passed, $failed failed (screenshots in e2e-artifacts/)"
 exit $status

@@ -409,3 +409,93 @@ async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestR
     drop(driver);
     Ok(())
 }
+
+/// The reader on a 1 M-character filing: only the rows in view are in the page, a node at
+/// the end is reached and highlighted. Prints how long opening and jumping took (figures,
+/// not limits: speed belongs in benchmarks, and this is the only real webview we have).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a display, tauri-driver and the built UI: scripts/test.sh runs it"]
+async fn a_million_character_filing_stays_virtualised_in_the_reader() -> TestResult {
+    let work = tempfile::tempdir()?;
+    let library_dir = work.path().join("library");
+    let prospectus = copy_fixture(work.path(), "camp4_424B4_IPO_prospectus_2024.htm");
+    let mut library = Library::open(&library_dir, IndexSettings::default())?;
+    let reports = library.index_paths(&[prospectus], 1, &|_| {})?;
+    let doc_id = match &reports[0].result {
+        Ok(docindex_app::IndexOutcome::Indexed { document, .. }) => document.doc_id.clone(),
+        other => return Err(format!("not indexed: {other:?}").into()),
+    };
+    let doc = library.document(&doc_id)?;
+    assert!(doc.text.chars().count() > 1_000_000);
+    let map = CharMap::new(&doc.text);
+    let last_leaf = doc
+        .nodes
+        .iter()
+        .rev()
+        .find(|n| n.children.is_empty() && n.token_count > 20 && n.token_count < 250)
+        .ok_or("no short section near the end")?;
+
+    let (driver, client) = launch(&library_dir).await?;
+    let open = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const started = performance.now();
+             document.querySelector(`button.doc[data-doc-id='${arguments[0]}']`).click();
+             const check = () => {
+               const v = document.querySelector('.viewer');
+               if (v && Number(v.dataset.rows) > 0 && v.querySelector('.row')) {
+                 done({ ms: performance.now() - started, rows: Number(v.dataset.rows) });
+               } else requestAnimationFrame(check);
+             };
+             requestAnimationFrame(check);",
+            vec![json!(doc_id)],
+        )
+        .await
+        .map_err(|e| format!("waiting for the document to open: {e}"))?;
+    let node_button = wait_for(
+        &client,
+        &format!("button.node[data-node-id='{}']", last_leaf.node_id),
+    )
+    .await?;
+    let jump = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const started = performance.now();
+             arguments[0].click();
+             const check = () => {
+               if (document.querySelector('.viewer mark.hl')) done({ ms: performance.now() - started });
+               else requestAnimationFrame(check);
+             };
+             requestAnimationFrame(check);",
+            vec![serde_json::to_value(&node_button)?],
+        )
+        .await?;
+    assert_eq!(
+        highlighted(&client).await?,
+        without_newlines(map.slice(last_leaf.span))
+    );
+    let rendered = client
+        .execute(
+            "return document.querySelectorAll('.viewer .row').length",
+            vec![],
+        )
+        .await?;
+    let rows = open["rows"].as_u64().unwrap_or(0);
+    assert!(rows > 10_000, "{open}");
+    assert!(
+        rendered.as_u64().unwrap_or(u64::MAX) < 200,
+        "{rendered} rows in the page"
+    );
+    screenshot(&client, "09-million-character-filing.png").await?;
+    println!(
+        "reader on {} chars ({rows} rows): opened in {:.0} ms, jumped to node {} at the end in {:.0} ms, {} rows in the page",
+        map.text().chars().count(),
+        open["ms"].as_f64().unwrap_or(f64::NAN),
+        last_leaf.node_id,
+        jump["ms"].as_f64().unwrap_or(f64::NAN),
+        rendered
+    );
+    client.close().await?;
+    drop(driver);
+    Ok(())
+}
