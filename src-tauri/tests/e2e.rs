@@ -280,6 +280,42 @@ async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestR
     );
     screenshot(&client, "03-reader.png").await?;
 
+    // A resolved cross-reference jumps to its target: the target is selected and its span
+    // highlighted (its first rows, when it is longer than the view).
+    let xref = doc
+        .cross_refs
+        .iter()
+        .filter_map(|r| Some((r, doc.node(r.target_node_id.as_deref()?)?)))
+        .min_by_key(|(_, target)| target.token_count)
+        .ok_or("no resolved cross-reference in the sample")?;
+    let (reference, target) = xref;
+    client
+        .find(Locator::Css(&format!(
+            "button.node[data-node-id='{}']",
+            reference.source_node_id
+        )))
+        .await?
+        .click()
+        .await?;
+    wait_for(&client, &format!("[data-xref-target='{}']", target.node_id))
+        .await?
+        .click()
+        .await?;
+    wait_until(
+        &client,
+        "the cross-reference's target",
+        &format!(
+            "return document.querySelector('li.selected button.node')?.dataset.nodeId === '{}'",
+            target.node_id
+        ),
+    )
+    .await?;
+    let shown = highlighted(&client).await?;
+    assert!(
+        !shown.is_empty() && without_newlines(map.slice(target.span)).starts_with(&shown),
+        "{shown}"
+    );
+
     // Ask offline; the answer streams in, then its first citation jumps to its span.
     client
         .find(Locator::Css("[data-tab=ask]"))
@@ -436,6 +472,7 @@ async fn a_million_character_filing_stays_virtualised_in_the_reader() -> TestRes
         .ok_or("no short section near the end")?;
 
     let (driver, client) = launch(&library_dir).await?;
+    wait_for(&client, &format!("button.doc[data-doc-id='{doc_id}']")).await?;
     let open = client
         .execute_async(
             "const done = arguments[arguments.length - 1];
