@@ -1,5 +1,6 @@
-//! The desktop session: the library the window reads, an indexing job on its own
-//! connection (so reading goes on while files index), the settings and the reports shown.
+//! The desktop session: the library the window reads, a second connection for answers and
+//! provenance scans, an indexing job on a third (so reading goes on while a question is
+//! answered or files index), the settings and the reports shown.
 //! Every user action is one method here; Tauri commands only call them.
 
 use crate::error::DesktopError;
@@ -39,7 +40,10 @@ pub struct Desktop {
 
 struct Inner {
     dir: PathBuf,
+    /// Quick reads and edits: the list, documents, saved results, removal.
     library: Mutex<Library>,
+    /// Long reads: answers and provenance scans (a model call can take a minute).
+    jobs: Mutex<Library>,
     settings: Mutex<Settings>,
     /// The cancel flag of the indexing job in progress, if one is.
     indexing: Mutex<Option<Arc<AtomicBool>>>,
@@ -60,14 +64,18 @@ impl Desktop {
     /// screen shows the error when saved again.
     pub fn open(dir: &Path) -> Result<Self, DesktopError> {
         let mut library = Library::open(dir, IndexSettings::default())?;
+        let mut jobs = Library::open(dir, IndexSettings::default())?;
         let settings = settings::load(dir)?;
-        if let Err(e) = apply_model(&mut library, &settings) {
-            log::warn!("model not used: {e}");
+        for lib in [&mut library, &mut jobs] {
+            if let Err(e) = apply_model(lib, &settings) {
+                log::warn!("model not used: {e}");
+            }
         }
         Ok(Desktop {
             inner: Arc::new(Inner {
                 dir: dir.to_path_buf(),
                 library: Mutex::new(library),
+                jobs: Mutex::new(jobs),
                 settings: Mutex::new(settings),
                 indexing: Mutex::new(None),
                 reports: Mutex::new(HashMap::new()),
@@ -144,7 +152,7 @@ impl Desktop {
         doc_id: Option<String>,
         on_event: &dyn Fn(AskMessage),
     ) -> Result<AskResult, DesktopError> {
-        let library = lock(&self.inner.library);
+        let library = lock(&self.inner.jobs);
         let mut scope = SearchRequest::new("");
         scope.doc = doc_id;
         let answer = library.ask(question, &scope, &|event| match event {
@@ -168,7 +176,7 @@ impl Desktop {
         threshold: Option<f64>,
         on_event: &dyn Fn(ProvenanceMessage),
     ) -> Result<Vec<ProvenanceResult>, DesktopError> {
-        let library = lock(&self.inner.library);
+        let library = lock(&self.inner.jobs);
         let mut scope = SearchRequest::new("");
         scope.doc = doc_id;
         let mut options = ScanOptions::default();
@@ -262,10 +270,10 @@ impl Desktop {
         if let Some(key) = api_key {
             settings::set_api_key(key.trim())?;
         }
-        {
-            let mut library = lock(&self.inner.library);
-            apply_model(&mut library, &new)?;
-        }
+        // Checked on the reading connection first: a model that cannot be set up changes
+        // nothing.
+        apply_model(&mut lock(&self.inner.library), &new)?;
+        apply_model(&mut lock(&self.inner.jobs), &new)?;
         settings::save(&self.inner.dir, &new)?;
         *lock(&self.inner.settings) = new;
         Ok(self.settings())
