@@ -184,6 +184,48 @@ fn has_amount(text: &str) -> bool {
     AMOUNT.as_ref().is_some_and(|re| re.is_match(text))
 }
 
+fn cells(line: &str) -> Vec<&str> {
+    line.split('|').map(str::trim).collect()
+}
+
+/// "iPhone®: $39,669 (Three Months Ended July 1, 2023); $40,665 (…)": each value of a
+/// table row with the headings above its column. A heading line whose cells do not divide
+/// the values evenly says nothing about them and is left out; with no heading that fits,
+/// the row is written as it stands.
+fn row_under_headings(row: &str, headings: &str) -> String {
+    let row_cells = cells(row);
+    let Some((label, values)) = row_cells.split_first() else {
+        return row.trim().to_string();
+    };
+    let mut columns: Vec<Vec<&str>> = vec![Vec::new(); values.len()];
+    for line in headings.lines() {
+        let heads = cells(line);
+        if heads.is_empty() || values.is_empty() || values.len() % heads.len() != 0 {
+            continue;
+        }
+        let span = values.len() / heads.len();
+        for (i, column) in columns.iter_mut().enumerate() {
+            let head = heads[i / span];
+            if !head.is_empty() {
+                column.push(head);
+            }
+        }
+    }
+    if columns.iter().all(Vec::is_empty) {
+        return row.trim().to_string();
+    }
+    let described: Vec<String> = values
+        .iter()
+        .zip(&columns)
+        .filter(|(value, _)| !value.is_empty())
+        .map(|(value, column)| match column.is_empty() {
+            true => (*value).to_string(),
+            false => format!("{value} ({})", column.join(" ")),
+        })
+        .collect();
+    format!("{label}: {}", described.join("; "))
+}
+
 fn is_table_row(line: &str) -> bool {
     line.contains(" | ") && line.chars().any(|c| c.is_ascii_digit())
 }
@@ -401,48 +443,59 @@ pub fn compose_extractive(
     }
     let mut citations = Vec::new();
     let mut text = String::new();
-    // Each cited piece: (passage, start, end, verbatim text), headings before their row.
-    let mut pieces: Vec<(usize, usize, usize, String)> = Vec::new();
-    for c in &chosen {
-        if let Some((hs, he)) = c.headings {
-            let heading = (c.passage, hs, he);
-            if !pieces.iter().any(|x| (x.0, x.1, x.2) == heading) {
-                let text: String = passages[c.passage]
-                    .text
-                    .chars()
-                    .skip(hs)
-                    .take(he - hs)
-                    .collect();
-                pieces.push((c.passage, hs, he, text));
-            }
-        }
-        pieces.push((c.passage, c.start, c.end, c.text.clone()));
-    }
-    for (i, (p, s, e, excerpt)) in pieces.iter().enumerate() {
-        let passage = &passages[*p];
-        if !text.is_empty() {
-            text.push(' ');
-        }
-        text.push_str(
-            &excerpt
-                .split('\n')
-                .map(str::trim)
-                .collect::<Vec<_>>()
-                .join(" / "),
-        );
-        text.push_str(&format!(" [{}]", i + 1));
+    // Each chosen sentence is cited; a table row's headings are cited too (once per
+    // table), and the row is written out cell by cell under its column headings.
+    let mut heading_markers: Vec<((usize, usize, usize), usize)> = Vec::new();
+    let mut cite = |p: usize, s: usize, e: usize, excerpt: String| -> usize {
+        let passage = &passages[p];
+        let marker = citations.len() + 1;
         citations.push(Citation {
-            marker: i + 1,
+            marker,
             doc_id: passage.doc_id.to_string(),
             doc_name: passage.doc_name.to_string(),
             node_id: passage.node_id.to_string(),
             title: passage.title.to_string(),
             start_page: passage.start_page,
             end_page: passage.end_page,
-            excerpt: excerpt.clone(),
+            excerpt,
             start_char: passage.start_char + s,
             end_char: passage.start_char + e,
         });
+        marker
+    };
+    for c in &chosen {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        let headed = c.headings.map(|(hs, he)| {
+            let key = (c.passage, hs, he);
+            let heading: String = passages[c.passage]
+                .text
+                .chars()
+                .skip(hs)
+                .take(he - hs)
+                .collect();
+            let marker = match heading_markers.iter().find(|(k, _)| *k == key) {
+                Some((_, m)) => *m,
+                None => {
+                    let m = cite(c.passage, hs, he, heading.clone());
+                    heading_markers.push((key, m));
+                    m
+                }
+            };
+            (heading, marker)
+        });
+        let row_marker = cite(c.passage, c.start, c.end, c.text.clone());
+        match headed {
+            Some((heading, heading_marker)) => {
+                text.push_str(&row_under_headings(&c.text, &heading));
+                text.push_str(&format!(" [{heading_marker}][{row_marker}]"));
+            }
+            None => {
+                text.push_str(c.text.trim());
+                text.push_str(&format!(" [{row_marker}]"));
+            }
+        }
     }
     let source_nodes = citations
         .iter()
@@ -563,6 +616,14 @@ mod tests {
             .collect();
         assert_eq!(cited, row.excerpt);
         assert!(answer.unsupported_numbers.is_empty(), "{answer:?}");
+        assert!(
+            answer.answer.starts_with(
+                "iPhone®: $39,669 (Three Months Ended July 1, 2023); $40,665 (Three Months Ended June 25, 2022); $156,778 (Nine Months Ended July 1, 2023)"
+            ),
+            "{}",
+            answer.answer
+        );
+        assert!(answer.answer.ends_with("[1][2]"), "{}", answer.answer);
     }
 
     #[test]
