@@ -1,3 +1,5 @@
+// UI state the components rely on: library filters, indexing rows, tree visibility and
+// labels, citation chips.
 import { describe, expect, it } from "vitest";
 import { splitCitations } from "./answer";
 import { applyIndexMessage, markCancelled, queuedRows } from "./jobs";

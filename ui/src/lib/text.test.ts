@@ -1,3 +1,4 @@
+// Text geometry of the virtualised viewer: offsets, rows, highlighted segments.
 import { describe, expect, it } from "vitest";
 import { CharIndex, rowAt, segments, visibleWindow, wrapRows } from "./text";
 
