@@ -4,10 +4,9 @@
 use crate::desktop::Desktop;
 use crate::error::DesktopError;
 use crate::settings::{Settings, SettingsView};
-use crate::views::{AskMessage, AskResult, DocumentView, FileResult, IndexMessage};
+use crate::views::{AskMessage, AskResult, DocumentView, FileResult, IndexMessage, LibraryRow};
 use crate::views::{ProvenanceMessage, ProvenanceResult};
 use docindex_app::saved::{SavedEntry, SavedResult};
-use docindex_core::store::DocumentSummary;
 use std::path::PathBuf;
 use tauri::ipc::Channel;
 use tauri::State;
@@ -33,7 +32,7 @@ fn send<T: serde::Serialize + Clone>(channel: &Channel<T>, message: T) {
 }
 
 #[tauri::command]
-pub async fn list_documents(desktop: State<'_, Desktop>) -> CommandResult<Vec<DocumentSummary>> {
+pub async fn list_documents(desktop: State<'_, Desktop>) -> CommandResult<Vec<LibraryRow>> {
     blocking(&desktop, |d| d.list()).await
 }
 

@@ -6,7 +6,7 @@
 use crate::error::DesktopError;
 use crate::settings::{self, Settings, SettingsView};
 use crate::views::{
-    AskMessage, AskResult, DocumentView, FileResult, IndexMessage, ProvenanceMessage,
+    AskMessage, AskResult, DocumentView, FileResult, IndexMessage, LibraryRow, ProvenanceMessage,
     ProvenanceResult,
 };
 use docindex_app::ask::AskEvent;
@@ -15,7 +15,6 @@ use docindex_app::saved::{SavedEntry, SavedResult};
 use docindex_app::search::SearchRequest;
 use docindex_app::{IndexEvent, IndexOutcome, Library};
 use docindex_core::provenance::ScanOptions;
-use docindex_core::store::DocumentSummary;
 use docindex_core::IndexSettings;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -83,8 +82,17 @@ impl Desktop {
         })
     }
 
-    pub fn list(&self) -> Result<Vec<DocumentSummary>, DesktopError> {
-        Ok(lock(&self.inner.library).list()?)
+    pub fn list(&self) -> Result<Vec<LibraryRow>, DesktopError> {
+        let library = lock(&self.inner.library);
+        let waiting = library.awaiting_embeddings()?;
+        Ok(library
+            .list()?
+            .into_iter()
+            .map(|summary| LibraryRow {
+                dense_ready: !waiting.contains(&summary.doc_id),
+                summary,
+            })
+            .collect())
     }
 
     pub fn remove(&self, doc_id: &str) -> Result<bool, DesktopError> {

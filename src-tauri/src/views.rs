@@ -31,6 +31,15 @@ impl DocumentView {
     }
 }
 
+/// A stored document as the library list shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct LibraryRow {
+    #[serde(flatten)]
+    pub summary: DocumentSummary,
+    /// Its chunks have vectors: dense search reaches it.
+    pub dense_ready: bool,
+}
+
 /// One file's result, as its row in the library shows it.
 #[derive(Debug, Clone, Serialize)]
 pub struct FileResult {

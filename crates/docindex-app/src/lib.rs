@@ -258,6 +258,16 @@ impl Library {
         Ok(report)
     }
 
+    /// Ids of the documents whose chunks have no vectors yet (dense search does not reach
+    /// them until the embedding stage has run).
+    pub fn awaiting_embeddings(&self) -> Result<Vec<String>> {
+        let model = match self.embedder.get() {
+            Some(Ok(embedder)) => embedder.model_id().to_string(),
+            _ => docindex_embed::MODEL_ID.to_string(),
+        };
+        Ok(self.store.docs_without_vectors(&model)?)
+    }
+
     /// Use a language model from now on (LLM-enhanced indexing), behind its cache.
     pub fn set_model(&mut self, config: &ModelConfig) -> Result<()> {
         let llm = model::connect(config, self.store.path())?;

@@ -123,8 +123,10 @@ fn the_dense_leg_uses_the_local_model_and_joins_after_the_embedding_stage() {
     assert!(before.hits.is_empty());
     assert!(before.notes.iter().any(|n| n.contains("no vectors")));
 
+    assert_eq!(library.awaiting_embeddings().unwrap().len(), 2);
     let report = library.embed_pending(&|_, _, _| {}).unwrap();
     assert_eq!(report.documents, 2);
+    assert!(library.awaiting_embeddings().unwrap().is_empty());
     let doc = library.document(BUCKLE_PR).unwrap();
     assert!(report.chunks >= doc.chunks.len());
     let after = library.search(&dense_only).unwrap();
