@@ -182,55 +182,52 @@ pub struct Expansion {
     pub fts_query: String,
 }
 
+/// Stems of the content words (stopwords left out) of `texts`.
+fn content_stems<'a>(
+    stemmer: &Stemmer,
+    texts: impl IntoIterator<Item = &'a String>,
+) -> BTreeSet<String> {
+    texts
+        .into_iter()
+        .flat_map(|t| words(t))
+        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+        .map(|w| stemmer.stem(&w).to_string())
+        .collect()
+}
+
 impl Expansion {
     /// Stems of every searched word, for scoring sentences and excerpts.
     pub fn stems(&self) -> BTreeSet<String> {
         let stemmer = Stemmer::create(Algorithm::English);
-        self.terms
-            .iter()
-            .chain(self.added.iter())
-            .chain(self.equivalents.iter())
-            .flat_map(|t| words(t))
-            .filter(|w| !STOPWORDS.contains(&w.as_str()))
-            .map(|w| stemmer.stem(&w).to_string())
-            .collect()
+        content_stems(
+            &stemmer,
+            self.terms
+                .iter()
+                .chain(&self.added)
+                .chain(&self.equivalents),
+        )
     }
 
     /// Stems of the query's own words and the dictionary's additions, without equivalent
     /// phrasings: how much of the question a title covers is measured against these.
     pub fn query_stems(&self) -> BTreeSet<String> {
         let stemmer = Stemmer::create(Algorithm::English);
-        self.terms
-            .iter()
-            .chain(self.added.iter())
-            .flat_map(|t| words(t))
-            .filter(|w| !STOPWORDS.contains(&w.as_str()))
-            .map(|w| stemmer.stem(&w).to_string())
-            .collect()
+        content_stems(&stemmer, self.terms.iter().chain(&self.added))
     }
-}
 
-impl Expansion {
     /// What an answer must cover: one set of interchangeable stems per query word (the
     /// word and, when it belongs to an equivalence group, every phrasing of the group) and
     /// one per word the dictionary added.
     pub fn concepts(&self) -> Vec<BTreeSet<String>> {
         let stemmer = Stemmer::create(Algorithm::English);
-        let stems_of = |text: &str| -> BTreeSet<String> {
-            words(text)
-                .into_iter()
-                .filter(|w| !STOPWORDS.contains(&w.as_str()))
-                .map(|w| stemmer.stem(&w).to_string())
-                .collect()
-        };
         let group_stems: Vec<BTreeSet<String>> = self
             .equivalent_groups
             .iter()
-            .map(|group| group.iter().flat_map(|p| stems_of(p)).collect())
+            .map(|group| content_stems(&stemmer, group))
             .collect();
         let mut concepts: Vec<BTreeSet<String>> = Vec::new();
         for term in self.terms.iter().chain(self.added.iter()) {
-            for stem in stems_of(term) {
+            for stem in content_stems(&stemmer, [term]) {
                 let mut concept: BTreeSet<String> = BTreeSet::from([stem.clone()]);
                 for group in group_stems.iter().filter(|g| g.contains(&stem)) {
                     concept.extend(group.iter().cloned());
