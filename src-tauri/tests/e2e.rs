@@ -124,6 +124,15 @@ async fn wait_for(client: &Client, css: &str) -> Result<Element, Box<dyn std::er
         .map_err(|e| format!("waiting for `{css}`: {e}"))?)
 }
 
+async fn open_tab(client: &Client, tab: &str) -> TestResult {
+    client
+        .find(Locator::Css(&format!("[data-tab={tab}]")))
+        .await?
+        .click()
+        .await?;
+    Ok(())
+}
+
 /// Run a script until it returns something truthy.
 async fn wait_until(
     client: &Client,
@@ -317,11 +326,7 @@ async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestR
     );
 
     // Ask offline; the answer streams in, then its first citation jumps to its span.
-    client
-        .find(Locator::Css("[data-tab=ask]"))
-        .await?
-        .click()
-        .await?;
+    open_tab(&client, "ask").await?;
     let question = "What were iPhone net sales in the third quarter of fiscal 2023?";
     let input = wait_for(&client, "textarea[aria-label=Question]").await?;
     input.send_keys(question).await?;
@@ -347,16 +352,12 @@ async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestR
     let first = &reopened.result["citations"][0];
     let excerpt = first["excerpt"].as_str().ok_or("no excerpt")?.to_string();
     chip.click().await?;
-    wait_until(&client, "the citation's highlight", "return !document.querySelector('[data-tab=read]').getAttribute('aria-selected') ? false : document.querySelectorAll('.viewer mark.hl').length").await?;
+    wait_until(&client, "the citation's highlight", "return document.querySelector('[data-tab=read]').getAttribute('aria-selected') !== 'true' ? false : document.querySelectorAll('.viewer mark.hl').length").await?;
     assert_eq!(highlighted(&client).await?, without_newlines(&excerpt));
     screenshot(&client, "05-citation.png").await?;
 
     // Provenance: hits stream in, coverage is stated, and the CSV rows match the spans.
-    client
-        .find(Locator::Css("[data-tab=provenance]"))
-        .await?
-        .click()
-        .await?;
+    open_tab(&client, "provenance").await?;
     let topics = wait_for(&client, "textarea[aria-label=Topics]").await?;
     topics.send_keys("iPhone net sales").await?;
     client
@@ -409,11 +410,7 @@ async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestR
     assert_eq!(rows_checked as u64, exported.as_u64().unwrap_or(0));
     wait_for(&client, "[data-testid=export-notice]").await?;
 
-    client
-        .find(Locator::Css("[data-tab=settings]"))
-        .await?
-        .click()
-        .await?;
+    open_tab(&client, "settings").await?;
     wait_for(&client, "form.settings").await?;
     screenshot(&client, "07-settings.png").await?;
     client.close().await?;
@@ -422,11 +419,7 @@ async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestR
     // After a restart the saved answer reopens and its citation still highlights its span.
     let (driver, client) = launch(&library_dir).await?;
     wait_for(&client, &format!("button.doc[data-doc-id='{doc_id}']")).await?;
-    client
-        .find(Locator::Css("[data-tab=saved]"))
-        .await?
-        .click()
-        .await?;
+    open_tab(&client, "saved").await?;
     wait_for(&client, &format!("[data-saved-id='{}']", answer_entry.id))
         .await?
         .click()
