@@ -5,6 +5,7 @@
 use crate::search::{reading_order, SearchRequest, SearchResults};
 use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
+use docindex_core::finance::{concept_table, lead_for, with_figures};
 use docindex_core::llm::json::complete_json;
 use docindex_core::llm::{Llm, UsageMeter};
 use docindex_core::model::{Engine, Span};
@@ -139,6 +140,10 @@ impl Library {
             }
         };
         let mut answer = compose_extractive(question, &passages, &concepts_of, 3);
+        if let Some(lead) = self.figures_lead(question, &results)? {
+            let table = concept_table().map_err(AppError::Finance)?;
+            answer = with_figures(table, question, answer, lead, &results.statement_rows);
+        }
         // Verify each citation against the stored document before it is shown.
         let before = answer.citations.len();
         let mut verified = Vec::new();
@@ -165,6 +170,46 @@ impl Library {
             on_event(AskEvent::Token(piece));
         }
         Ok(answer)
+    }
+}
+
+impl Library {
+    /// The figures a question asks for, from the statement rows search found: from the
+    /// document of the best hit that holds them.
+    fn figures_lead(
+        &self,
+        question: &str,
+        results: &SearchResults,
+    ) -> Result<Option<docindex_core::finance::FiguresLead>> {
+        if results.statement_rows.is_empty() {
+            return Ok(None);
+        }
+        let table = concept_table().map_err(AppError::Finance)?;
+        let mut tried: Vec<&str> = Vec::new();
+        let docs = results
+            .hits
+            .iter()
+            .map(|h| h.doc_id.as_str())
+            .chain(results.statement_rows.iter().map(|r| r.doc_id.as_str()));
+        let mut fallback = None;
+        for doc_id in docs {
+            if tried.contains(&doc_id) {
+                continue;
+            }
+            tried.push(doc_id);
+            if !results.statement_rows.iter().any(|r| r.doc_id == doc_id) {
+                continue;
+            }
+            let Some(doc) = self.store.get(doc_id)? else {
+                continue;
+            };
+            match lead_for(table, question, &doc, &results.statement_rows) {
+                Some(lead) if !lead.citations.is_empty() => return Ok(Some(lead)),
+                Some(lead) if fallback.is_none() => fallback = Some(lead),
+                _ => {}
+            }
+        }
+        Ok(fallback)
     }
 }
 

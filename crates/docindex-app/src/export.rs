@@ -24,6 +24,9 @@ fn native_node(doc: &DocumentIndex, node: &Node, map: Option<&CharMap>) -> Value
     obj.insert("summary".into(), json!(node.summary));
     obj.insert("summary_engine".into(), json!(node.summary_engine));
     obj.insert("origin".into(), json!(node.origin));
+    if let Some(financial) = &node.financial {
+        obj.insert("financial".into(), json!(financial));
+    }
     if let (Some(first), Some(last)) = (node.start_page, node.end_page) {
         obj.insert("start_page".into(), json!(first));
         obj.insert("end_page".into(), json!(last));

@@ -10,6 +10,7 @@ pub mod model;
 pub mod provenance;
 pub mod saved;
 pub mod search;
+mod statements;
 
 use docindex_core::embed::{EmbedError, Embedder};
 use docindex_core::enhance::LlmOptions;
@@ -64,6 +65,8 @@ pub enum AppError {
     Settings(String),
     #[error("{0}")]
     Embed(EmbedError),
+    #[error("{0}")]
+    Finance(docindex_core::finance::FinanceError),
 }
 
 impl AppError {
@@ -82,6 +85,7 @@ impl AppError {
             AppError::Llm(e) => e.fault(),
             AppError::Settings(_) => Fault::User,
             AppError::Embed(_) => Fault::Runtime,
+            AppError::Finance(e) => e.fault(),
         }
     }
 }

@@ -76,6 +76,10 @@ pub struct SearchHit {
     /// [`reading_order`] merges the hits' passages by it.
     #[serde(skip, default)]
     pub passage_scores: Vec<f64>,
+    /// How many of the first passages are statement rows (and their headings) of the line
+    /// items the query needs; [`reading_order`] hands them over beyond its per-hit limit.
+    #[serde(default)]
+    pub pinned: usize,
     /// Exactly the node's text.
     pub text: String,
 }
@@ -97,6 +101,10 @@ pub struct SearchResults {
     /// Served from the results cache (model searches only).
     #[serde(default)]
     pub from_cache: bool,
+    /// Statement rows of the line items the query needs (or a metric it names needs), in
+    /// the documents read for them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub statement_rows: Vec<docindex_core::finance::LocatedRow>,
 }
 
 impl Library {
@@ -268,9 +276,16 @@ impl Library {
                     .map(|(_, s)| score.passage_score(*s))
                     .collect(),
                 passages,
+                pinned: 0,
                 text: map.slice(node.span).to_string(),
             });
         }
+        let statement_rows = if scope.is_empty() {
+            Vec::new()
+        } else {
+            self.attach_statement_rows(&request.query, &ids, &mut hits, &mut docs)?
+        };
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score));
         let mut results = SearchResults {
             query: request.query.clone(),
             expansion,
@@ -281,6 +296,7 @@ impl Library {
             llm_usage: None,
             unknown_ids_dropped: 0,
             from_cache: false,
+            statement_rows,
         };
         if let Some(llm) = self.llm.clone().filter(|_| request.use_model) {
             self.rescore_with_llm(llm.as_ref(), &request.query, &mut results)?;
@@ -445,7 +461,12 @@ pub fn unknown_doc_type(text: &str) -> AppError {
 pub fn reading_order(hits: &[SearchHit], per_hit: usize) -> Vec<(&SearchHit, &Excerpt)> {
     let mut all: Vec<(f64, usize, usize)> = Vec::new();
     for (h, hit) in hits.iter().enumerate() {
-        for (p, score) in hit.passage_scores.iter().enumerate().take(per_hit) {
+        for (p, score) in hit
+            .passage_scores
+            .iter()
+            .enumerate()
+            .take(per_hit + hit.pinned)
+        {
             all.push((*score, h, p));
         }
     }

@@ -635,9 +635,16 @@ fn run(cli: Cli) -> Result<i32> {
                         p if p.is_empty() => p,
                         p => format!(" {p}"),
                     };
+                    let kind = match &n.financial {
+                        Some(f) => match f.note_number {
+                            Some(number) => format!("  <{} {number}>", f.kind.as_str()),
+                            None => format!("  <{}>", f.kind.as_str()),
+                        },
+                        None => String::new(),
+                    };
                     writeln!(
                         out,
-                        "{}{}  {}  [{}..{}]{}  {} tokens",
+                        "{}{}  {}  [{}..{}]{}  {} tokens{kind}",
                         "  ".repeat(n.level as usize),
                         n.node_id,
                         n.title,

@@ -13,6 +13,7 @@ pub mod doctype;
 pub mod embed;
 pub mod enhance;
 pub mod error;
+pub mod finance;
 pub mod ingest;
 pub mod llm;
 pub mod metadata;

@@ -231,6 +231,10 @@ pub struct Node {
     pub start_page: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_page: Option<u32>,
+    /// What the section is for an analyst (a statement with its periods, a note, MD&A…);
+    /// derived from the tree by [`crate::finance::classify_sections`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub financial: Option<crate::finance::FinancialSection>,
 }
 
 /// A ~200-token piece of one node's own text, with context for embedding.

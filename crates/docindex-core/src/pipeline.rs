@@ -346,7 +346,7 @@ fn index_canonical(
     }
     let sha = sha256_hex(source.bytes);
     let description = description.unwrap_or_else(|| describe(doc_type, &metadata, nodes.len()));
-    Ok(DocumentIndex {
+    let mut index = DocumentIndex {
         doc_id: doc_id_for(&sha),
         doc_name: name.to_string(),
         doc_type,
@@ -366,7 +366,9 @@ fn index_canonical(
         settings_key: tools.settings_key(settings),
         enhancement: enhancer.map(Enhancer::finish),
         text: canonical.text,
-    })
+    };
+    crate::finance::classify_sections(&mut index);
+    Ok(index)
 }
 
 fn describe(doc_type: DocType, m: &Metadata, nodes: usize) -> String {
@@ -441,6 +443,7 @@ fn flatten(
                 children: Vec::new(),
                 start_page: None,
                 end_page: None,
+                financial: None,
             },
             own_blocks: s.blocks.start..own_end,
         });

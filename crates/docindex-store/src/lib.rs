@@ -750,6 +750,7 @@ impl SqliteStore {
                     children: Vec::new(),
                     start_page,
                     end_page,
+                    financial: None,
                 });
             }
         }
@@ -876,7 +877,7 @@ impl SqliteStore {
             .collect::<std::result::Result<Vec<_>, _>>()?;
         let warnings: Vec<String> =
             serde_json::from_str(&warnings_json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-        Ok(Some(DocumentIndex {
+        let mut doc = DocumentIndex {
             doc_id: doc_id.to_string(),
             doc_name,
             doc_type,
@@ -899,7 +900,10 @@ impl SqliteStore {
                 .map(|j| serde_json::from_str(&j))
                 .transpose()
                 .map_err(|e| StoreError::Corrupt(e.to_string()))?,
-        }))
+        };
+        // Section types are derived from the tree, so a stored tree gets them on reading.
+        docindex_core::finance::classify_sections(&mut doc);
+        Ok(Some(doc))
     }
 }
 

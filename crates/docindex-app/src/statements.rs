@@ -1,0 +1,169 @@
+//! Statement rows in search: when a query names a line item or a metric, the rows of the
+//! line items it needs become the first passages of the sections that hold them, each
+//! after the heading rows that name its periods, so a reader is handed "Additions to
+//! property and equipment | (28,107) | (23,886)" under "Year Ended June 30, | 2023 | 2022"
+//! rather than the prose around the table.
+
+use crate::search::SearchHit;
+use crate::{AppError, Library, Result};
+use docindex_core::finance::{best_rows, concept_table, locate_rows, LocatedRow};
+use docindex_core::model::DocumentIndex;
+use docindex_core::search::Excerpt;
+use docindex_core::store::DocumentStore;
+use std::collections::HashMap;
+
+/// At most this many documents are read for rows when the query names no document; the
+/// documents of the best hits come first.
+const MAX_DOCUMENTS: usize = 6;
+
+fn excerpt(doc: &DocumentIndex, start: usize, end: usize) -> Excerpt {
+    Excerpt {
+        start_char: start,
+        end_char: end,
+        text: doc.text.chars().skip(start).take(end - start).collect(),
+    }
+}
+
+impl Library {
+    /// Find the statement rows `query` needs in the documents of `scope` (ids) and pin the
+    /// strongest row of each line item, with its headings, to the front of its section's
+    /// passages (adding the section to `hits` when search did not rank it). Returns every
+    /// row found, for answers that compute.
+    pub(crate) fn attach_statement_rows(
+        &self,
+        query: &str,
+        scope: &[String],
+        hits: &mut Vec<SearchHit>,
+        docs: &mut HashMap<String, DocumentIndex>,
+    ) -> Result<Vec<LocatedRow>> {
+        let table = concept_table().map_err(AppError::Finance)?;
+        let concepts = table.line_items_for(query);
+        if concepts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut order: Vec<String> = Vec::new();
+        for hit in hits.iter() {
+            if !order.contains(&hit.doc_id) {
+                order.push(hit.doc_id.clone());
+            }
+        }
+        for id in scope {
+            if !order.contains(id) {
+                order.push(id.clone());
+            }
+        }
+        order.truncate(MAX_DOCUMENTS);
+        let mut all = Vec::new();
+        for doc_id in order {
+            if !docs.contains_key(&doc_id) {
+                match self.store.get(&doc_id)? {
+                    Some(doc) => {
+                        docs.insert(doc_id.clone(), doc);
+                    }
+                    None => continue,
+                }
+            }
+            let Some(doc) = docs.get(&doc_id) else {
+                continue;
+            };
+            let rows = locate_rows(doc, &concepts);
+            let best: Vec<LocatedRow> = best_rows(table, &concepts, &rows)
+                .into_iter()
+                .cloned()
+                .collect();
+            pin_rows(doc, &best, hits);
+            all.extend(rows);
+        }
+        Ok(all)
+    }
+}
+
+/// Put each row (after its headings) at the front of its section's passages, scored above
+/// every other passage so that reading order hands them over first.
+fn pin_rows(doc: &DocumentIndex, rows: &[LocatedRow], hits: &mut Vec<SearchHit>) {
+    let top_passage = hits
+        .iter()
+        .flat_map(|h| h.passage_scores.iter().copied())
+        .fold(0.0, f64::max);
+    let top_score = hits.iter().map(|h| h.score).fold(0.0, f64::max);
+    for (k, row) in rows.iter().enumerate() {
+        let at = match hits
+            .iter()
+            .position(|h| h.doc_id == row.doc_id && h.node_id == row.node_id)
+        {
+            Some(at) => at,
+            None => {
+                let Some(node) = doc.node(&row.node_id) else {
+                    continue;
+                };
+                hits.push(SearchHit {
+                    doc_id: doc.doc_id.clone(),
+                    doc_name: doc.doc_name.clone(),
+                    node_id: node.node_id.clone(),
+                    title: node.title.clone(),
+                    path: doc.path_of(&node.node_id),
+                    score: top_score.max(0.5),
+                    reason: String::new(),
+                    engine: docindex_core::model::Engine::Extractive,
+                    start_char: node.span.start_char,
+                    end_char: node.span.end_char,
+                    start_page: node.start_page,
+                    end_page: node.end_page,
+                    excerpts: Vec::new(),
+                    passages: Vec::new(),
+                    passage_scores: Vec::new(),
+                    pinned: 0,
+                    text: doc
+                        .text
+                        .chars()
+                        .skip(node.span.start_char)
+                        .take(node.span.end_char - node.span.start_char)
+                        .collect(),
+                });
+                hits.len() - 1
+            }
+        };
+        let hit = &mut hits[at];
+        let label = &row.matched.row.label;
+        let line = format!(
+            "statement row \"{}\" ({})",
+            label.trim(),
+            row.matched.concept_id
+        );
+        if hit.reason.is_empty() {
+            hit.reason = line;
+        } else if !hit.reason.contains(&line) {
+            hit.reason = format!("{}; {line}", hit.reason);
+        }
+        // Higher for the first-named line items; always above every ranked passage.
+        let score = top_passage + 1.0 + 0.1 * (rows.len() - k) as f64;
+        let mut new: Vec<(Excerpt, f64)> = Vec::new();
+        if let Some((hs, he)) = row.matched.row.headings {
+            let already = hit.passages[..hit.pinned]
+                .iter()
+                .any(|p| p.start_char == hs && p.end_char == he);
+            if !already {
+                new.push((excerpt(doc, hs, he), score + 0.01));
+            }
+        }
+        let (rs, re) = (row.matched.row.start, row.matched.row.end);
+        if hit.passages[..hit.pinned]
+            .iter()
+            .any(|p| p.start_char == rs && p.end_char == re)
+        {
+            continue;
+        }
+        new.push((excerpt(doc, rs, re), score));
+        // Rows stay in the order of their line items, after those pinned before them.
+        let insert_at = hit.pinned;
+        for (i, (passage, s)) in new.into_iter().enumerate() {
+            hit.passages.insert(insert_at + i, passage);
+            hit.passage_scores.insert(insert_at + i, s);
+            hit.pinned += 1;
+        }
+        if !hit.excerpts.iter().any(|e| e.start_char == rs) {
+            hit.excerpts.insert(0, excerpt(doc, rs, re));
+        }
+        hit.score = hit.score.max(top_score);
+    }
+}

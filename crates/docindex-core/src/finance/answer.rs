@@ -1,0 +1,444 @@
+//! Figures for a question, from a document's statement rows: the rows of the line items it
+//! names, located in the tree and on their pages, and a lead for the answer that states the
+//! asked figure (or the computed metric with its formula) for the asked period, every
+//! operand cited to its row and the column headings cited with it.
+
+use super::concepts::{Concept, ConceptTable, PRIOR_SUFFIX};
+use super::metrics::{compute_metric, format_amount, year_asked, MetricResult};
+use super::rows::{find_rows, RowMatch};
+use super::sections::months_asked;
+use crate::model::DocumentIndex;
+use crate::qa::Citation;
+use crate::xref::node_at;
+use serde::{Deserialize, Serialize};
+
+/// A statement row found in a stored document, with the section and pages it stands in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LocatedRow {
+    pub doc_id: String,
+    pub doc_name: String,
+    pub node_id: String,
+    pub title: String,
+    /// PDF only: the page the row is printed on, and the page of its headings.
+    pub page: Option<u32>,
+    pub headings_page: Option<u32>,
+    /// The row; its char offsets (and its headings') are offsets in the document's text.
+    pub matched: RowMatch,
+}
+
+impl LocatedRow {
+    /// How much to trust this row as its concept's figure (see [`RowMatch::strength`]).
+    pub fn strength(&self, table: &ConceptTable) -> f64 {
+        let statement = table
+            .get(&self.matched.concept_id)
+            .and_then(|c| c.statement);
+        self.matched.strength(statement)
+    }
+}
+
+fn page_at(doc: &DocumentIndex, ch: usize) -> Option<u32> {
+    doc.pages
+        .iter()
+        .find(|p| p.span.start_char <= ch && ch < p.span.end_char)
+        .map(|p| p.page)
+}
+
+/// Every row of `doc` that reports one of `concepts`. A row inside a typed statement
+/// section takes that statement; a row inside a note or MD&A is not a statement's row,
+/// whatever title stands above it.
+pub fn locate_rows(doc: &DocumentIndex, concepts: &[&Concept]) -> Vec<LocatedRow> {
+    if concepts.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for mut matched in find_rows(&doc.text, concepts) {
+        let Some(node) = node_at(&doc.nodes, matched.row.start) else {
+            continue;
+        };
+        // The innermost typed section around the row decides.
+        let mut kind = None;
+        let mut current = Some(node);
+        while let Some(n) = current {
+            if let Some(f) = &n.financial {
+                kind = Some(f.kind);
+                break;
+            }
+            current = n.parent_id.as_deref().and_then(|p| doc.node(p));
+        }
+        match kind {
+            Some(k) if k.statement().is_some() => matched.row.statement = k.statement(),
+            Some(k) if k != super::SectionKind::FinancialStatements => matched.row.statement = None,
+            _ => {}
+        }
+        out.push(LocatedRow {
+            doc_id: doc.doc_id.clone(),
+            doc_name: doc.doc_name.clone(),
+            node_id: node.node_id.clone(),
+            title: node.title.clone(),
+            page: page_at(doc, matched.row.start),
+            headings_page: matched.row.headings.and_then(|(s, _)| page_at(doc, s)),
+            matched,
+        });
+    }
+    out
+}
+
+/// The strongest row of each concept, in the order `concepts` lists them.
+pub fn best_rows<'a>(
+    table: &ConceptTable,
+    concepts: &[&Concept],
+    rows: &'a [LocatedRow],
+) -> Vec<&'a LocatedRow> {
+    concepts
+        .iter()
+        .filter_map(|c| {
+            rows.iter()
+                .filter(|r| r.matched.concept_id == c.id)
+                .filter(|r| r.matched.row.values.iter().any(Option::is_some))
+                .max_by(|a, b| {
+                    a.strength(table)
+                        .total_cmp(&b.strength(table))
+                        .then(b.matched.row.start.cmp(&a.matched.row.start))
+                })
+        })
+        .collect()
+}
+
+/// The lead of a figures answer: its text with `[n]` markers, the citations (numbered from
+/// 1), the metrics worked out, and what could not be found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct FiguresLead {
+    pub text: String,
+    pub citations: Vec<Citation>,
+    pub metrics: Vec<MetricResult>,
+    /// Figures the answer computed (they are in no excerpt, but follow from cited cells).
+    pub computed: Vec<String>,
+    /// Operands no statement row was found for, by metric.
+    pub missing: Vec<String>,
+}
+
+struct Citer<'a> {
+    doc: &'a DocumentIndex,
+    citations: Vec<Citation>,
+}
+
+impl Citer<'_> {
+    /// The marker of a citation of `start..end` (chars) in the document, reusing one that
+    /// cites the same span.
+    fn cite(&mut self, row: &LocatedRow, start: usize, end: usize, page: Option<u32>) -> usize {
+        if let Some(c) = self
+            .citations
+            .iter()
+            .find(|c| c.start_char == start && c.end_char == end)
+        {
+            return c.marker;
+        }
+        let marker = self.citations.len() + 1;
+        let excerpt: String = self
+            .doc
+            .text
+            .chars()
+            .skip(start)
+            .take(end - start)
+            .collect();
+        // Headings may stand in the section before the row's (a statement split by size).
+        let (node_id, title) = match node_at(&self.doc.nodes, start) {
+            Some(node) => (node.node_id.clone(), node.title.clone()),
+            None => (row.node_id.clone(), row.title.clone()),
+        };
+        self.citations.push(Citation {
+            marker,
+            doc_id: row.doc_id.clone(),
+            doc_name: row.doc_name.clone(),
+            node_id,
+            title,
+            start_page: page,
+            end_page: page,
+            excerpt,
+            start_char: start,
+            end_char: end,
+        });
+        marker
+    }
+
+    /// Markers for a row's headings (when known) and the row itself: "[1][2]".
+    fn cite_row(&mut self, row: &LocatedRow) -> String {
+        let (headings, row_marker) = self.cite_row_parts(row);
+        match headings {
+            Some(h) => format!("[{h}][{row_marker}]"),
+            None => format!("[{row_marker}]"),
+        }
+    }
+
+    /// The markers of a row's headings (when known) and of the row.
+    fn cite_row_parts(&mut self, row: &LocatedRow) -> (Option<usize>, usize) {
+        let headings = row
+            .matched
+            .row
+            .headings
+            .map(|(hs, he)| self.cite(row, hs, he, row.headings_page));
+        let m = self.cite(row, row.matched.row.start, row.matched.row.end, row.page);
+        (headings, m)
+    }
+}
+
+fn scale_words(scale: Option<&str>) -> String {
+    match scale {
+        Some(s) => format!(" (in {s})"),
+        None => String::new(),
+    }
+}
+
+/// The figures a question asks for, from `rows` of `doc`: each metric it names worked out
+/// from its operands' cells for the asked period, else each line item it names stated for
+/// that period. `None` when the question names no concept the rows hold.
+pub fn lead_for(
+    table: &ConceptTable,
+    question: &str,
+    doc: &DocumentIndex,
+    rows: &[LocatedRow],
+) -> Option<FiguresLead> {
+    let asked = table.asked_in(question);
+    if asked.is_empty() {
+        return None;
+    }
+    let year = year_asked(question);
+    let months = months_asked(question);
+    let mut citer = Citer {
+        doc,
+        citations: Vec::new(),
+    };
+    let mut sentences = Vec::new();
+    let mut lead = FiguresLead::default();
+    let doc_rows: Vec<LocatedRow> = rows
+        .iter()
+        .filter(|r| r.doc_id == doc.doc_id)
+        .cloned()
+        .collect();
+    let matches: Vec<RowMatch> = doc_rows.iter().map(|r| r.matched.clone()).collect();
+    let mut stated_items: Vec<String> = Vec::new();
+    for concept in &asked {
+        if concept.is_metric() {
+            let Ok(result) = compute_metric(table, concept, &matches, year, months) else {
+                continue;
+            };
+            if result.value.is_none() {
+                if !result.missing.is_empty() && !result.operands.is_empty() {
+                    lead.missing.push(format!(
+                        "{}: no statement row found for {}",
+                        result.label,
+                        result.missing.join(", ")
+                    ));
+                }
+                continue;
+            }
+            // Headings once, after the period; each operand's row after its value.
+            let mut heading_markers = String::new();
+            let mut row_markers: Vec<(usize, String)> = Vec::new();
+            for operand in &result.operands {
+                if let Some(row) = doc_rows
+                    .iter()
+                    .find(|r| r.matched.row.start == operand.row.start)
+                {
+                    let (headings, marker) = citer.cite_row_parts(row);
+                    if let Some(h) = headings {
+                        let h = format!("[{h}]");
+                        if !heading_markers.contains(&h) {
+                            heading_markers.push_str(&h);
+                        }
+                    }
+                    row_markers.push((operand.row.start, format!(" [{marker}]")));
+                }
+                stated_items.push(operand.id.trim_end_matches(PRIOR_SUFFIX).to_string());
+            }
+            let period = result
+                .operands
+                .first()
+                .and_then(|o| o.period.clone())
+                .map(|p| format!(" for {p}"))
+                .unwrap_or_default();
+            let scale = if result.unit == super::MetricUnit::Amount {
+                scale_words(result.operands.first().and_then(|o| o.row.scale.as_deref()))
+            } else {
+                String::new()
+            };
+            let shown = result.shown.clone().unwrap_or_default();
+            let worked = result.worked_with(&|o| {
+                row_markers
+                    .iter()
+                    .find(|(start, _)| *start == o.row.start)
+                    .map(|(_, m)| m.clone())
+                    .unwrap_or_default()
+            });
+            let heading_markers = match heading_markers.is_empty() {
+                true => String::new(),
+                false => format!(" {heading_markers}"),
+            };
+            sentences.push(format!(
+                "{}{period}{heading_markers}: {shown}{scale} = {worked}",
+                capitalise(&result.label),
+            ));
+            lead.computed.push(shown);
+            lead.metrics.push(result);
+        }
+    }
+    for concept in asked.iter().filter(|c| !c.is_metric()) {
+        if stated_items.contains(&concept.id) {
+            continue;
+        }
+        let Some(row) = best_rows(table, &[concept], &doc_rows).into_iter().next() else {
+            continue;
+        };
+        let r = &row.matched.row;
+        let Some(column) = r.column_for(year, months) else {
+            continue;
+        };
+        let mut text = format!("{}: {}", r.label.trim(), r.printed[column]);
+        if let Some(period) = r.columns.get(column) {
+            text.push_str(&format!(" ({})", period.heading));
+        }
+        if let Some(prior) = r.prior_column(column) {
+            text.push_str(&format!(", against {}", r.printed[prior]));
+            if let Some(period) = r.columns.get(prior) {
+                text.push_str(&format!(" ({})", period.heading));
+            }
+        }
+        text.push_str(&scale_words(r.scale.as_deref()));
+        let markers = citer.cite_row(row);
+        sentences.push(format!("{text} {markers}"));
+    }
+    if sentences.is_empty() {
+        return (!lead.missing.is_empty()).then(|| FiguresLead {
+            text: format!("{}.", lead.missing.join("; ")),
+            ..lead
+        });
+    }
+    lead.text = sentences
+        .iter()
+        .map(|s| format!("{}.", s.trim_end()))
+        .collect::<Vec<_>>()
+        .join(" ");
+    lead.citations = citer.citations;
+    for metric in &lead.metrics {
+        lead.computed
+            .extend(metric.operands.iter().map(|o| format_amount(o.value)));
+    }
+    Some(lead)
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Whether the lead's figures can be trusted as the answer: every figure from a row of its
+/// own statement, for the period asked when one was asked.
+fn lead_is_firm(
+    table: &ConceptTable,
+    lead: &FiguresLead,
+    rows: &[LocatedRow],
+    year: Option<i32>,
+) -> bool {
+    let from_statement = |start: usize| {
+        rows.iter().any(|r| {
+            r.matched.row.start == start
+                && table
+                    .get(&r.matched.concept_id)
+                    .and_then(|c| c.statement)
+                    .is_some_and(|s| r.matched.row.statement == Some(s))
+        })
+    };
+    let metrics_firm = lead.metrics.iter().all(|m| {
+        m.operands.iter().all(|o| {
+            from_statement(o.row.start)
+                && (year.is_none()
+                    || o.id.ends_with(PRIOR_SUFFIX)
+                    || o.row.columns.get(o.column).and_then(|c| c.year) == year)
+        })
+    });
+    metrics_firm && lead.missing.is_empty() && !lead.citations.is_empty()
+}
+
+/// `answer` (the extractive one) with the figures lead in front: the lead's citations
+/// come first and the answer's markers are renumbered after them; numbers the lead computed
+/// are supported by the cited cells; confidence follows the lead.
+pub fn with_figures(
+    table: &ConceptTable,
+    question: &str,
+    answer: crate::qa::Answer,
+    lead: FiguresLead,
+    rows: &[LocatedRow],
+) -> crate::qa::Answer {
+    use crate::qa::{unsupported_numbers, Confidence, ConfidenceLabel};
+    let shift = lead.citations.len();
+    let firm = lead_is_firm(table, &lead, rows, year_asked(question));
+    let mut out = answer;
+    let mut text = lead.text.clone();
+    let mut citations = lead.citations.clone();
+    if out.answered {
+        let renumbered = regex::Regex::new(r"\[(\d+)\]")
+            .map(|re| {
+                re.replace_all(&out.answer, |c: &regex::Captures| {
+                    let n: usize = c[1].parse().unwrap_or(0);
+                    format!("[{}]", n + shift)
+                })
+                .into_owned()
+            })
+            .unwrap_or_else(|_| out.answer.clone());
+        text.push(' ');
+        text.push_str(&renumbered);
+        citations.extend(out.citations.iter().cloned().map(|mut c| {
+            c.marker += shift;
+            c
+        }));
+    }
+    let excerpts: Vec<&str> = citations.iter().map(|c| c.excerpt.as_str()).collect();
+    out.unsupported_numbers = unsupported_numbers(&text, &excerpts)
+        .into_iter()
+        .filter(|n| !lead.computed.iter().any(|c| c.contains(n.as_str())))
+        .collect();
+    let source_nodes = citations
+        .iter()
+        .map(|c| (c.doc_id.clone(), c.node_id.clone()))
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
+    out.reasoning.push(match lead.metrics.first() {
+        Some(m) => format!(
+            "computed {} from {} statement row(s): {}",
+            m.label,
+            m.operands.len(),
+            m.formula
+        ),
+        None if lead.citations.is_empty() => lead.text.clone(),
+        None => "stated the asked line item from its statement row".to_string(),
+    });
+    let has_figures = !lead.citations.is_empty();
+    out.confidence = Confidence {
+        label: match (has_figures, firm) {
+            (true, true) => ConfidenceLabel::High,
+            (true, false) => ConfidenceLabel::Medium,
+            (false, _) => ConfidenceLabel::Low,
+        },
+        score: match (has_figures, firm) {
+            (true, true) => 0.9,
+            (true, false) => 0.6,
+            (false, _) => 0.2,
+        },
+        answered: out.confidence.answered.max(usize::from(has_figures)),
+        unanswered: out.confidence.unanswered,
+        source_nodes,
+    };
+    out.answered = out.answered || has_figures;
+    if !out.answered {
+        // Only what is missing: say so, and cite nothing.
+        out.answer = text;
+        out.citations = Vec::new();
+        return out;
+    }
+    out.answer = text;
+    out.citations = citations;
+    out
+}

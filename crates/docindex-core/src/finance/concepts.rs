@@ -1,0 +1,289 @@
+//! The concept table (`data/financial-concepts.toml`, compiled in): which analyst terms a
+//! question uses, which statement rows hold them, and how a metric is computed.
+
+use super::FinanceError;
+use crate::search::words;
+use rust_stemmers::{Algorithm, Stemmer};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+/// A primary financial statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Statement {
+    Income,
+    Balance,
+    CashFlows,
+    Equity,
+}
+
+/// How a metric's value is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MetricUnit {
+    /// A plain quotient: 1.75.
+    Ratio,
+    /// A share shown in percent: 27.4%.
+    Percent,
+    /// Days: 107 days.
+    Days,
+    /// A multiple: 10.1x.
+    Times,
+    /// Money in the statement's own unit.
+    Amount,
+}
+
+/// One entry of the table: a line item (a statement row) or a metric (a formula).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct Concept {
+    pub id: String,
+    pub label: String,
+    /// Phrasings of questions that mean this concept.
+    pub asked_as: Vec<String>,
+    #[serde(default)]
+    pub statement: Option<Statement>,
+    /// Row labels filings print for it, most specific first.
+    #[serde(default)]
+    pub line_items: Vec<String>,
+    /// us-gaap element names of the same fact.
+    #[serde(default)]
+    pub xbrl: Vec<String>,
+    /// The row prints a spend as a negative; the concept is its size.
+    #[serde(default)]
+    pub outflow: bool,
+    #[serde(default)]
+    pub formula: Option<String>,
+    #[serde(default)]
+    pub unit: Option<MetricUnit>,
+}
+
+impl Concept {
+    pub fn is_metric(&self) -> bool {
+        self.formula.is_some()
+    }
+}
+
+/// The whole table, checked when it is first used.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+pub struct ConceptTable {
+    pub version: u32,
+    #[serde(rename = "concept")]
+    pub concepts: Vec<Concept>,
+}
+
+/// Suffix of a formula operand that means "the same line item, one period earlier".
+pub const PRIOR_SUFFIX: &str = "_prior";
+
+static TABLE: LazyLock<Result<ConceptTable, FinanceError>> = LazyLock::new(|| {
+    let table: ConceptTable = toml::from_str(include_str!("../../data/financial-concepts.toml"))
+        .map_err(|e| FinanceError::BadTable(e.to_string()))?;
+    table.check()?;
+    Ok(table)
+});
+
+/// The built-in concept table.
+pub fn concept_table() -> Result<&'static ConceptTable, FinanceError> {
+    TABLE.as_ref().map_err(Clone::clone)
+}
+
+impl ConceptTable {
+    pub fn get(&self, id: &str) -> Option<&Concept> {
+        self.concepts.iter().find(|c| c.id == id)
+    }
+
+    /// Every formula parses and names only line items of the table; ids are unique.
+    fn check(&self) -> Result<(), FinanceError> {
+        let mut seen = BTreeSet::new();
+        for concept in &self.concepts {
+            if !seen.insert(concept.id.as_str()) {
+                return Err(FinanceError::BadTable(format!(
+                    "concept {} is defined twice",
+                    concept.id
+                )));
+            }
+            if concept.asked_as.is_empty() {
+                return Err(FinanceError::BadTable(format!(
+                    "concept {} has no asked_as phrasings",
+                    concept.id
+                )));
+            }
+        }
+        for concept in self.concepts.iter().filter(|c| c.is_metric()) {
+            let operands = self.operand_ids(concept)?;
+            for id in operands {
+                let base = id.strip_suffix(PRIOR_SUFFIX).unwrap_or(&id);
+                match self.get(base) {
+                    Some(c) if !c.line_items.is_empty() => {}
+                    _ => {
+                        return Err(FinanceError::BadTable(format!(
+                            "formula of {} names {id}, which is not a line item",
+                            concept.id
+                        )))
+                    }
+                }
+            }
+            if concept.unit.is_none() {
+                return Err(FinanceError::BadTable(format!(
+                    "metric {} has no unit",
+                    concept.id
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The variables of a metric's formula, in order of first use (`revenue_prior`
+    /// included as written).
+    pub fn operand_ids(&self, metric: &Concept) -> Result<Vec<String>, FinanceError> {
+        let Some(formula) = &metric.formula else {
+            return Ok(Vec::new());
+        };
+        let tree = evalexpr::build_operator_tree::<evalexpr::DefaultNumericTypes>(formula)
+            .map_err(|e| FinanceError::BadTable(format!("formula of {}: {e}", metric.id)))?;
+        let mut ids: Vec<String> = Vec::new();
+        for id in tree.iter_variable_identifiers() {
+            if !ids.iter().any(|x| x == id) {
+                ids.push(id.to_string());
+            }
+        }
+        Ok(ids)
+    }
+
+    /// The concepts a question asks about, in the order it names them. Longer phrasings
+    /// claim their words first, so "free cash flow" is the metric and not also "cash".
+    pub fn asked_in(&self, question: &str) -> Vec<&Concept> {
+        let stemmer = Stemmer::create(Algorithm::English);
+        let stems = |text: &str| -> Vec<String> {
+            words(text)
+                .iter()
+                .flat_map(|w| {
+                    // "capital-intensive" and "capital intensive" are one phrasing.
+                    w.split('-')
+                        .map(|part| stemmer.stem(part).to_string())
+                        .collect::<Vec<_>>()
+                })
+                .filter(|s| !s.is_empty())
+                .collect()
+        };
+        let question_stems = stems(question);
+        // (concept, first word, word count)
+        let mut found: Vec<(usize, usize, usize)> = Vec::new();
+        for (c, concept) in self.concepts.iter().enumerate() {
+            for phrase in &concept.asked_as {
+                let wanted = stems(phrase);
+                if wanted.is_empty() || wanted.len() > question_stems.len() {
+                    continue;
+                }
+                for (at, window) in question_stems.windows(wanted.len()).enumerate() {
+                    if window == wanted.as_slice() {
+                        found.push((c, at, wanted.len()));
+                    }
+                }
+            }
+        }
+        found.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.cmp(&b.1)));
+        let mut claimed = vec![false; question_stems.len()];
+        let mut chosen: Vec<(usize, usize)> = Vec::new();
+        for (c, at, len) in found {
+            if claimed[at..at + len].iter().any(|x| *x) {
+                continue;
+            }
+            claimed[at..at + len].iter_mut().for_each(|x| *x = true);
+            if !chosen.iter().any(|(x, _)| *x == c) {
+                chosen.push((c, at));
+            }
+        }
+        chosen.sort_by_key(|(_, at)| *at);
+        chosen.into_iter().map(|(c, _)| &self.concepts[c]).collect()
+    }
+
+    /// The line items a question needs: those it names, and the operands of the metrics it
+    /// names (without duplicates, in order).
+    pub fn line_items_for(&self, question: &str) -> Vec<&Concept> {
+        let mut out: Vec<&Concept> = Vec::new();
+        for concept in self.asked_in(question) {
+            let needed: Vec<&Concept> = if concept.is_metric() {
+                self.operand_ids(concept)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|id| self.get(id.strip_suffix(PRIOR_SUFFIX).unwrap_or(id)))
+                    .collect()
+            } else {
+                vec![concept]
+            };
+            for c in needed {
+                if !out.iter().any(|x| x.id == c.id) {
+                    out.push(c);
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(question: &str) -> Vec<String> {
+        concept_table()
+            .unwrap()
+            .asked_in(question)
+            .iter()
+            .map(|c| c.id.clone())
+            .collect()
+    }
+
+    #[test]
+    fn the_table_loads_and_every_formula_names_known_line_items() {
+        let table = concept_table().unwrap();
+        assert!(table.concepts.len() > 40);
+        for metric in table.concepts.iter().filter(|c| c.is_metric()) {
+            assert!(
+                !table.operand_ids(metric).unwrap().is_empty(),
+                "{}",
+                metric.id
+            );
+        }
+    }
+
+    #[test]
+    fn questions_in_analysts_words_name_concepts() {
+        assert_eq!(
+            ids("How much free cash flow did Microsoft generate in FY2023 after capex?"),
+            ["free_cash_flow", "capex"]
+        );
+        assert_eq!(
+            ids("What was Microsoft's quick ratio (acid test) at the end of fiscal 2023?"),
+            ["quick_ratio"]
+        );
+        assert_eq!(
+            ids("Is Microsoft turning into a more capital-intensive business?"),
+            ["capex_intensity"]
+        );
+        assert_eq!(
+            ids("How many days of inventory was Nike carrying?"),
+            ["days_inventory"]
+        );
+        assert_eq!(
+            ids("What drove Tesla's operating margin compression in 2023?"),
+            ["operating_margin"]
+        );
+        assert!(ids("Who is the trustee for the notes?").is_empty());
+    }
+
+    #[test]
+    fn a_metric_needs_its_operands() {
+        let table = concept_table().unwrap();
+        let items: Vec<String> = table
+            .line_items_for("What was the quick ratio?")
+            .iter()
+            .map(|c| c.id.clone())
+            .collect();
+        assert_eq!(
+            items,
+            ["current_assets", "inventories", "current_liabilities"]
+        );
+    }
+}

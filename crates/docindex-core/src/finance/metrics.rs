@@ -1,0 +1,296 @@
+//! Metrics computed from statement rows: each operand is one cell of a located row (so it
+//! can be cited to its exact span), the formula is the concept table's, and a missing
+//! operand is named rather than guessed.
+
+use super::concepts::{Concept, ConceptTable, MetricUnit, PRIOR_SUFFIX};
+use super::rows::{RowMatch, StatementRow};
+use super::FinanceError;
+use evalexpr::{ContextWithMutableVariables, DefaultNumericTypes, HashMapContext, Value};
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
+
+/// One operand of a computed metric: a cell of a statement row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Operand {
+    /// The formula's name for it (`revenue_prior` for last period's revenue).
+    pub id: String,
+    pub label: String,
+    pub row: StatementRow,
+    /// Index of the value cell used.
+    pub column: usize,
+    /// The value the formula used (an outflow's size).
+    pub value: f64,
+    /// The cell as printed.
+    pub printed: String,
+    /// The column's heading, when known.
+    pub period: Option<String>,
+}
+
+/// A metric worked out from the statements, or the operands it lacks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricResult {
+    pub metric_id: String,
+    pub label: String,
+    pub formula: String,
+    pub unit: MetricUnit,
+    pub operands: Vec<Operand>,
+    /// Labels of operands no statement row was found for.
+    pub missing: Vec<String>,
+    /// The result, when every operand was found.
+    pub value: Option<f64>,
+    /// The result as the answer prints it ("27.4%", "1.75", "59,475").
+    pub shown: Option<String>,
+}
+
+impl MetricResult {
+    /// "net cash from operations 87,582 − additions to property and equipment 28,107":
+    /// the formula with each operand's row label and printed value.
+    pub fn worked(&self) -> String {
+        self.worked_with(&|_| String::new())
+    }
+
+    /// [`MetricResult::worked`] with `suffix(operand)` after each operand's value (its
+    /// citation marker).
+    pub fn worked_with(&self, suffix: &dyn Fn(&Operand) -> String) -> String {
+        let mut out = self.formula.clone();
+        // Longest ids first, so `revenue_prior` is replaced before `revenue`.
+        let mut operands: Vec<&Operand> = self.operands.iter().collect();
+        operands.sort_by_key(|o| std::cmp::Reverse(o.id.len()));
+        let mut placeholders = Vec::new();
+        for (i, operand) in operands.iter().enumerate() {
+            let placeholder = format!("\u{1}{i}\u{1}");
+            out = replace_identifier(&out, &operand.id, &placeholder);
+            placeholders.push((placeholder, operand));
+        }
+        for (placeholder, operand) in placeholders {
+            out = out.replace(
+                &placeholder,
+                &format!(
+                    "{} {}{}",
+                    operand.row.label.trim(),
+                    format_amount(operand.value),
+                    suffix(operand)
+                ),
+            );
+        }
+        out.replace(" * ", " × ")
+            .replace(" - ", " − ")
+            .replace(" / ", " ÷ ")
+    }
+}
+
+/// `text` with every whole-word `id` replaced.
+fn replace_identifier(text: &str, id: &str, with: &str) -> String {
+    match Regex::new(&format!(r"\b{}\b", regex::escape(id))) {
+        Ok(re) => re.replace_all(text, with).into_owned(),
+        Err(_) => text.to_string(),
+    }
+}
+
+/// 59475 → "59,475"; 1234.5 → "1,234.5".
+pub fn format_amount(value: f64) -> String {
+    let negative = value < 0.0;
+    let abs = value.abs();
+    let whole = abs.trunc() as u64;
+    let frac = abs - abs.trunc();
+    let digits = whole.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    if frac > 0.005 {
+        let decimals = format!("{frac:.2}");
+        grouped.push_str(decimals.trim_start_matches('0').trim_end_matches('0'));
+    }
+    if negative {
+        format!("-{grouped}")
+    } else {
+        grouped
+    }
+}
+
+fn show(value: f64, unit: MetricUnit) -> String {
+    match unit {
+        MetricUnit::Percent => format!("{:.1}%", value * 100.0),
+        MetricUnit::Ratio => format!("{value:.2}"),
+        MetricUnit::Days => format!("{value:.0} days"),
+        MetricUnit::Times => format!("{value:.1}x"),
+        MetricUnit::Amount => format_amount(value.round()),
+    }
+}
+
+/// The fiscal year a question asks about: "FY2023", "fiscal 2023", "2Q23", "in 2024".
+pub fn year_asked(question: &str) -> Option<i32> {
+    static SHORT: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"(?i)\b(?:[1-4]Q|Q[1-4]|FY)'?(\d{2})\b").ok());
+    static LONG: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"(?i)(?:\bFY|\b)(20\d{2}|19\d{2})\b").ok());
+    if let Some(c) = LONG.as_ref().and_then(|re| re.captures(question)) {
+        return c[1].parse().ok();
+    }
+    SHORT
+        .as_ref()
+        .and_then(|re| re.captures(question))
+        .and_then(|c| c[1].parse::<i32>().ok())
+        .map(|y| 2000 + y)
+}
+
+/// Work out `metric` from `rows` (every located row of the document, any concept): each
+/// operand takes its strongest row and the column for the asked period (`year`, `months`);
+/// `<id>_prior` takes the period before.
+pub fn compute_metric(
+    table: &ConceptTable,
+    metric: &Concept,
+    rows: &[RowMatch],
+    year: Option<i32>,
+    months: Option<u32>,
+) -> Result<MetricResult, FinanceError> {
+    let formula = metric.formula.clone().unwrap_or_default();
+    let unit = metric.unit.unwrap_or(MetricUnit::Amount);
+    let mut operands = Vec::new();
+    let mut missing = Vec::new();
+    for id in table.operand_ids(metric)? {
+        let (base, prior) = match id.strip_suffix(PRIOR_SUFFIX) {
+            Some(base) => (base, true),
+            None => (id.as_str(), false),
+        };
+        let Some(concept) = table.get(base) else {
+            missing.push(id.clone());
+            continue;
+        };
+        let best = rows
+            .iter()
+            .filter(|r| r.concept_id == base)
+            .filter(|r| r.row.values.iter().any(Option::is_some))
+            .max_by(|a, b| {
+                a.strength(concept.statement)
+                    .total_cmp(&b.strength(concept.statement))
+                    .then(b.row.start.cmp(&a.row.start))
+            });
+        let Some(found) = best else {
+            missing.push(if prior {
+                format!("{} (prior period)", concept.label)
+            } else {
+                concept.label.clone()
+            });
+            continue;
+        };
+        let current = found.row.column_for(year, months);
+        let column = if prior {
+            current.and_then(|c| found.row.prior_column(c))
+        } else {
+            current
+        };
+        let Some((column, value)) = column.and_then(|c| Some((c, found.row.values[c]?))) else {
+            missing.push(concept.label.clone());
+            continue;
+        };
+        operands.push(Operand {
+            id: id.clone(),
+            label: concept.label.clone(),
+            column,
+            value: if concept.outflow { value.abs() } else { value },
+            printed: found.row.printed.get(column).cloned().unwrap_or_default(),
+            period: found.row.columns.get(column).map(|c| c.heading.clone()),
+            row: found.row.clone(),
+        });
+    }
+    let value = if missing.is_empty() {
+        evaluate(&formula, &operands)
+    } else {
+        None
+    };
+    Ok(MetricResult {
+        metric_id: metric.id.clone(),
+        label: metric.label.clone(),
+        formula,
+        unit,
+        operands,
+        missing,
+        shown: value.map(|v| show(v, unit)),
+        value,
+    })
+}
+
+fn evaluate(formula: &str, operands: &[Operand]) -> Option<f64> {
+    let mut context = HashMapContext::<DefaultNumericTypes>::new();
+    for operand in operands {
+        context
+            .set_value(operand.id.clone(), Value::from_float(operand.value))
+            .ok()?;
+    }
+    // Integer constants in formulas ("* 365", "- 1") are read as floats.
+    let floated = match Regex::new(r"\d+(?:\.\d+)?") {
+        Ok(re) => re
+            .replace_all(formula, |c: &regex::Captures| {
+                let number = &c[0];
+                if number.contains('.') {
+                    number.to_string()
+                } else {
+                    format!("{number}.0")
+                }
+            })
+            .into_owned(),
+        Err(_) => formula.to_string(),
+    };
+    let result = evalexpr::eval_float_with_context(&floated, &context).ok()?;
+    result.is_finite().then_some(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finance::{concept_table, find_rows};
+
+    const STATEMENTS: &str = "CONSOLIDATED BALANCE SHEETS\n(In millions)\nJune 30, | 2023 | 2022\nInventories | 2,500 | 3,742\nTotal current assets | 184,257 | 169,684\nTotal current liabilities | 104,149 | 95,082\nCASH FLOWS STATEMENTS\n(In millions)\nYear Ended June 30, | 2023 | 2022 | 2021\nNet cash from operations | 87,582 | 89,035 | 76,740\nAdditions to property and equipment | (28,107) | (23,886) | (20,622)\n";
+
+    fn metric(question: &str, year: Option<i32>) -> MetricResult {
+        let table = concept_table().unwrap();
+        let metric = table
+            .asked_in(question)
+            .into_iter()
+            .find(|c| c.is_metric())
+            .unwrap();
+        let rows = find_rows(STATEMENTS, &table.line_items_for(question));
+        compute_metric(table, metric, &rows, year, None).unwrap()
+    }
+
+    #[test]
+    fn free_cash_flow_and_quick_ratio_from_cited_cells() {
+        let fcf = metric("free cash flow", None);
+        assert_eq!(fcf.shown.as_deref(), Some("59,475"));
+        assert_eq!(
+            fcf.worked(),
+            "Net cash from operations 87,582 − Additions to property and equipment 28,107"
+        );
+        let quick = metric("quick ratio", Some(2023));
+        assert_eq!(quick.shown.as_deref(), Some("1.75"));
+        assert_eq!(quick.operands.len(), 3);
+        let prior = metric("quick ratio", Some(2022));
+        assert_eq!(prior.operands[0].printed, "169,684");
+    }
+
+    #[test]
+    fn a_missing_operand_is_named_not_guessed() {
+        let days = metric("days of inventory", None);
+        assert_eq!(days.value, None);
+        assert_eq!(days.missing, ["cost of sales"]);
+    }
+
+    #[test]
+    fn years_are_read_from_analysts_shorthand() {
+        assert_eq!(
+            year_asked("What was the efficiency ratio in 2Q23?"),
+            Some(2023)
+        );
+        assert_eq!(year_asked("free cash flow in FY2023"), Some(2023));
+        assert_eq!(year_asked("in fiscal 2024"), Some(2024));
+        assert_eq!(year_asked("What is the quick ratio?"), None);
+        assert_eq!(format_amount(59475.0), "59,475");
+        assert_eq!(format_amount(-1234.5), "-1,234.5");
+    }
+}

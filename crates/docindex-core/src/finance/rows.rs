@@ -1,0 +1,595 @@
+//! Rows of statement tables in canonical text ("Additions to property and equipment |
+//! (28,107) | (23,886)"), the heading rows above them that say which period each column
+//! is, and the concept each row reports.
+
+use super::concepts::{Concept, Statement};
+use crate::structure::patterns::is_statement_title;
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
+
+/// One value column of a table: its headings joined top to bottom, and the period read
+/// from them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PeriodColumn {
+    /// "Year Ended June 30, 2023", "Three Months Ended July 1, 2023".
+    pub heading: String,
+    pub year: Option<i32>,
+    /// Length of the period in months (3 for a quarter, 12 for a year) when the heading
+    /// says it.
+    pub months: Option<u32>,
+}
+
+/// A table row with figures, located in the text it was found in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StatementRow {
+    /// Char offsets of the row's line in the searched text (end exclusive).
+    pub start: usize,
+    pub end: usize,
+    pub label: String,
+    /// The value cells as printed.
+    pub printed: Vec<String>,
+    /// Their values (`None` for a dash).
+    pub values: Vec<Option<f64>>,
+    /// The period of each value cell, when the headings above say it.
+    pub columns: Vec<PeriodColumn>,
+    /// Char offsets of the heading rows that name the columns.
+    pub headings: Option<(usize, usize)>,
+    /// "millions", "thousands" or "billions", from the table's caption.
+    pub scale: Option<String>,
+    /// The statement whose title stands above the table.
+    pub statement: Option<Statement>,
+}
+
+impl StatementRow {
+    /// The value column for a period: the column naming `year` (and, when asked, a period
+    /// of `months`), else the first. Its index.
+    pub fn column_for(&self, year: Option<i32>, months: Option<u32>) -> Option<usize> {
+        if self.values.is_empty() {
+            return None;
+        }
+        let score = |i: usize| -> i32 {
+            let Some(col) = self.columns.get(i) else {
+                return 0;
+            };
+            let mut s = 0;
+            if year.is_some() && col.year == year {
+                s += 4;
+            }
+            match (months, col.months) {
+                (Some(m), Some(c)) if m == c => s += 2,
+                (Some(_), Some(_)) => s -= 2,
+                // A year-to-date column is not the quarter nor the year asked.
+                (None, Some(c)) if c != 12 && c != 3 => s -= 1,
+                _ => {}
+            }
+            s
+        };
+        (0..self.values.len())
+            .filter(|&i| self.values[i].is_some())
+            .max_by(|&a, &b| score(a).cmp(&score(b)).then(b.cmp(&a)))
+    }
+
+    /// The column one period before `column`: the next column of the same length whose
+    /// year is earlier, else simply the next column.
+    pub fn prior_column(&self, column: usize) -> Option<usize> {
+        let this = self.columns.get(column);
+        let by_period = (column + 1..self.values.len()).find(|&i| {
+            let (Some(a), Some(b)) = (this, self.columns.get(i)) else {
+                return false;
+            };
+            a.months == b.months && matches!((a.year, b.year), (Some(x), Some(y)) if y < x)
+        });
+        by_period
+            .or_else(|| (column + 1 < self.values.len()).then_some(column + 1))
+            .filter(|&i| self.values[i].is_some())
+    }
+}
+
+/// A row that reports one of the asked concepts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RowMatch {
+    pub concept_id: String,
+    /// Index of the matched phrasing in the concept's `line_items` (0 = most specific).
+    pub phrasing: usize,
+    /// The label is the phrasing itself, not the phrasing with a qualifier after it.
+    pub exact: bool,
+    pub row: StatementRow,
+}
+
+impl RowMatch {
+    /// How much to trust this row as the concept's figure: in its own statement, an exact
+    /// label, a specific phrasing, with periods known.
+    pub fn strength(&self, statement: Option<Statement>) -> f64 {
+        let mut s = if self.exact { 2.0 } else { 1.0 };
+        if statement.is_some() && self.row.statement == statement {
+            s += 3.0;
+        }
+        if !self.row.columns.is_empty() {
+            s += 0.5;
+        }
+        s - 0.1 * self.phrasing as f64
+    }
+}
+
+static AMOUNT: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"^\(?-?\$?\s*\(?-?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?\s*\)?\s*%?\s*\)?$").ok()
+});
+static YEAR: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"\b(19[5-9]\d|20[0-9]\d)\b").ok());
+static MONEY_IN_HEADING: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"\$|\d{1,3}(,\d{3})+|\(\d|\d%").ok());
+static SCALE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:in|amounts in|dollars in|\$ in)\s+(millions|thousands|billions)\b").ok()
+});
+
+/// The value of a printed amount: `Some(Some(v))` for a number ("$ 87,582", "(28,107)",
+/// "12.5%"), `Some(None)` for a dash, `None` when the cell is not an amount.
+pub fn parse_amount(cell: &str) -> Option<Option<f64>> {
+    let cell = cell.trim();
+    if matches!(
+        cell,
+        "—" | "–" | "-" | "$—" | "$ —" | "$-" | "$ -" | "—%" | "n/a" | "NM"
+    ) {
+        return Some(None);
+    }
+    let caps = AMOUNT.as_ref()?.captures(cell)?;
+    let whole = caps.get(1)?.as_str().replace(',', "");
+    let mut number: f64 = whole.parse().ok()?;
+    if let Some(frac) = caps.get(2) {
+        number = format!("{whole}.{}", frac.as_str()).parse().ok()?;
+    }
+    let negative = cell.contains('(') || cell.starts_with('-') || cell.contains("$-");
+    Some(Some(if negative { -number } else { number }))
+}
+
+/// A row label as compared with the table's phrasings: lowercase, straight quotes, no
+/// footnote markers or trailing colon, single spaces.
+pub fn normalise_label(label: &str) -> String {
+    static FOOTNOTE: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"\s*(\([a-z0-9]\)|\*+|®|™|†)").ok());
+    let lowered = label.to_lowercase().replace(['’', '‘'], "'");
+    let cleaned = match FOOTNOTE.as_ref() {
+        Some(re) => re.replace_all(&lowered, "").into_owned(),
+        None => lowered,
+    };
+    cleaned
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_end_matches(':')
+        .trim()
+        .to_string()
+}
+
+/// Whether `label` reports `phrasing`: exactly (`Some(true)`), or followed only by a
+/// qualifier such as "(loss)", ", net" or "attributable to …" (`Some(false)`).
+fn label_matches(label: &str, phrasing: &str) -> Option<bool> {
+    if label == phrasing {
+        return Some(true);
+    }
+    let rest = label.strip_prefix(phrasing)?;
+    let qualifier = [
+        " (",
+        ", net",
+        " attributable to",
+        " —",
+        " - ",
+        " – ",
+        ", total",
+    ];
+    qualifier
+        .iter()
+        .any(|q| rest.starts_with(q))
+        .then_some(false)
+}
+
+/// The value cells of a row: every cell after the label that is an amount. A cell holding
+/// several amounts separated by spaces is split.
+fn value_cells(cells: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for cell in cells {
+        if cell.is_empty() {
+            continue;
+        }
+        if parse_amount(cell).is_some() {
+            out.push(cell.to_string());
+            continue;
+        }
+        let parts: Vec<&str> = cell.split_whitespace().collect();
+        if parts.len() > 1 && parts.iter().all(|p| parse_amount(p).is_some()) {
+            out.extend(parts.iter().map(|p| p.to_string()));
+        }
+    }
+    out
+}
+
+/// A heading row: cells, and no amounts; years and dates are fine, a bare count is not.
+fn is_heading_line(line: &str) -> bool {
+    line.contains('|')
+        && MONEY_IN_HEADING
+            .as_ref()
+            .is_some_and(|re| !re.is_match(line))
+        && line.split('|').all(|cell| {
+            let cell = cell.trim();
+            match parse_amount(cell) {
+                Some(Some(v)) => {
+                    cell.len() == 4 && (1950.0..2100.0).contains(&v) && v.fract() == 0.0
+                }
+                _ => true,
+            }
+        })
+}
+
+fn is_figure_row(line: &str) -> bool {
+    line.contains('|') && line.chars().any(|c| c.is_ascii_digit()) && !is_heading_line(line)
+}
+
+/// The heading text of each of `n` value columns from the heading lines above a row.
+fn columns_from(heading_lines: &[&str], n: usize) -> Vec<PeriodColumn> {
+    let mut texts: Vec<Vec<String>> = vec![Vec::new(); n];
+    for line in heading_lines {
+        let cells: Vec<&str> = line
+            .split('|')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        if cells.is_empty() || n == 0 {
+            continue;
+        }
+        // A stub cell ("Year Ended June 30,") may stand before the column headings.
+        let (stub, heads): (Option<&str>, &[&str]) =
+            if cells.len() == n + 1 || (cells.len() > 1 && n % cells.len() != 0) {
+                (Some(cells[0]), &cells[1..])
+            } else {
+                (None, &cells[..])
+            };
+        if heads.is_empty() || n % heads.len() != 0 {
+            continue;
+        }
+        let span = n / heads.len();
+        // A stub that only names the unit ("(In millions)") says nothing of the period.
+        let stub = stub.filter(|s| !(s.starts_with('(') && s.ends_with(')')));
+        for (i, column) in texts.iter_mut().enumerate() {
+            if let Some(s) = stub {
+                column.push(s.to_string());
+            }
+            column.push(heads[i / span].to_string());
+        }
+    }
+    if texts.iter().all(Vec::is_empty) {
+        return Vec::new();
+    }
+    texts
+        .into_iter()
+        .map(|parts| {
+            let heading = parts.join(" ");
+            let year = YEAR.as_ref().and_then(|re| {
+                re.find_iter(&heading)
+                    .last()
+                    .and_then(|m| m.as_str().parse().ok())
+            });
+            PeriodColumn {
+                months: months_in(&heading),
+                heading,
+                year,
+            }
+        })
+        .collect()
+}
+
+/// The length of the period a heading names, in months.
+pub fn months_in(text: &str) -> Option<u32> {
+    let t = text.to_lowercase();
+    if t.contains("three months") || t.contains("quarter") || t.contains("13 weeks") {
+        Some(3)
+    } else if t.contains("six months") || t.contains("26 weeks") {
+        Some(6)
+    } else if t.contains("nine months") || t.contains("39 weeks") {
+        Some(9)
+    } else if t.contains("twelve months") || t.contains("year") || t.contains("52 weeks") {
+        Some(12)
+    } else {
+        None
+    }
+}
+
+/// The statements' names as titles print them, after "condensed"/"consolidated".
+const STATEMENT_NAMES: &[(&str, Statement)] = &[
+    ("statements of cash flows", Statement::CashFlows),
+    ("statement of cash flows", Statement::CashFlows),
+    ("cash flows statements", Statement::CashFlows),
+    ("cash flow statements", Statement::CashFlows),
+    ("balance sheets", Statement::Balance),
+    ("balance sheet", Statement::Balance),
+    ("statements of financial position", Statement::Balance),
+    ("statements of financial condition", Statement::Balance),
+    ("statement of financial position", Statement::Balance),
+    ("statements of operations", Statement::Income),
+    ("statement of operations", Statement::Income),
+    ("statements of income", Statement::Income),
+    ("statement of income", Statement::Income),
+    ("statements of earnings", Statement::Income),
+    ("income statements", Statement::Income),
+    ("statements of comprehensive income", Statement::Income),
+    ("comprehensive income statements", Statement::Income),
+    ("statements of stockholders' equity", Statement::Equity),
+    ("statements of shareholders' equity", Statement::Equity),
+    (
+        "statements of changes in stockholders' equity",
+        Statement::Equity,
+    ),
+    (
+        "statements of changes in shareholders' equity",
+        Statement::Equity,
+    ),
+    ("statements of changes in equity", Statement::Equity),
+    ("statements of equity", Statement::Equity),
+    ("stockholders' equity statements", Statement::Equity),
+    ("shareholders' equity statements", Statement::Equity),
+];
+
+/// The statement a title names: "Consolidated Balance Sheets", "CASH FLOWS STATEMENTS",
+/// "Consolidated Statements of Operations for the Three and Six Months Ended …".
+pub fn statement_of_title(title: &str) -> Option<Statement> {
+    if title.chars().count() > 160 || title.contains('|') {
+        return None;
+    }
+    let mut t = normalise_label(title);
+    for prefix in ["condensed ", "consolidated ", "combined ", "condensed "] {
+        if let Some(rest) = t.strip_prefix(prefix) {
+            t = rest.to_string();
+        }
+    }
+    let (name, statement) = STATEMENT_NAMES
+        .iter()
+        .find(|(name, _)| t.starts_with(name))?;
+    let rest = &t[name.len()..];
+    let qualified = rest.is_empty()
+        || [
+            " at ", " for ", " as of ", " (", ",", " –", " —", " -", " and ",
+        ]
+        .iter()
+        .any(|q| rest.starts_with(q));
+    (qualified || is_statement_title(title)).then_some(*statement)
+}
+
+/// A statement's title line in the body, possibly after the filer's name ("ACME INC. AND
+/// SUBSIDIARIES CONSOLIDATED BALANCE SHEETS (In thousands)"), not a sentence about one.
+fn statement_of_line(line: &str) -> Option<Statement> {
+    if let Some(found) = statement_of_title(line) {
+        return Some(found);
+    }
+    if line.chars().count() > 160 || line.contains('|') || line.trim_end().ends_with('.') {
+        return None;
+    }
+    let t = normalise_label(line);
+    let at = t.find("consolidated ")?;
+    statement_of_title(&t[at..])
+        .filter(|_| line.chars().filter(|c| c.is_lowercase()).count() * 4 < line.chars().count())
+}
+
+/// Every row of `text` that reports one of `concepts`, with its columns, headings, scale
+/// and statement, in text order.
+pub fn find_rows(text: &str, concepts: &[&Concept]) -> Vec<RowMatch> {
+    let phrasings: Vec<(usize, usize, String)> = concepts
+        .iter()
+        .enumerate()
+        .flat_map(|(c, concept)| {
+            concept
+                .line_items
+                .iter()
+                .enumerate()
+                .map(move |(p, phrase)| (c, p, normalise_label(phrase)))
+        })
+        .collect();
+    // Lines with their char offsets.
+    let mut lines: Vec<(usize, usize, &str)> = Vec::new();
+    let mut offset = 0;
+    for line in text.split('\n') {
+        let len = line.chars().count();
+        lines.push((offset, offset + len, line));
+        offset += len + 1;
+    }
+    let mut out = Vec::new();
+    for (k, &(start, end, line)) in lines.iter().enumerate() {
+        if !is_figure_row(line) {
+            continue;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let Some((label, rest)) = cells.split_first() else {
+            continue;
+        };
+        let printed = value_cells(rest);
+        if printed.is_empty() {
+            continue;
+        }
+        let label_norm = normalise_label(label);
+        // One match per concept, with its most specific phrasing.
+        let mut matched: Vec<(usize, usize, bool)> = Vec::new();
+        for (c, p, phrase) in &phrasings {
+            if matched.iter().any(|(mc, _, _)| mc == c) {
+                continue;
+            }
+            if let Some(exact) = label_matches(&label_norm, phrase) {
+                matched.push((*c, *p, exact));
+            }
+        }
+        if matched.is_empty() {
+            continue;
+        }
+        let values: Vec<Option<f64>> = printed.iter().map(|v| parse_amount(v).flatten()).collect();
+        let (headings, heading_lines, scale, statement) = context_above(&lines, k);
+        let columns = columns_from(&heading_lines, values.len());
+        let row = StatementRow {
+            start,
+            end,
+            label: label.to_string(),
+            printed,
+            values,
+            columns,
+            headings,
+            scale,
+            statement,
+        };
+        for (c, p, exact) in matched {
+            out.push(RowMatch {
+                concept_id: concepts[c].id.clone(),
+                phrasing: p,
+                exact,
+                row: row.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// The value columns of the first table in `text` (a statement's own text): their
+/// headings and periods, left to right. Empty when no table with headings is found.
+pub fn period_columns(text: &str) -> Vec<PeriodColumn> {
+    let mut lines: Vec<(usize, usize, &str)> = Vec::new();
+    let mut offset = 0;
+    for line in text.split('\n').take(150) {
+        let len = line.chars().count();
+        lines.push((offset, offset + len, line));
+        offset += len + 1;
+    }
+    for (k, &(_, _, line)) in lines.iter().enumerate() {
+        if !is_figure_row(line) {
+            continue;
+        }
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let values = value_cells(cells.get(1..).unwrap_or_default());
+        if values.len() < 2 {
+            continue;
+        }
+        let (_, heading_lines, _, _) = context_above(&lines, k);
+        let columns = columns_from(&heading_lines, values.len());
+        if !columns.is_empty() {
+            return columns;
+        }
+    }
+    Vec::new()
+}
+
+type Context<'a> = (
+    Option<(usize, usize)>,
+    Vec<&'a str>,
+    Option<String>,
+    Option<Statement>,
+);
+
+/// What stands above row `k`: the nearest block of heading rows (their char span and
+/// lines), the scale named in the caption, and the statement title, looking back past the
+/// table's other rows.
+fn context_above<'a>(lines: &[(usize, usize, &'a str)], k: usize) -> Context<'a> {
+    let mut headings: Option<(usize, usize)> = None;
+    let mut heading_lines: Vec<&str> = Vec::new();
+    let mut scale = None;
+    let mut statement = None;
+    let mut headings_done = false;
+    let mut prose = 0;
+    let mut i = k;
+    while i > 0 && k - i < 250 {
+        i -= 1;
+        let (s, e, line) = lines[i];
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        if scale.is_none() {
+            scale = SCALE
+                .as_ref()
+                .and_then(|re| re.captures(trimmed))
+                .map(|c| c[1].to_lowercase());
+        }
+        if let Some(found) = statement_of_line(trimmed) {
+            statement = Some(found);
+            break;
+        }
+        if is_heading_line(line) && !headings_done {
+            // The first block of heading rows above the row names its columns.
+            if heading_lines.len() < 4 {
+                heading_lines.insert(0, line);
+                headings = Some(match headings {
+                    Some((_, he)) => (s, he),
+                    None => (s, e),
+                });
+            }
+            continue;
+        }
+        if !heading_lines.is_empty() {
+            headings_done = true;
+        }
+        if is_figure_row(line) {
+            if headings_done {
+                // Another table above this one's headings.
+                break;
+            }
+            continue;
+        }
+        // Row-group labels ("Operations", "Current assets:") are short; prose is not.
+        let is_label = trimmed.chars().count() <= 60 && !trimmed.ends_with('.');
+        if is_label && !headings_done {
+            continue;
+        }
+        prose += 1;
+        if prose > 3 {
+            break;
+        }
+    }
+    (headings, heading_lines, scale, statement)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finance::concept_table;
+
+    const CASH_FLOWS: &str = "CASH FLOWS STATEMENTS\n(In millions)\nYear Ended June 30, | 2023 | 2022 | 2021\nOperations\nNet income | $ 72,361 | $ 72,738 | $ 61,271\nNet cash from operations | 87,582 | 89,035 | 76,740\nInvesting\nAdditions to property and equipment | (28,107) | (23,886) | (20,622)\n";
+
+    #[test]
+    fn amounts_parse_as_printed() {
+        assert_eq!(parse_amount("$ 87,582"), Some(Some(87582.0)));
+        assert_eq!(parse_amount("(28,107)"), Some(Some(-28107.0)));
+        assert_eq!(parse_amount("$(1,234.5)"), Some(Some(-1234.5)));
+        assert_eq!(parse_amount("43.5%"), Some(Some(43.5)));
+        assert_eq!(parse_amount("—"), Some(None));
+        assert_eq!(parse_amount("Note 5"), None);
+    }
+
+    #[test]
+    fn rows_are_found_with_their_periods_scale_and_statement() {
+        let table = concept_table().unwrap();
+        let concepts = table.line_items_for("free cash flow");
+        let rows = find_rows(CASH_FLOWS, &concepts);
+        assert_eq!(rows.len(), 2);
+        let capex = rows.iter().find(|r| r.concept_id == "capex").unwrap();
+        assert_eq!(capex.row.values[0], Some(-28107.0));
+        assert_eq!(capex.row.columns[0].year, Some(2023));
+        assert_eq!(capex.row.columns[2].heading, "Year Ended June 30, 2021");
+        assert_eq!(capex.row.columns[0].months, Some(12));
+        assert_eq!(capex.row.scale.as_deref(), Some("millions"));
+        assert_eq!(capex.row.statement, Some(Statement::CashFlows));
+        let line: String = CASH_FLOWS
+            .chars()
+            .skip(capex.row.start)
+            .take(capex.row.end - capex.row.start)
+            .collect();
+        assert!(line.starts_with("Additions to property"));
+        assert_eq!(capex.row.column_for(Some(2022), None), Some(1));
+        assert_eq!(capex.row.prior_column(0), Some(1));
+    }
+
+    #[test]
+    fn quarter_columns_are_told_from_year_to_date() {
+        let text = "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (Unaudited)\n | Three Months Ended | Six Months Ended\n | June 30, 2023 | June 30, 2022 | June 30, 2023 | June 30, 2022\nNet revenues | 3,942,207 | 3,264,888 | 7,813,480 | 6,150,151\n";
+        let table = concept_table().unwrap();
+        let rows = find_rows(text, &table.line_items_for("revenue growth"));
+        let row = &rows[0].row;
+        assert_eq!(row.columns[1].heading, "Three Months Ended June 30, 2022");
+        assert_eq!(row.column_for(Some(2023), Some(3)), Some(0));
+        assert_eq!(row.column_for(Some(2023), Some(6)), Some(2));
+        assert_eq!(row.prior_column(0), Some(1));
+    }
+}

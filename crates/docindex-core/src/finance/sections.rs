@@ -1,0 +1,239 @@
+//! Typed sections of a filing: the primary statements (with their period columns), the
+//! notes and each note with its number, segment information, MD&A and its results
+//! discussion, and the auditor's report. Derived from titles, nesting and the statements'
+//! heading rows, so a stored tree gets its types when it is read.
+
+use super::rows::{months_in, period_columns, statement_of_title, PeriodColumn};
+use super::Statement;
+use crate::charmap::CharMap;
+use crate::model::DocumentIndex;
+use crate::structure::patterns::{is_auditor_report, is_notes_heading, item_label, note_number};
+use serde::{Deserialize, Serialize};
+
+/// What a section of a filing is, for an analyst.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SectionKind {
+    /// Statement of operations / income / earnings.
+    IncomeStatement,
+    ComprehensiveIncome,
+    /// Balance sheet / statement of financial position.
+    BalanceSheet,
+    CashFlows,
+    /// Statement of shareholders' / stockholders' equity.
+    EquityStatement,
+    /// Item 8 (10-K) or Item 1 of Part I (10-Q): the statements and notes together.
+    FinancialStatements,
+    /// "Notes to consolidated financial statements": the parent of the notes.
+    Notes,
+    /// One note; its number is in [`FinancialSection::note_number`] when printed.
+    Note,
+    /// Segment information (a note or a section of its own).
+    Segments,
+    /// Management's discussion and analysis.
+    Mdna,
+    /// The results-of-operations discussion inside MD&A.
+    MdnaResults,
+    /// The independent auditor's report.
+    AuditorReport,
+}
+
+impl SectionKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SectionKind::IncomeStatement => "income statement",
+            SectionKind::ComprehensiveIncome => "comprehensive income",
+            SectionKind::BalanceSheet => "balance sheet",
+            SectionKind::CashFlows => "cash flows",
+            SectionKind::EquityStatement => "equity statement",
+            SectionKind::FinancialStatements => "financial statements",
+            SectionKind::Notes => "notes",
+            SectionKind::Note => "note",
+            SectionKind::Segments => "segments",
+            SectionKind::Mdna => "MD&A",
+            SectionKind::MdnaResults => "MD&A results",
+            SectionKind::AuditorReport => "auditor's report",
+        }
+    }
+
+    /// The primary statement this section is, if it is one.
+    pub fn statement(self) -> Option<Statement> {
+        match self {
+            SectionKind::IncomeStatement | SectionKind::ComprehensiveIncome => {
+                Some(Statement::Income)
+            }
+            SectionKind::BalanceSheet => Some(Statement::Balance),
+            SectionKind::CashFlows => Some(Statement::CashFlows),
+            SectionKind::EquityStatement => Some(Statement::Equity),
+            _ => None,
+        }
+    }
+}
+
+/// The type of a section and, for a statement, its period columns.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FinancialSection {
+    pub kind: SectionKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note_number: Option<u32>,
+    /// A statement's value columns, left to right, with the period each covers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub periods: Vec<PeriodColumn>,
+}
+
+fn kind_of_statement_title(title: &str) -> Option<SectionKind> {
+    let statement = statement_of_title(title)?;
+    let lowered = title.to_lowercase();
+    Some(match statement {
+        Statement::Income
+            if lowered.contains("comprehensive")
+                && !lowered.contains("operations")
+                && !lowered.contains("statements of income and")
+                && !lowered.contains("earnings and") =>
+        {
+            SectionKind::ComprehensiveIncome
+        }
+        Statement::Income => SectionKind::IncomeStatement,
+        Statement::Balance => SectionKind::BalanceSheet,
+        Statement::CashFlows => SectionKind::CashFlows,
+        Statement::Equity => SectionKind::EquityStatement,
+    })
+}
+
+fn is_mdna_title(title: &str) -> bool {
+    let t = title.to_lowercase().replace('’', "'");
+    t.contains("management's discussion and analysis")
+        || t.contains("managements discussion and analysis")
+        || (item_label(title).as_deref() == Some("7") && !t.contains("7a"))
+}
+
+fn is_segments_title(title: &str) -> bool {
+    let t = title.to_lowercase();
+    t.contains("segment information")
+        || t.contains("segment reporting")
+        || t.contains("segment data")
+        || t.contains("segment results")
+        || t.contains("operating segments")
+        || t.contains("business segments")
+        || t.trim_end_matches(|c: char| !c.is_alphanumeric())
+            .ends_with("segments")
+}
+
+fn is_financial_statements_item(title: &str) -> bool {
+    let t = title.to_lowercase();
+    matches!(item_label(title).as_deref(), Some("8") | Some("1"))
+        && t.contains("financial statements")
+}
+
+/// Type every node of `doc` that is a statement, the notes, a note, segment information,
+/// MD&A (and its results discussion), Item 8 or the auditor's report.
+pub fn classify_sections(doc: &mut DocumentIndex) {
+    let map = CharMap::new(&doc.text);
+    let mut kinds: Vec<Option<FinancialSection>> = Vec::with_capacity(doc.nodes.len());
+    for (i, node) in doc.nodes.iter().enumerate() {
+        let title = node.title.trim();
+        let parent_kind = node
+            .parent_id
+            .as_ref()
+            .and_then(|p| doc.nodes[..i].iter().position(|n| &n.node_id == p))
+            .and_then(|p| kinds[p].as_ref().map(|k: &FinancialSection| k.kind));
+        let under_notes = {
+            let mut up = node.parent_id.clone();
+            let mut found = false;
+            while let Some(p) = up {
+                let Some(at) = doc.nodes[..i].iter().position(|n| n.node_id == p) else {
+                    break;
+                };
+                if kinds[at]
+                    .as_ref()
+                    .is_some_and(|k| k.kind == SectionKind::Notes)
+                {
+                    found = true;
+                    break;
+                }
+                up = doc.nodes[at].parent_id.clone();
+            }
+            found
+        };
+        let section = if let Some(kind) = kind_of_statement_title(title) {
+            let periods = period_columns(map.slice(node.span));
+            Some(FinancialSection {
+                kind,
+                note_number: None,
+                periods,
+            })
+        } else if is_auditor_report(title) {
+            Some(FinancialSection {
+                kind: SectionKind::AuditorReport,
+                note_number: None,
+                periods: Vec::new(),
+            })
+        } else if is_notes_heading(title) {
+            Some(FinancialSection {
+                kind: SectionKind::Notes,
+                note_number: None,
+                periods: Vec::new(),
+            })
+        } else if let Some(number) = note_number(title, under_notes) {
+            let kind = if is_segments_title(title) {
+                SectionKind::Segments
+            } else {
+                SectionKind::Note
+            };
+            Some(FinancialSection {
+                kind,
+                note_number: Some(number),
+                periods: Vec::new(),
+            })
+        } else if is_segments_title(title) {
+            Some(FinancialSection {
+                kind: SectionKind::Segments,
+                note_number: None,
+                periods: Vec::new(),
+            })
+        } else if under_notes && parent_kind == Some(SectionKind::Notes) {
+            Some(FinancialSection {
+                kind: SectionKind::Note,
+                note_number: None,
+                periods: Vec::new(),
+            })
+        } else if is_mdna_title(title) {
+            Some(FinancialSection {
+                kind: SectionKind::Mdna,
+                note_number: None,
+                periods: Vec::new(),
+            })
+        } else if parent_kind == Some(SectionKind::Mdna)
+            && title.to_lowercase().contains("results of operations")
+        {
+            Some(FinancialSection {
+                kind: SectionKind::MdnaResults,
+                note_number: None,
+                periods: Vec::new(),
+            })
+        } else if is_financial_statements_item(title) {
+            Some(FinancialSection {
+                kind: SectionKind::FinancialStatements,
+                note_number: None,
+                periods: Vec::new(),
+            })
+        } else {
+            None
+        };
+        kinds.push(section);
+    }
+    for (node, kind) in doc.nodes.iter_mut().zip(kinds) {
+        node.financial = kind;
+    }
+}
+
+/// Months of the period a question asks about: 3 for a quarter, 12 for a year.
+pub fn months_asked(question: &str) -> Option<u32> {
+    static QUARTER: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)\b(?:[1-4]q|q[1-4]|quarter|three months|three-month)\b").ok()
+    });
+    if QUARTER.as_ref().is_some_and(|re| re.is_match(question)) {
+        return Some(3);
+    }
+    months_in(question).filter(|m| *m != 3)
+}
