@@ -6,6 +6,7 @@
 
 use crate::search::SearchHit;
 use crate::{AppError, Library, Result};
+use docindex_core::finance::metrics::year_asked;
 use docindex_core::finance::{best_rows, concept_table, locate_rows, LocatedRow};
 use docindex_core::model::DocumentIndex;
 use docindex_core::search::Excerpt;
@@ -67,7 +68,7 @@ impl Library {
                 continue;
             };
             let rows = locate_rows(doc, &concepts);
-            let best: Vec<LocatedRow> = best_rows(table, &concepts, &rows)
+            let best: Vec<LocatedRow> = best_rows(table, &concepts, &rows, year_asked(query))
                 .into_iter()
                 .cloned()
                 .collect();

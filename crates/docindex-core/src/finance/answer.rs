@@ -28,11 +28,11 @@ pub struct LocatedRow {
 
 impl LocatedRow {
     /// How much to trust this row as its concept's figure (see [`RowMatch::strength`]).
-    pub fn strength(&self, table: &ConceptTable) -> f64 {
+    pub fn strength(&self, table: &ConceptTable, year: Option<i32>) -> f64 {
         let statement = table
             .get(&self.matched.concept_id)
             .and_then(|c| c.statement);
-        self.matched.strength(statement)
+        self.matched.strength(statement, year)
     }
 }
 
@@ -88,6 +88,7 @@ pub fn best_rows<'a>(
     table: &ConceptTable,
     concepts: &[&Concept],
     rows: &'a [LocatedRow],
+    year: Option<i32>,
 ) -> Vec<&'a LocatedRow> {
     concepts
         .iter()
@@ -96,8 +97,8 @@ pub fn best_rows<'a>(
                 .filter(|r| r.matched.concept_id == c.id)
                 .filter(|r| r.matched.row.values.iter().any(Option::is_some))
                 .max_by(|a, b| {
-                    a.strength(table)
-                        .total_cmp(&b.strength(table))
+                    a.strength(table, year)
+                        .total_cmp(&b.strength(table, year))
                         .then(b.matched.row.start.cmp(&a.matched.row.start))
                 })
         })
@@ -286,7 +287,7 @@ pub fn lead_for(
         if stated_items.contains(&concept.id) {
             continue;
         }
-        let Some(row) = best_rows(table, &[concept], &doc_rows).into_iter().next() else {
+        let Some(row) = best_rows(table, &[concept], &doc_rows, year).into_iter().next() else {
             continue;
         };
         let r = &row.matched.row;

@@ -100,13 +100,21 @@ pub struct RowMatch {
 impl RowMatch {
     /// How much to trust this row as the concept's figure: in its own statement, an exact
     /// label, a specific phrasing, with periods known.
-    pub fn strength(&self, statement: Option<Statement>) -> f64 {
+    pub fn strength(&self, statement: Option<Statement>, year: Option<i32>) -> f64 {
         let mut s = if self.exact { 2.0 } else { 1.0 };
         if statement.is_some() && self.row.statement == statement {
             s += 3.0;
         }
         if !self.row.columns.is_empty() {
             s += 0.5;
+            // A table of other periods does not answer for the asked one.
+            if year.is_some() {
+                s += if self.row.columns.iter().any(|c| c.year == year) {
+                    1.0
+                } else {
+                    -1.0
+                };
+            }
         }
         s - 0.1 * self.phrasing as f64
     }
@@ -177,6 +185,10 @@ fn label_matches(label: &str, phrasing: &str) -> Option<bool> {
         " - ",
         " – ",
         ", total",
+        " excluding",
+        " net of",
+        ", net of",
+        " including",
     ];
     qualifier
         .iter()
@@ -226,7 +238,7 @@ fn is_figure_row(line: &str) -> bool {
 }
 
 /// The heading text of each of `n` value columns from the heading lines above a row.
-fn columns_from(heading_lines: &[&str], n: usize) -> Vec<PeriodColumn> {
+fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
     let mut texts: Vec<Vec<String>> = vec![Vec::new(); n];
     for line in heading_lines {
         let cells: Vec<&str> = line
@@ -397,14 +409,23 @@ pub fn find_rows(text: &str, concepts: &[&Concept]) -> Vec<RowMatch> {
             continue;
         }
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        let Some((label, rest)) = cells.split_first() else {
+        let Some((first, rest)) = cells.split_first() else {
             continue;
         };
-        let printed = value_cells(rest);
+        // A total printed without its label (PDF statements often leave "Total" to the
+        // indentation) totals the group whose label stands above its rows.
+        let (label, printed) = if parse_amount(first).is_some() || first.is_empty() {
+            let Some(group) = group_label_above(&lines, k) else {
+                continue;
+            };
+            (format!("{group} (total)"), value_cells(&cells))
+        } else {
+            (first.to_string(), value_cells(rest))
+        };
         if printed.is_empty() {
             continue;
         }
-        let label_norm = normalise_label(label);
+        let label_norm = normalise_label(&label);
         // One match per concept, with its most specific phrasing.
         let mut matched: Vec<(usize, usize, bool)> = Vec::new();
         for (c, p, phrase) in &phrasings {
@@ -424,7 +445,7 @@ pub fn find_rows(text: &str, concepts: &[&Concept]) -> Vec<RowMatch> {
         let row = StatementRow {
             start,
             end,
-            label: label.to_string(),
+            label,
             printed,
             values,
             columns,
@@ -472,19 +493,68 @@ pub fn period_columns(text: &str) -> Vec<PeriodColumn> {
     Vec::new()
 }
 
-type Context<'a> = (
+/// The label of the group of rows that row `k` closes: the short line without cells
+/// ("Revenues", "Current assets:") above the rows just before it.
+fn group_label_above<'a>(lines: &[(usize, usize, &'a str)], k: usize) -> Option<&'a str> {
+    let mut i = k;
+    let mut rows_seen = 0;
+    while i > 0 && k - i < 60 {
+        i -= 1;
+        let line = lines[i].2.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if is_figure_row(line) {
+            let first = line.split('|').next().unwrap_or("").trim();
+            if parse_amount(first).is_some() {
+                // The previous total: this one has no group of its own.
+                return None;
+            }
+            rows_seen += 1;
+            continue;
+        }
+        let label = line.trim_end_matches(':').trim();
+        let short = label.chars().count() <= 40 && !label.ends_with('.');
+        return (rows_seen >= 2 && short && label.chars().any(char::is_alphabetic)).then_some(label);
+    }
+    None
+}
+
+type Context = (
     Option<(usize, usize)>,
-    Vec<&'a str>,
+    Vec<String>,
     Option<String>,
     Option<Statement>,
 );
 
+static PERIOD_PHRASE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:(?:three|six|nine|twelve|3|6|9|12)\s+months|(?:fiscal\s+)?years?|quarters?|(?:13|26|39|52|53)\s+weeks)\s+ended\b").ok()
+});
+
+/// A line naming the periods of the columns without cells ("Three Months Ended Six Months
+/// Ended June 30, June 30,"): cut into one cell per period phrase.
+fn periods_as_cells(line: &str) -> Option<String> {
+    let re = PERIOD_PHRASE.as_ref()?;
+    let starts: Vec<usize> = re.find_iter(line).map(|m| m.start()).collect();
+    if starts.is_empty() || line.contains('|') {
+        return None;
+    }
+    let mut cells = Vec::new();
+    for (i, &start) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).copied().unwrap_or(line.len());
+        let cell = line[start..end].trim();
+        // "… Ended June 30," after the last phrase belongs to every column: keep the phrase.
+        cells.push(cell.to_string());
+    }
+    Some(cells.join(" | "))
+}
+
 /// What stands above row `k`: the nearest block of heading rows (their char span and
 /// lines), the scale named in the caption, and the statement title, looking back past the
 /// table's other rows.
-fn context_above<'a>(lines: &[(usize, usize, &'a str)], k: usize) -> Context<'a> {
+fn context_above(lines: &[(usize, usize, &str)], k: usize) -> Context {
     let mut headings: Option<(usize, usize)> = None;
-    let mut heading_lines: Vec<&str> = Vec::new();
+    let mut heading_lines: Vec<String> = Vec::new();
     let mut scale = None;
     let mut statement = None;
     let mut headings_done = false;
@@ -510,7 +580,7 @@ fn context_above<'a>(lines: &[(usize, usize, &'a str)], k: usize) -> Context<'a>
         if is_heading_line(line) && !headings_done {
             // The first block of heading rows above the row names its columns.
             if heading_lines.len() < 4 {
-                heading_lines.insert(0, line);
+                heading_lines.insert(0, line.to_string());
                 headings = Some(match headings {
                     Some((_, he)) => (s, he),
                     None => (s, e),
@@ -518,8 +588,13 @@ fn context_above<'a>(lines: &[(usize, usize, &'a str)], k: usize) -> Context<'a>
             }
             continue;
         }
-        if !heading_lines.is_empty() {
+        if !heading_lines.is_empty() && !headings_done {
             headings_done = true;
+            if let Some(cells) = periods_as_cells(trimmed) {
+                heading_lines.insert(0, cells);
+                headings = headings.map(|(_, he)| (s, he));
+                continue;
+            }
         }
         if is_figure_row(line) {
             if headings_done {
