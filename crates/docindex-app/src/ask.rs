@@ -2,19 +2,21 @@
 //! search, compose a cited extractive answer, verify every citation against the stored
 //! text, and stream the reasoning steps and the answer as they are produced.
 
-use crate::search::{reading_order, SearchRequest, SearchResults};
+use crate::search::{reading_order, SearchHit, SearchRequest, SearchResults};
 use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
-use docindex_core::finance::{concept_table, lead_for, with_figures};
+use docindex_core::finance::{concept_table, focus_question, lead_for, with_figures};
 use docindex_core::llm::json::complete_json;
 use docindex_core::llm::{Llm, UsageMeter};
 use docindex_core::model::{Engine, Span};
+use docindex_core::overview::{is_overview_question, overview};
 use docindex_core::qa::llm::{self as prompts, Candidate, Plan, Source};
 use docindex_core::qa::{
-    compose_extractive, locate, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel,
-    Passage,
+    append_answer, compose_extractive, compose_from_prose, locate, unsupported_numbers, Answer,
+    Citation, Confidence, ConfidenceLabel, Passage,
 };
 use docindex_core::search::expand;
+use docindex_core::search::Excerpt;
 use docindex_core::store::DocumentStore;
 use std::collections::HashMap;
 
@@ -97,6 +99,15 @@ impl Library {
             chosen.len(),
             results.hits.len().min(chosen.len())
         )));
+        // Statement rows pinned by search are stated by the figures lead, not quoted again.
+        let pinned: Vec<bool> = chosen
+            .iter()
+            .map(|(hit, passage)| {
+                hit.passages[..hit.pinned]
+                    .iter()
+                    .any(|p| std::ptr::eq(p, *passage))
+            })
+            .collect();
         let passages: Vec<Passage> = chosen
             .iter()
             .enumerate()
@@ -139,9 +150,52 @@ impl Library {
                 rest
             }
         };
+        let overview = match results.hits.first() {
+            Some(top) if is_overview_question(question) => self
+                .store
+                .get(&top.doc_id)?
+                .and_then(|doc| overview(question, &doc)),
+            _ => None,
+        };
         let mut answer = compose_extractive(question, &passages, &concepts_of, 3);
-        if let Some(lead) = self.figures_lead(question, &results)? {
+        if let Some(listed) = overview {
+            answer = listed;
+        } else if let Some(lead) = self.figures_lead(question, &results)? {
             let table = concept_table().map_err(AppError::Finance)?;
+            // The figures are stated from the statements; the rest of the answer is what
+            // the filing says about them (a judgement question's "why", "trending", "one-off").
+            let prose: Vec<Passage> = passages
+                .iter()
+                .zip(&pinned)
+                .filter(|(_, pinned)| !**pinned)
+                .map(|(p, _)| p.clone())
+                .collect();
+            // What the filing says about the figure first, then what answers the question's
+            // own words.
+            answer = compose_from_prose(question, &prose, &concepts_of, 2);
+            if let Some(focus) = focus_question(table, question) {
+                // The discussion is searched for on its own: the question's words may match
+                // other prose than the paragraph that explains the figure.
+                let mut focus_request = request.clone();
+                focus_request.query = focus.clone();
+                focus_request.limit = 6;
+                let found = self.search(&focus_request)?;
+                let discussion_passages: Vec<Passage> = reading_order(&found.hits, 2)
+                    .into_iter()
+                    .filter(|(hit, passage)| {
+                        !hit.passages[..hit.pinned]
+                            .iter()
+                            .any(|p| std::ptr::eq(p, *passage))
+                    })
+                    .take(10)
+                    .enumerate()
+                    .map(|(rank, (hit, passage))| passage_of(hit, passage, rank))
+                    .collect();
+                let mut discussion =
+                    compose_from_prose(&focus, &discussion_passages, &concepts_of, 2);
+                discussion.question = question.to_string();
+                answer = append_answer(discussion, answer);
+            }
             answer = with_figures(table, question, answer, lead, &results.statement_rows);
         }
         // Verify each citation against the stored document before it is shown.
@@ -170,6 +224,21 @@ impl Library {
             on_event(AskEvent::Token(piece));
         }
         Ok(answer)
+    }
+}
+
+/// A search hit's passage as the composer reads it.
+fn passage_of<'a>(hit: &'a SearchHit, passage: &'a Excerpt, rank: usize) -> Passage<'a> {
+    Passage {
+        doc_id: &hit.doc_id,
+        doc_name: &hit.doc_name,
+        node_id: &hit.node_id,
+        title: &hit.title,
+        start_page: hit.start_page,
+        end_page: hit.end_page,
+        text: &passage.text,
+        start_char: passage.start_char,
+        rank,
     }
 }
 

@@ -7,6 +7,7 @@
 use crate::search::SearchHit;
 use crate::{AppError, Library, Result};
 use docindex_core::finance::metrics::year_asked;
+use docindex_core::finance::sections::months_asked;
 use docindex_core::finance::{best_rows, concept_table, locate_rows, LocatedRow};
 use docindex_core::model::DocumentIndex;
 use docindex_core::search::Excerpt;
@@ -68,10 +69,16 @@ impl Library {
                 continue;
             };
             let rows = locate_rows(doc, &concepts);
-            let best: Vec<LocatedRow> = best_rows(table, &concepts, &rows, year_asked(query))
-                .into_iter()
-                .cloned()
-                .collect();
+            let best: Vec<LocatedRow> = best_rows(
+                table,
+                &concepts,
+                &rows,
+                year_asked(query),
+                months_asked(query),
+            )
+            .into_iter()
+            .cloned()
+            .collect();
             pin_rows(doc, &best, hits);
             all.extend(rows);
         }

@@ -18,6 +18,7 @@ pub mod ingest;
 pub mod llm;
 pub mod metadata;
 pub mod model;
+pub mod overview;
 pub mod pipeline;
 pub mod progress;
 pub mod provenance;

@@ -184,6 +184,15 @@ fn has_amount(text: &str) -> bool {
     AMOUNT.as_ref().is_some_and(|re| re.is_match(text))
 }
 
+/// Whether `text` names a firm or signs for one ("/s/ PricewaterhouseCoopers LLP",
+/// "Wells Fargo Bank, N.A."): what a "who" question wants.
+fn names_someone(text: &str) -> bool {
+    static NAME: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
+        Regex::new(r"/s/\s*\S|\b[A-Z][A-Za-z&.'-]+(?:\s+[A-Z&][A-Za-z&.'-]*)*,?\s+(?:LLP|L\.L\.P\.|LLC|Inc\.|N\.A\.|Corporation|Trust Company|& Co\.)").ok()
+    });
+    NAME.as_ref().is_some_and(|re| re.is_match(text))
+}
+
 fn cells(line: &str) -> Vec<&str> {
     line.split('|').map(str::trim).collect()
 }
@@ -277,6 +286,61 @@ fn table_context(spans: &[(usize, usize, &str)], k: usize) -> Option<TableContex
     })
 }
 
+/// `text` with every citation marker `[n]` raised by `shift`.
+pub fn renumber_markers(text: &str, shift: usize) -> String {
+    static MARKER: std::sync::LazyLock<Option<Regex>> =
+        std::sync::LazyLock::new(|| Regex::new(r"\[(\d+)\]").ok());
+    match MARKER.as_ref() {
+        Some(re) => re
+            .replace_all(text, |c: &regex::Captures| {
+                let n: usize = c[1].parse().unwrap_or(0);
+                format!("[{}]", n + shift)
+            })
+            .into_owned(),
+        None => text.to_string(),
+    }
+}
+
+/// `first` followed by what `second` adds: its sentences and citations renumbered after
+/// `first`'s. A second answer that cites nothing new adds nothing.
+pub fn append_answer(mut first: Answer, second: Answer) -> Answer {
+    if !second.answered {
+        return first;
+    }
+    if !first.answered {
+        let question = std::mem::take(&mut first.question);
+        return Answer { question, ..second };
+    }
+    let new = second.citations.iter().any(|c| {
+        !first
+            .citations
+            .iter()
+            .any(|f| f.start_char == c.start_char && f.end_char == c.end_char)
+    });
+    if !new {
+        return first;
+    }
+    let shift = first.citations.len();
+    first.answer.push(' ');
+    first
+        .answer
+        .push_str(&renumber_markers(&second.answer, shift));
+    first
+        .citations
+        .extend(second.citations.into_iter().map(|mut c| {
+            c.marker += shift;
+            c
+        }));
+    first.unsupported_numbers.extend(second.unsupported_numbers);
+    first.reasoning.extend(second.reasoning);
+    for node in second.nodes_visited {
+        if !first.nodes_visited.contains(&node) {
+            first.nodes_visited.push(node);
+        }
+    }
+    first
+}
+
 /// The offline answer: the best sentences of the passages, cited. `concepts_of` gives what
 /// a text asks for as sets of interchangeable stems ([`Expansion::concepts`]).
 ///
@@ -286,6 +350,28 @@ pub fn compose_extractive(
     passages: &[Passage<'_>],
     concepts_of: &dyn Fn(&str) -> Vec<BTreeSet<String>>,
     max_sentences: usize,
+) -> Answer {
+    compose(question, passages, concepts_of, max_sentences, true)
+}
+
+/// [`compose_extractive`] from prose only: when the figures are already stated from the
+/// statements, a question is answered with what the filing says about them, not with the
+/// table rows again.
+pub fn compose_from_prose(
+    question: &str,
+    passages: &[Passage<'_>],
+    concepts_of: &dyn Fn(&str) -> Vec<BTreeSet<String>>,
+    max_sentences: usize,
+) -> Answer {
+    compose(question, passages, concepts_of, max_sentences, false)
+}
+
+fn compose(
+    question: &str,
+    passages: &[Passage<'_>],
+    concepts_of: &dyn Fn(&str) -> Vec<BTreeSet<String>>,
+    max_sentences: usize,
+    with_rows: bool,
 ) -> Answer {
     let concepts = concepts_of(question);
     let stems: BTreeSet<String> = concepts.iter().flatten().cloned().collect();
@@ -306,12 +392,19 @@ pub fn compose_extractive(
         .iter()
         .any(|k| q.contains(k))
     };
+    let wants_name = {
+        let q = question.trim_start().to_lowercase();
+        q.starts_with("who ") || q.contains(" who ") || q.starts_with("which firm")
+    };
     let mut candidates: Vec<Candidate> = Vec::new();
     for (p, passage) in passages.iter().enumerate() {
         let spans = sentence_spans(passage.text);
         for (k, &(s, e, sentence)) in spans.iter().enumerate() {
             let matched = match_score(sentence, &stems);
-            if matched == 0 || sentence.chars().count() < 12 {
+            if matched == 0
+                || sentence.chars().count() < 12
+                || (!with_rows && is_table_row(sentence))
+            {
                 continue;
             }
             // A table row says little alone ("iPhone | $39,669 | $40,665"): its caption and
@@ -333,7 +426,17 @@ pub fn compose_extractive(
                 .filter(|w| !w.chars().any(|c| c.is_ascii_digit()))
                 .count();
             let precision = matched as f64 / wordy.max(1) as f64;
-            let score = coverage
+            // A heading ("INDEPENDENT ACCOUNTANTS") names the topic but answers nothing.
+            let title_like = table.is_none()
+                && !is_table_row(sentence)
+                && !sentence.trim_end().ends_with(['.', '?', '!', ':', ';'])
+                && words(sentence).len() < 10;
+            let score = coverage - if title_like { 0.5 } else { 0.0 }
+                + if wants_name && names_someone(sentence) {
+                    0.3
+                } else {
+                    0.0
+                }
                 + 0.5 * precision.min(1.0)
                 + match (wants_figure, has_figure) {
                     (true, true) => 0.35,

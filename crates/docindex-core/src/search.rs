@@ -96,7 +96,14 @@ const EQUIVALENTS: &[&[&str]] = &[
         "staff",
     ],
     &["relationship", "partnership", "collaboration"],
-    &["revenue", "net sales", "net revenues", "turnover"],
+    &[
+        "revenue",
+        "net sales",
+        "net revenues",
+        "turnover",
+        "top-line",
+        "top line",
+    ],
     &["profit", "net income", "earnings", "net earnings"],
     &[
         "auditor",
@@ -105,19 +112,48 @@ const EQUIVALENTS: &[&[&str]] = &[
     ],
     &["lawsuit", "litigation", "legal proceedings"],
     &["debt", "borrowings", "indebtedness", "term debt"],
+    &["bonds", "notes", "senior notes", "debentures"],
+    &["obligor", "issuer"],
+    &["new money", "net proceeds", "proceeds"],
     &["layoffs", "job cuts", "headcount reductions", "severance"],
     &["capex", "capital expenditures"],
+    &[
+        "comps",
+        "comparable store sales",
+        "comparable sales",
+        "same-store sales",
+        "comparable store net sales",
+    ],
     &["raise", "net proceeds"],
     &["stake", "ownership interest"],
     &["shareholders", "stockholders", "shareowners"],
     &["pay", "compensation"],
     &["outlook", "guidance"],
+    &[
+        "one-off",
+        "one-time",
+        "non-recurring",
+        "nonrecurring",
+        "unusual",
+        "discrete",
+    ],
     &["fine", "penalty", "penalties"],
     &["buy", "acquire", "acquisition"],
     &["made", "manufactured", "manufacturing"],
     &["quarter", "three months", "three-month"],
     &["year", "twelve months", "annual"],
 ];
+
+/// "Q2", "2Q23", "FY2023": which period a question means. Filings date their figures by
+/// column headings ("Three Months Ended June 30, 2023"), never with these words, so they are
+/// not searched for nor asked of a sentence.
+fn is_period_shorthand(word: &str) -> bool {
+    static SHORTHAND: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"^(?:q[1-4](?:'?\d{2})?|[1-4]q(?:'?\d{2})?|fy'?\d{2}(?:\d{2})?|h[12])$")
+            .ok()
+    });
+    SHORTHAND.as_ref().is_some_and(|re| re.is_match(word))
+}
 
 /// Stems of every word of `text`, stopwords included (phrases are matched whole).
 fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
@@ -162,6 +198,34 @@ fn equivalent_groups(query: &str) -> Vec<Vec<String>> {
     used.sort_unstable();
     used.into_iter()
         .map(|g| EQUIVALENTS[g].iter().map(|p| (*p).to_string()).collect())
+        .collect()
+}
+
+/// The line items of the financial concept table that the query names, each as a group
+/// of its question phrasings and the row labels filings print ("buybacks" → "repurchase of
+/// common stock"). Metrics are left out: their operands are found as statement rows.
+fn line_item_groups(query: &str) -> Vec<Vec<String>> {
+    let Ok(table) = crate::finance::concept_table() else {
+        return Vec::new();
+    };
+    let lowered = words(query);
+    table
+        .asked_in(query)
+        .into_iter()
+        .filter(|c| !c.is_metric())
+        .map(|c| {
+            // Only the phrasings the question used, so coverage asks for the concept once.
+            let asked: Vec<String> = c
+                .asked_as
+                .iter()
+                .filter(|p| words(p).iter().all(|w| lowered.contains(w)))
+                .cloned()
+                .collect();
+            asked
+                .into_iter()
+                .chain(c.line_items.iter().take(3).cloned())
+                .collect()
+        })
         .collect()
 }
 
@@ -279,7 +343,7 @@ fn fts_phrase(text: &str) -> String {
 pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
     let terms: Vec<String> = words(query)
         .into_iter()
-        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+        .filter(|w| !STOPWORDS.contains(&w.as_str()) && !is_period_shorthand(w))
         .collect();
     let lowered = query.to_lowercase();
     let mut added = Vec::new();
@@ -306,7 +370,8 @@ pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
         parts.push(format!("NEAR({}, 6)", near.join(" ")));
     }
     parts.extend(added.iter().map(|a| fts_phrase(a)));
-    let groups = equivalent_groups(query);
+    let mut groups = equivalent_groups(query);
+    groups.extend(line_item_groups(query));
     let lowered_terms = words(query);
     let equivalents: Vec<String> = groups
         .iter()

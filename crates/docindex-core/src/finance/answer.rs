@@ -28,11 +28,11 @@ pub struct LocatedRow {
 
 impl LocatedRow {
     /// How much to trust this row as its concept's figure (see [`RowMatch::strength`]).
-    pub fn strength(&self, table: &ConceptTable, year: Option<i32>) -> f64 {
+    pub fn strength(&self, table: &ConceptTable, year: Option<i32>, months: Option<u32>) -> f64 {
         let statement = table
             .get(&self.matched.concept_id)
             .and_then(|c| c.statement);
-        self.matched.strength(statement, year)
+        self.matched.strength(statement, year, months)
     }
 }
 
@@ -89,6 +89,7 @@ pub fn best_rows<'a>(
     concepts: &[&Concept],
     rows: &'a [LocatedRow],
     year: Option<i32>,
+    months: Option<u32>,
 ) -> Vec<&'a LocatedRow> {
     concepts
         .iter()
@@ -97,8 +98,8 @@ pub fn best_rows<'a>(
                 .filter(|r| r.matched.concept_id == c.id)
                 .filter(|r| r.matched.row.values.iter().any(Option::is_some))
                 .max_by(|a, b| {
-                    a.strength(table, year)
-                        .total_cmp(&b.strength(table, year))
+                    a.strength(table, year, months)
+                        .total_cmp(&b.strength(table, year, months))
                         .then(b.matched.row.start.cmp(&a.matched.row.start))
                 })
         })
@@ -287,7 +288,10 @@ pub fn lead_for(
         if stated_items.contains(&concept.id) {
             continue;
         }
-        let Some(row) = best_rows(table, &[concept], &doc_rows, year).into_iter().next() else {
+        let Some(row) = best_rows(table, &[concept], &doc_rows, year, months)
+            .into_iter()
+            .next()
+        else {
             continue;
         };
         let r = &row.matched.row;
@@ -380,15 +384,7 @@ pub fn with_figures(
     let mut text = lead.text.clone();
     let mut citations = lead.citations.clone();
     if out.answered {
-        let renumbered = regex::Regex::new(r"\[(\d+)\]")
-            .map(|re| {
-                re.replace_all(&out.answer, |c: &regex::Captures| {
-                    let n: usize = c[1].parse().unwrap_or(0);
-                    format!("[{}]", n + shift)
-                })
-                .into_owned()
-            })
-            .unwrap_or_else(|_| out.answer.clone());
+        let renumbered = crate::qa::renumber_markers(&out.answer, shift);
         text.push(' ');
         text.push_str(&renumbered);
         citations.extend(out.citations.iter().cloned().map(|mut c| {
@@ -442,4 +438,17 @@ pub fn with_figures(
     out.answer = text;
     out.citations = citations;
     out
+}
+
+/// What the discussion around a figure should be searched for: "What was gross margin?"
+/// for "Is Nike's gross margin trending the right way?". The asked concepts' labels, so
+/// that a judgement question's own words ("trending", "the right way") do not decide which
+/// sentences of MD&A are read.
+pub fn focus_question(table: &ConceptTable, question: &str) -> Option<String> {
+    let labels: Vec<String> = table
+        .asked_in(question)
+        .iter()
+        .map(|c| c.label.clone())
+        .collect();
+    (!labels.is_empty()).then(|| format!("What was {}?", labels.join(" and ")))
 }

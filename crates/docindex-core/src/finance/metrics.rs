@@ -167,8 +167,8 @@ pub fn compute_metric(
             .filter(|r| r.concept_id == base)
             .filter(|r| r.row.values.iter().any(Option::is_some))
             .max_by(|a, b| {
-                a.strength(concept.statement, year)
-                    .total_cmp(&b.strength(concept.statement, year))
+                a.strength(concept.statement, year, months)
+                    .total_cmp(&b.strength(concept.statement, year, months))
                     .then(b.row.start.cmp(&a.row.start))
             });
         let Some(found) = best else {

@@ -8,7 +8,9 @@ pub mod metrics;
 pub mod rows;
 pub mod sections;
 
-pub use answer::{best_rows, lead_for, locate_rows, with_figures, FiguresLead, LocatedRow};
+pub use answer::{
+    best_rows, focus_question, lead_for, locate_rows, with_figures, FiguresLead, LocatedRow,
+};
 pub use concepts::{concept_table, Concept, ConceptTable, MetricUnit, Statement};
 pub use metrics::{compute_metric, MetricResult, Operand};
 pub use rows::{find_rows, parse_amount, PeriodColumn, RowMatch, StatementRow};

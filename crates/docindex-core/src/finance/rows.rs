@@ -100,7 +100,12 @@ pub struct RowMatch {
 impl RowMatch {
     /// How much to trust this row as the concept's figure: in its own statement, an exact
     /// label, a specific phrasing, with periods known.
-    pub fn strength(&self, statement: Option<Statement>, year: Option<i32>) -> f64 {
+    pub fn strength(
+        &self,
+        statement: Option<Statement>,
+        year: Option<i32>,
+        months: Option<u32>,
+    ) -> f64 {
         let mut s = if self.exact { 2.0 } else { 1.0 };
         if statement.is_some() && self.row.statement == statement {
             s += 3.0;
@@ -113,6 +118,13 @@ impl RowMatch {
                     1.0
                 } else {
                     -1.0
+                };
+            }
+            if months.is_some() && self.row.columns.iter().any(|c| c.months.is_some()) {
+                s += if self.row.columns.iter().any(|c| c.months == months) {
+                    1.0
+                } else {
+                    -1.5
                 };
             }
         }
@@ -515,7 +527,8 @@ fn group_label_above<'a>(lines: &[(usize, usize, &'a str)], k: usize) -> Option<
         }
         let label = line.trim_end_matches(':').trim();
         let short = label.chars().count() <= 40 && !label.ends_with('.');
-        return (rows_seen >= 2 && short && label.chars().any(char::is_alphabetic)).then_some(label);
+        return (rows_seen >= 2 && short && label.chars().any(char::is_alphabetic))
+            .then_some(label);
     }
     None
 }
