@@ -14,9 +14,8 @@ use docindex_core::search::Excerpt;
 use docindex_core::store::DocumentStore;
 use std::collections::HashMap;
 
-/// At most this many documents are read for rows when the query names no document; the
-/// documents of the best hits come first.
-const MAX_DOCUMENTS: usize = 6;
+/// At most this many documents are read for rows; the documents of the best hits first.
+const MAX_DOCUMENTS: usize = 3;
 
 fn excerpt(doc: &DocumentIndex, start: usize, end: usize) -> Excerpt {
     Excerpt {
@@ -43,15 +42,19 @@ impl Library {
         if concepts.is_empty() {
             return Ok(Vec::new());
         }
+        // The documents search ranked first; a small scope is read whole, so a statement
+        // the lexical legs missed is still found.
         let mut order: Vec<String> = Vec::new();
         for hit in hits.iter() {
             if !order.contains(&hit.doc_id) {
                 order.push(hit.doc_id.clone());
             }
         }
-        for id in scope {
-            if !order.contains(id) {
-                order.push(id.clone());
+        if scope.len() <= MAX_DOCUMENTS {
+            for id in scope {
+                if !order.contains(id) {
+                    order.push(id.clone());
+                }
             }
         }
         order.truncate(MAX_DOCUMENTS);

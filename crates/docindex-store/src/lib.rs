@@ -180,6 +180,11 @@ CREATE TABLE saved (
     json TEXT NOT NULL
 );
 "#,
+    // Section types (statements with their periods, notes, MD&A): JSON, or "unset" for a
+    // document stored before they existed (typed when it is read).
+    r#"
+ALTER TABLE nodes ADD COLUMN financial_json TEXT NOT NULL DEFAULT 'unset';
+"#,
 ];
 
 /// A lexical match: a chunk (with its node) or a node by title and summary.
@@ -539,8 +544,8 @@ impl SqliteStore {
         let map = docindex_core::charmap::CharMap::new(&doc.text);
         {
             let mut node_stmt = tx.prepare(
-                "INSERT INTO nodes (doc_id, node_id, ordinal, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin, start_page, end_page)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                "INSERT INTO nodes (doc_id, node_id, ordinal, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin, start_page, end_page, financial_json)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
             )?;
             let mut search_stmt =
                 tx.prepare("INSERT INTO node_search (doc_id, node_id) VALUES (?1, ?2)")?;
@@ -562,6 +567,8 @@ impl SqliteStore {
                     enum_str(&n.origin),
                     n.start_page,
                     n.end_page,
+                    serde_json::to_string(&n.financial)
+                        .map_err(|e| StoreError::Corrupt(e.to_string()))?,
                 ])?;
                 search_stmt.execute(params![doc.doc_id, n.node_id])?;
                 let rowid = tx.last_insert_rowid();
@@ -702,9 +709,10 @@ impl SqliteStore {
         let metadata: Metadata =
             serde_json::from_str(&metadata_json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let mut nodes: Vec<Node> = Vec::new();
+        let mut unclassified = false;
         {
             let mut stmt = self.conn.prepare(
-                "SELECT node_id, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin, start_page, end_page FROM nodes WHERE doc_id = ?1 ORDER BY ordinal",
+                "SELECT node_id, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin, start_page, end_page, financial_json FROM nodes WHERE doc_id = ?1 ORDER BY ordinal",
             )?;
             let rows = stmt.query_map(params![doc_id], |r| {
                 Ok((
@@ -720,6 +728,7 @@ impl SqliteStore {
                     r.get::<_, String>(9)?,
                     r.get::<_, Option<u32>>(10)?,
                     r.get::<_, Option<u32>>(11)?,
+                    r.get::<_, String>(12)?,
                 ))
             })?;
             for row in rows {
@@ -736,7 +745,15 @@ impl SqliteStore {
                     origin,
                     start_page,
                     end_page,
+                    financial_json,
                 ) = row?;
+                let financial = if financial_json == "unset" {
+                    unclassified = true;
+                    None
+                } else {
+                    serde_json::from_str(&financial_json)
+                        .map_err(|e| StoreError::Corrupt(e.to_string()))?
+                };
                 nodes.push(Node {
                     node_id,
                     title,
@@ -750,7 +767,7 @@ impl SqliteStore {
                     children: Vec::new(),
                     start_page,
                     end_page,
-                    financial: None,
+                    financial,
                 });
             }
         }
@@ -901,8 +918,10 @@ impl SqliteStore {
                 .transpose()
                 .map_err(|e| StoreError::Corrupt(e.to_string()))?,
         };
-        // Section types are derived from the tree, so a stored tree gets them on reading.
-        docindex_core::finance::classify_sections(&mut doc);
+        // A document stored before section types existed gets them on reading.
+        if unclassified {
+            docindex_core::finance::classify_sections(&mut doc);
+        }
         Ok(Some(doc))
     }
 }

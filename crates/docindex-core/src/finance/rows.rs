@@ -415,9 +415,24 @@ pub fn find_rows(text: &str, concepts: &[&Concept]) -> Vec<RowMatch> {
         lines.push((offset, offset + len, line));
         offset += len + 1;
     }
+    // A row is only looked at closely when its label could be one of the phrasings (or it
+    // is an unlabelled total): most table rows of a filing are not.
+    let openings: Vec<String> = phrasings
+        .iter()
+        .map(|(_, _, p)| p.chars().take(4).collect())
+        .collect();
+    let could_match = |line: &str| {
+        let first = line.split('|').next().unwrap_or("").trim_start();
+        let head: String = first.chars().take(4).flat_map(char::to_lowercase).collect();
+        head.is_empty()
+            || head.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '$' | '(' | '-'))
+            || openings
+                .iter()
+                .any(|o| head.starts_with(o.as_str()) || o.starts_with(&head))
+    };
     let mut out = Vec::new();
     for (k, &(start, end, line)) in lines.iter().enumerate() {
-        if !is_figure_row(line) {
+        if !line.contains('|') || !could_match(line) || !is_figure_row(line) {
             continue;
         }
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
