@@ -5,7 +5,7 @@
 use crate::search::{reading_order, SearchHit, SearchRequest, SearchResults};
 use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
-use docindex_core::finance::{concept_table, focus_question, lead_for, with_figures};
+use docindex_core::finance::{concept_table, focus_question, lead_for, with_figures, FiguresLead};
 use docindex_core::llm::json::complete_json;
 use docindex_core::llm::{Llm, UsageMeter};
 use docindex_core::model::{Engine, Span};
@@ -88,7 +88,9 @@ impl Library {
         on_event(AskEvent::Step("searching the indexed sections"));
         let results = self.search(&request)?;
         if let Some(llm) = self.llm.clone() {
-            let answer = self.ask_with_llm(llm.as_ref(), question, &results, on_event)?;
+            let lead = self.figures_lead(question, &results)?;
+            let answer =
+                self.ask_with_llm(llm.as_ref(), question, &results, lead.as_ref(), on_event)?;
             self.store_result("answer", &key, &answer);
             return Ok(answer);
         }
@@ -242,6 +244,21 @@ fn passage_of<'a>(hit: &'a SearchHit, passage: &'a Excerpt, rank: usize) -> Pass
     }
 }
 
+/// A lead's text without its citation markers, for a prompt.
+fn strip_markers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0;
+    for c in text.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 impl Library {
     /// The figures a question asks for, from the statement rows search found: from the
     /// document of the best hit that holds them.
@@ -250,10 +267,10 @@ impl Library {
         question: &str,
         results: &SearchResults,
     ) -> Result<Option<docindex_core::finance::FiguresLead>> {
-        if results.statement_rows.is_empty() {
+        let table = concept_table().map_err(AppError::Finance)?;
+        if table.asked_in(question).is_empty() {
             return Ok(None);
         }
-        let table = concept_table().map_err(AppError::Finance)?;
         let mut tried: Vec<&str> = Vec::new();
         let docs = results
             .hits
@@ -266,7 +283,9 @@ impl Library {
                 continue;
             }
             tried.push(doc_id);
-            if !results.statement_rows.iter().any(|r| r.doc_id == doc_id) {
+            // A document without the rows still says which operand is missing; the best
+            // hit's document speaks for the question then.
+            if !results.statement_rows.iter().any(|r| r.doc_id == doc_id) && tried.len() > 1 {
                 continue;
             }
             let Some(doc) = self.store.get(doc_id)? else {
@@ -294,6 +313,7 @@ impl Library {
         llm: &dyn Llm,
         question: &str,
         results: &SearchResults,
+        figures: Option<&FiguresLead>,
         on_event: &dyn Fn(AskEvent),
     ) -> Result<Answer> {
         let meter = UsageMeter::default();
@@ -312,6 +332,33 @@ impl Library {
         let mut source_nodes: Vec<(String, String)> = Vec::new();
         let mut visited = Vec::new();
         let mut dropped_ids = 0;
+        // The operands of a metric the question names: their rows (and headings), verbatim,
+        // one source per section, so the model cites cells that can be verified.
+        if let Some(lead) = figures.filter(|l| !l.citations.is_empty()) {
+            let mut by_node: Vec<((String, String), Vec<&str>)> = Vec::new();
+            for c in &lead.citations {
+                let key = (c.doc_id.clone(), c.node_id.clone());
+                match by_node.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, lines)) => lines.push(&c.excerpt),
+                    None => by_node.push((key, vec![&c.excerpt])),
+                }
+            }
+            for ((doc_id, node_id), lines) in by_node {
+                let Some(doc) = self.cached_doc(&mut docs, &doc_id)? else {
+                    continue;
+                };
+                sources.push(Source {
+                    label: format!("S{}", sources.len() + 1),
+                    path: doc.path_of(&node_id),
+                    text: lines.join("\n"),
+                });
+                source_nodes.push((doc_id, node_id));
+            }
+            step(
+                format!("gave the model {} statement row(s)", lead.citations.len()),
+                &mut reasoning,
+            );
+        }
         for _ in 0..MAX_STEPS {
             let listing: Vec<Candidate> = candidates
                 .iter()
@@ -414,7 +461,11 @@ impl Library {
         // The answer, streamed; what follows SOURCES: is parsed, not shown.
         let mut full = String::new();
         let mut emitted = 0;
-        let streamed = llm.stream(&prompts::answer(question, &sources), &mut |delta| {
+        let figures_note = figures
+            .filter(|l| !l.computed.is_empty() || !l.missing.is_empty())
+            .map(|l| strip_markers(&l.text));
+        let request = prompts::answer(question, &sources, figures_note.as_deref());
+        let streamed = llm.stream(&request, &mut |delta| {
             full.push_str(delta);
             let stop = full
                 .find("SOURCES:")
@@ -495,9 +546,16 @@ impl Library {
         let verified_share = citations.len() as f64 / (citations.len() + dropped).max(1) as f64;
         let excerpts: Vec<&str> = citations.iter().map(|c| c.excerpt.as_str()).collect();
         let totals = meter.totals();
+        // A figure the statements' arithmetic gives is supported by the cited cells.
         Ok(Answer {
             question: question.to_string(),
-            unsupported_numbers: unsupported_numbers(&text, &excerpts),
+            unsupported_numbers: unsupported_numbers(&text, &excerpts)
+                .into_iter()
+                .filter(|n| !figures.is_some_and(|l| l.is_computed(n)))
+                .collect(),
+            computed: figures
+                .map(FiguresLead::computed_metrics)
+                .unwrap_or_default(),
             answered: !citations.is_empty(),
             answer: text,
             confidence: Confidence {
@@ -599,5 +657,6 @@ fn not_answered(
         engine: Engine::Llm,
         tokens_used: totals.prompt_tokens + totals.completion_tokens,
         from_cache: false,
+        computed: Vec::new(),
     }
 }

@@ -280,7 +280,8 @@ impl Library {
                 text: map.slice(node.span).to_string(),
             });
         }
-        let statement_rows = if scope.is_empty() {
+        // Statement rows are found by their labels: part of the lexical leg.
+        let statement_rows = if scope.is_empty() || request.without.contains(&LegKind::Lexical) {
             Vec::new()
         } else {
             self.attach_statement_rows(&request.query, &ids, &mut hits, &mut docs)?

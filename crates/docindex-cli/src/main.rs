@@ -6,7 +6,7 @@ mod bench;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use docindex_app::ask::AskEvent;
-use docindex_app::eval::{EvalQuestion, EvalRow, Method, METHODS};
+use docindex_app::eval::{AnswerRow, EvalQuestion, EvalRow, Method, METHODS};
 use docindex_app::links::LinkStatus;
 use docindex_app::provenance::{self, ProvenanceEvent};
 use docindex_app::search::{self, SearchRequest, SearchResults};
@@ -16,6 +16,7 @@ use docindex_app::{
 };
 use docindex_core::model::DocType;
 use docindex_core::provenance::ScanOptions;
+use docindex_core::qa::ConfidenceLabel;
 use docindex_core::search::Fusion;
 use docindex_core::structure::TreeSettings;
 use docindex_core::{Fault, IndexSettings, LlmEnhancement};
@@ -385,6 +386,20 @@ fn print_eval(out: &mut impl Write, rows: &[EvalRow], budget: usize) -> Result<(
             mark(row, Method::MiniLmChunks)
         )?;
     }
+    let with_pages = rows.iter().filter(|r| !r.page_found.is_empty()).count();
+    if with_pages > 0 {
+        writeln!(
+            out,
+            "evidence page among the passages of the first {budget} tokens ({with_pages} questions list pages):"
+        )?;
+        for m in METHODS {
+            let found = rows
+                .iter()
+                .filter(|r| r.page_found.get(&m) == Some(&true))
+                .count();
+            writeln!(out, "  {:<14} {found}/{with_pages}", format!("{m:?}"))?;
+        }
+    }
     writeln!(out, "evidence found within the first {budget} tokens:")?;
     for m in METHODS {
         let found = rows
@@ -398,6 +413,53 @@ fn print_eval(out: &mut impl Write, rows: &[EvalRow], budget: usize) -> Result<(
             rows.len(),
             100.0 * found as f64 / rows.len().max(1) as f64
         )?;
+    }
+    Ok(())
+}
+
+fn print_answer_eval(out: &mut impl Write, answers: &[AnswerRow]) -> Result<()> {
+    for row in answers.iter().filter(|r| !r.cites_evidence) {
+        writeln!(out, "ask (offline) missed: {}", row.question)?;
+    }
+    let cited = answers.iter().filter(|r| r.cites_evidence).count();
+    writeln!(
+        out,
+        "ask (offline): {cited}/{} answers cite the evidence",
+        answers.len()
+    )?;
+    for label in [
+        ConfidenceLabel::High,
+        ConfidenceLabel::Medium,
+        ConfidenceLabel::Low,
+    ] {
+        let at: Vec<&AnswerRow> = answers.iter().filter(|r| r.confidence == label).collect();
+        let right = at.iter().filter(|r| r.cites_evidence).count();
+        writeln!(
+            out,
+            "  confidence {label:?}: {} answers, {right} cite the evidence",
+            at.len()
+        )?;
+        if label == ConfidenceLabel::High {
+            for row in at.iter().filter(|r| !r.cites_evidence) {
+                writeln!(out, "    HIGH without the evidence: {}", row.question)?;
+            }
+        }
+    }
+    let computed: Vec<&AnswerRow> = answers.iter().filter(|r| r.agrees.is_some()).collect();
+    let agreeing = computed.iter().filter(|r| r.agrees == Some(true)).count();
+    writeln!(
+        out,
+        "computed metrics: {} answers computed one, {agreeing} agree with the reference answer",
+        computed.len()
+    )?;
+    for row in computed.iter().filter(|r| r.agrees == Some(false)) {
+        if let Some(m) = row.computed.first() {
+            writeln!(
+                out,
+                "  disagrees: {} → {} = {}",
+                row.question, m.shown, m.worked
+            )?;
+        }
     }
     Ok(())
 }
@@ -895,59 +957,16 @@ fn run(cli: Cli) -> Result<i32> {
                 writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
             } else {
                 print_eval(&mut out, &rows, budget)?;
-                // Answers: does the offline answer cite the evidence?
-                let fold = |t: &str| {
-                    t.split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                        .to_lowercase()
-                };
-                let mut cited = 0;
-                let mut missed = Vec::new();
-                for q in &questions {
-                    let mut scope = SearchRequest::new(&q.question);
-                    scope.doc = Some(q.doc.clone());
-                    let answer = library.ask(&q.question, &scope, &|_| {})?;
-                    let excerpts = fold(
-                        &answer
-                            .citations
-                            .iter()
-                            .map(|c| c.excerpt.as_str())
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                    );
-                    if q.evidence.iter().any(|e| excerpts.contains(&fold(e))) {
-                        cited += 1;
-                    } else {
-                        missed.push(&q.question);
-                    }
-                }
-                for question in missed {
-                    writeln!(out, "ask (offline) missed: {question}")?;
-                }
-                writeln!(
-                    out,
-                    "ask (offline): {cited}/{} answers cite the evidence",
-                    questions.len()
-                )?;
-                // Latency of library-wide searches (all legs), each question 3 times.
-                let mut millis = Vec::new();
-                for q in &questions {
-                    for _ in 0..3 {
-                        let started = std::time::Instant::now();
-                        library.search(&SearchRequest::new(&q.question))?;
-                        millis.push(started.elapsed().as_secs_f64() * 1000.0);
-                    }
-                }
-                millis.sort_by(f64::total_cmp);
-                let at = |p: f64| millis[((millis.len() - 1) as f64 * p).round() as usize];
+                let answers = library.evaluate_answers(&questions, &|done, total| {
+                    eprint!("\r  answering {done}/{total}");
+                })?;
+                eprintln!();
+                print_answer_eval(&mut out, &answers)?;
+                let latency = library.search_latency(&questions, 3)?;
                 writeln!(
                     out,
                     "library-wide search over {} documents: p50 {:.1} ms, p95 {:.1} ms ({} searches)",
-                    library.list()?.len(),
-                    at(0.5),
-                    at(0.95),
-                    millis.len()
+                    latency.documents, latency.p50_ms, latency.p95_ms, latency.searches
                 )?;
             }
         }

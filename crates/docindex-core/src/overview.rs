@@ -109,6 +109,7 @@ pub fn overview(question: &str, doc: &DocumentIndex) -> Option<Answer> {
         engine: Engine::Extractive,
         tokens_used: 0,
         from_cache: false,
+        computed: Vec::new(),
     })
 }
 

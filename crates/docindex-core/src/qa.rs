@@ -64,6 +64,28 @@ pub struct Answer {
     /// Served from the results cache (no model call was made).
     #[serde(default)]
     pub from_cache: bool,
+    /// Metrics the answer worked out from statement rows, with their formulas.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub computed: Vec<ComputedMetric>,
+}
+
+/// A metric an answer computed: its value and how, every operand a cited row's cell.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComputedMetric {
+    pub metric: String,
+    pub label: String,
+    pub value: f64,
+    /// As the answer prints it: "27.4%", "1.75", "59,475".
+    pub shown: String,
+    pub formula: String,
+    /// The formula with each operand's row label and value.
+    pub worked: String,
+    /// "millions", "thousands": the statement's unit, for amounts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<String>,
+    /// The period of the figures, from the column headings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period: Option<String>,
 }
 
 /// A retrieved passage offered to the composer, with its place in the document.
@@ -542,6 +564,7 @@ fn compose(
             engine: Engine::Extractive,
             tokens_used: 0,
             from_cache: false,
+            computed: Vec::new(),
         };
     }
     let mut citations = Vec::new();
@@ -605,7 +628,15 @@ fn compose(
         .map(|c| (c.doc_id.clone(), c.node_id.clone()))
         .collect::<BTreeSet<_>>()
         .len();
-    let label = if answered_parts == parts.len() && source_nodes >= 3 {
+    // An answer that does not give what was asked for (an amount, a name) is not HIGH,
+    // however many sections it quotes.
+    let gives_what_was_asked = (!wants_figure || chosen.iter().any(|c| has_amount(&c.text)))
+        && (!wants_name || chosen.iter().any(|c| names_someone(&c.text)));
+    let label = if answered_parts == parts.len()
+        && source_nodes >= 3
+        && gives_what_was_asked
+        && best_coverage >= 0.75
+    {
         ConfidenceLabel::High
     } else if answered_parts * 2 > parts.len() && source_nodes >= 1 {
         ConfidenceLabel::Medium
@@ -645,6 +676,7 @@ fn compose(
         engine: Engine::Extractive,
         tokens_used: 0,
         from_cache: false,
+        computed: Vec::new(),
     }
 }
 
@@ -799,13 +831,23 @@ Reply with JSON: {{\"action\": \"read\" | \"answer\" | \"give_up\", \"node_ids\"
         pub reason: Option<String>,
     }
 
-    pub fn answer(question: &str, sources: &[Source]) -> LlmRequest {
+    /// The answer prompt. `figures`, when the question names a metric, is what DocumentIndex
+    /// worked out from the statement rows among the sources; the model states those values
+    /// and cites the rows, and any other figure it writes must be in a source.
+    pub fn answer(question: &str, sources: &[Source], figures: Option<&str>) -> LlmRequest {
         let listing: String = sources
             .iter()
             .map(|s| format!("{}: {}\n{}\n\n", s.label, s.path, s.text))
             .collect();
+        let figures = match figures {
+            Some(f) => format!(
+                "Figures computed from the statement rows in the sources (use these values; \
+cite the rows they come from, not this note): {f}\n\n"
+            ),
+            None => String::new(),
+        };
         let user = format!(
-            "Question: {question}\n\nSources:\n{listing}\
+            "Question: {question}\n\n{figures}Sources:\n{listing}\
 Answer the question from these sources only, in a few sentences, with figures exactly as \
 written. Put a marker [1], [2], … after each claim. Then write a line SOURCES: and, for each \
 marker, a line: [n] <source label>: \"<the exact sentence from that source that supports \

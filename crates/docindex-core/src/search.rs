@@ -96,14 +96,7 @@ const EQUIVALENTS: &[&[&str]] = &[
         "staff",
     ],
     &["relationship", "partnership", "collaboration"],
-    &[
-        "revenue",
-        "net sales",
-        "net revenues",
-        "turnover",
-        "top-line",
-        "top line",
-    ],
+    &["revenue", "net sales", "net revenues", "turnover"],
     &["profit", "net income", "earnings", "net earnings"],
     &[
         "auditor",
@@ -198,34 +191,6 @@ fn equivalent_groups(query: &str) -> Vec<Vec<String>> {
     used.sort_unstable();
     used.into_iter()
         .map(|g| EQUIVALENTS[g].iter().map(|p| (*p).to_string()).collect())
-        .collect()
-}
-
-/// The line items of the financial concept table that the query names, each as a group
-/// of its question phrasings and the row labels filings print ("buybacks" → "repurchase of
-/// common stock"). Metrics are left out: their operands are found as statement rows.
-fn line_item_groups(query: &str) -> Vec<Vec<String>> {
-    let Ok(table) = crate::finance::concept_table() else {
-        return Vec::new();
-    };
-    let lowered = words(query);
-    table
-        .asked_in(query)
-        .into_iter()
-        .filter(|c| !c.is_metric())
-        .map(|c| {
-            // Only the phrasings the question used, so coverage asks for the concept once.
-            let asked: Vec<String> = c
-                .asked_as
-                .iter()
-                .filter(|p| words(p).iter().all(|w| lowered.contains(w)))
-                .cloned()
-                .collect();
-            asked
-                .into_iter()
-                .chain(c.line_items.iter().take(3).cloned())
-                .collect()
-        })
         .collect()
 }
 
@@ -370,8 +335,7 @@ pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
         parts.push(format!("NEAR({}, 6)", near.join(" ")));
     }
     parts.extend(added.iter().map(|a| fts_phrase(a)));
-    let mut groups = equivalent_groups(query);
-    groups.extend(line_item_groups(query));
+    let groups = equivalent_groups(query);
     let lowered_terms = words(query);
     let equivalents: Vec<String> = groups
         .iter()

@@ -463,3 +463,131 @@ fn progress_is_reported_and_cancellation_stops() {
         Some(IngestError::Cancelled)
     );
 }
+
+/// The typed sections of a tree, one line each: id, kind (note number), title, periods.
+fn typed_outline(doc: &DocumentIndex) -> String {
+    doc.nodes
+        .iter()
+        .filter_map(|n| {
+            let f = n.financial.as_ref()?;
+            let periods: Vec<&str> = f.periods.iter().map(|p| p.heading.as_str()).collect();
+            Some(format!(
+                "{}{} <{}{}> {}{}",
+                "  ".repeat(n.level as usize),
+                n.node_id,
+                f.kind.as_str(),
+                f.note_number.map(|k| format!(" {k}")).unwrap_or_default(),
+                n.title,
+                if periods.is_empty() {
+                    String::new()
+                } else {
+                    format!(" | {}", periods.join(" | "))
+                }
+            ))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Statements and notes are typed, every primary statement is there once with its period
+/// columns, and the notes stand beside the statements, never inside one.
+fn check_financial_sections(doc: &DocumentIndex, statements: usize) {
+    use docindex_core::finance::SectionKind;
+    let kinds: Vec<(&docindex_core::model::Node, SectionKind)> = doc
+        .nodes
+        .iter()
+        .filter_map(|n| Some((n, n.financial.as_ref()?.kind)))
+        .collect();
+    let primary: Vec<_> = kinds
+        .iter()
+        .filter(|(_, k)| k.statement().is_some())
+        .collect();
+    assert_eq!(primary.len(), statements, "{}", typed_outline(doc));
+    for (node, _) in primary
+        .iter()
+        .filter(|(_, k)| *k != SectionKind::EquityStatement)
+    {
+        assert!(
+            !node.financial.as_ref().unwrap().periods.is_empty(),
+            "{} has no period columns",
+            node.title
+        );
+    }
+    let notes: Vec<_> = kinds
+        .iter()
+        .filter(|(_, k)| matches!(k, SectionKind::Note | SectionKind::Segments))
+        .collect();
+    assert!(notes.len() >= 10, "{}", typed_outline(doc));
+    for (note, _) in notes {
+        let mut up = note.parent_id.as_deref();
+        while let Some(p) = up {
+            let parent = doc.node(p).unwrap();
+            assert!(
+                parent
+                    .financial
+                    .as_ref()
+                    .is_none_or(|f| f.kind.statement().is_none()),
+                "note {} nested in statement {}",
+                note.title,
+                parent.title
+            );
+            up = parent.parent_id.as_deref();
+        }
+    }
+}
+
+#[test]
+fn statements_notes_and_mdna_are_typed_in_html_filings() {
+    let apple = check_tree("apple_10-K_FY2024_0000320193-24-000123.html");
+    check_financial_sections(&apple, 5);
+    insta::assert_snapshot!("apple_10k_typed_sections", typed_outline(&apple));
+    let tesla = check_tree("tesla_10-K_FY2023_0001628280-24-002390.html");
+    check_financial_sections(&tesla, 4);
+    insta::assert_snapshot!("tesla_10k_typed_sections", typed_outline(&tesla));
+    let quarter = check_tree("apple_10-Q_Q3FY2023_0000320193-23-000077.html");
+    insta::assert_snapshot!("apple_10q_typed_sections", typed_outline(&quarter));
+}
+
+/// Regression: a 10-K whose notes are headed only in capitals ("NATURE OF BUSINESS") had
+/// every note nested under its last statement, one node of 20,000 tokens.
+#[test]
+fn notes_headed_only_in_capitals_stand_beside_the_statements() {
+    let rows = |n: usize| -> String {
+        (0..n)
+            .map(|i| format!("<tr><td>Line item {i}</td><td>1,{i:03}</td><td>2,{i:03}</td></tr>"))
+            .collect()
+    };
+    let prose = "The Company reports its results in accordance with generally accepted accounting principles and applies them consistently. ".repeat(30);
+    let html = format!(
+        "<html><body><p><b>Item 8. Financial Statements and Supplementary Data</b></p>\
+<p><b>CONSOLIDATED BALANCE SHEETS</b></p><table><tr><td></td><td>2023</td><td>2022</td></tr>{}</table>\
+<p><b>CONSOLIDATED STATEMENTS OF OPERATIONS</b></p><table><tr><td></td><td>2023</td><td>2022</td></tr>{}</table>\
+<p><b>CONSOLIDATED STATEMENT OF CASH FLOWS</b></p><table><tr><td></td><td>2023</td><td>2022</td></tr>{}</table>\
+<p><b>NATURE OF BUSINESS</b></p><p>{prose}</p>\
+<p><b>CONSOLIDATION</b></p><p>{prose}</p>\
+<p><b>INVENTORIES</b></p><p>{prose}</p>\
+<p><b>Item 9. Changes in and Disagreements with Accountants</b></p><p>None.</p></body></html>",
+        rows(30),
+        rows(30),
+        rows(30)
+    );
+    let settings = IndexSettings {
+        tree: docindex_core::structure::TreeSettings {
+            max_node_tokens: 800,
+        },
+        ..Default::default()
+    };
+    let doc = index_document("capitals.html", html.as_bytes(), &settings, &mut NoProgress).unwrap();
+    let find = |title: &str| doc.nodes.iter().find(|n| n.title == title).unwrap();
+    let cash_flows = find("CONSOLIDATED STATEMENT OF CASH FLOWS");
+    for note in ["NATURE OF BUSINESS", "CONSOLIDATION", "INVENTORIES"] {
+        let node = find(note);
+        assert_eq!(
+            node.parent_id,
+            cash_flows.parent_id,
+            "{note}: {}",
+            outline(&doc)
+        );
+        assert!(node.span.start_char >= cash_flows.span.end_char);
+    }
+}

@@ -375,3 +375,49 @@ fn without_a_reader_a_pdf_is_refused_with_the_install_hint_path() {
     assert!(matches!(err, IngestError::PdfiumMissing(_)));
     assert!(docindex_pdf::INSTALL_HINT.contains("scripts/setup.sh"));
 }
+
+#[test]
+fn statements_and_notes_of_pdf_filings_are_typed_with_their_periods() {
+    use docindex_core::finance::SectionKind;
+    for name in ["MICROSOFT_2023_10K.pdf", "MGMRESORTS_2023Q2_10Q.pdf"] {
+        let (doc, _) = index_fixture(name);
+        let typed: Vec<String> = doc
+            .nodes
+            .iter()
+            .filter_map(|n| {
+                let f = n.financial.as_ref()?;
+                let periods: Vec<&str> = f.periods.iter().map(|p| p.heading.as_str()).collect();
+                Some(format!(
+                    "{} <{}{}> {} p.{} | {}",
+                    n.node_id,
+                    f.kind.as_str(),
+                    f.note_number.map(|k| format!(" {k}")).unwrap_or_default(),
+                    n.title,
+                    n.start_page.unwrap_or(0),
+                    periods.join(" | ")
+                ))
+            })
+            .collect();
+        let statements = doc
+            .nodes
+            .iter()
+            .filter(|n| {
+                n.financial
+                    .as_ref()
+                    .is_some_and(|f| f.kind.statement().is_some())
+            })
+            .count();
+        assert!(statements >= 5, "{name}: {typed:#?}");
+        assert!(doc.nodes.iter().any(|n| n
+            .financial
+            .as_ref()
+            .is_some_and(|f| f.kind == SectionKind::Note && f.note_number == Some(1))));
+        insta::assert_snapshot!(
+            format!(
+                "{}_typed_sections",
+                name.to_lowercase().replace(['.', '-'], "_")
+            ),
+            typed.join("\n")
+        );
+    }
+}

@@ -107,7 +107,7 @@ fn migrations_run_once_and_newer_libraries_are_refused() {
         SqliteStore::open(&path),
         Err(StoreError::TooNew {
             found: 99,
-            known: 5,
+            known: 6,
             ..
         })
     ));
@@ -146,4 +146,23 @@ fn a_pdf_round_trips_with_pages_images_and_warnings() {
         let summary = listed.iter().find(|d| d.doc_id == doc.doc_id).unwrap();
         assert_eq!(summary.page_count, doc.pages.len());
     }
+}
+
+#[test]
+fn a_document_stored_before_section_types_gets_them_when_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lib.sqlite");
+    let mut store = SqliteStore::open(&path).unwrap();
+    let doc = indexed("apple_10-Q_Q3FY2023_0000320193-23-000077.html");
+    assert!(doc.nodes.iter().any(|n| n.financial.is_some()));
+    store.replace(&doc).unwrap();
+    drop(store);
+    // What a schema-5 library holds after the migration.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute("UPDATE nodes SET financial_json = 'unset'", [])
+        .unwrap();
+    let store = SqliteStore::open(&path).unwrap();
+    let back = store.get(&doc.doc_id).unwrap().unwrap();
+    assert_eq!(back.nodes, doc.nodes);
 }

@@ -117,6 +117,45 @@ pub struct FiguresLead {
     pub computed: Vec<String>,
     /// Operands no statement row was found for, by metric.
     pub missing: Vec<String>,
+    /// Every line item stated without a metric came from its own statement, for the asked
+    /// period.
+    pub lookups_firm: bool,
+}
+
+impl FiguresLead {
+    /// Whether a number of the answer ("59,475", "27.4", "365") is a value the lead
+    /// computed or a constant of its formulas.
+    pub fn is_computed(&self, number: &str) -> bool {
+        let digits = |s: &str| -> String {
+            s.chars()
+                .skip_while(|c| !c.is_ascii_digit())
+                .take_while(|c| c.is_ascii_digit() || *c == ',' || *c == '.')
+                .collect::<String>()
+                .trim_end_matches(['.', ','])
+                .to_string()
+        };
+        let wanted = digits(number);
+        !wanted.is_empty() && self.computed.iter().any(|c| digits(c) == wanted)
+    }
+
+    /// The metrics worked out, as an answer reports them.
+    pub fn computed_metrics(&self) -> Vec<crate::qa::ComputedMetric> {
+        self.metrics
+            .iter()
+            .filter_map(|m| {
+                Some(crate::qa::ComputedMetric {
+                    metric: m.metric_id.clone(),
+                    label: m.label.clone(),
+                    value: m.value?,
+                    shown: m.shown.clone()?,
+                    formula: m.formula.clone(),
+                    worked: m.worked(),
+                    scale: m.operands.first().and_then(|o| o.row.scale.clone()),
+                    period: m.operands.first().and_then(|o| o.period.clone()),
+                })
+            })
+            .collect()
+    }
 }
 
 struct Citer<'a> {
@@ -201,7 +240,7 @@ pub fn lead_for(
     rows: &[LocatedRow],
 ) -> Option<FiguresLead> {
     let asked = table.asked_in(question);
-    if asked.is_empty() {
+    if asked.is_empty() || names_a_part(question, doc) {
         return None;
     }
     let year = year_asked(question);
@@ -219,16 +258,17 @@ pub fn lead_for(
         .collect();
     let matches: Vec<RowMatch> = doc_rows.iter().map(|r| r.matched.clone()).collect();
     let mut stated_items: Vec<String> = Vec::new();
+    let mut lookups_firm = true;
     for concept in &asked {
         if concept.is_metric() {
             let Ok(result) = compute_metric(table, concept, &matches, year, months) else {
                 continue;
             };
             if result.value.is_none() {
-                if !result.missing.is_empty() && !result.operands.is_empty() {
+                if !result.missing.is_empty() {
                     lead.missing.push(format!(
                         "{}: no statement row found for {}",
-                        result.label,
+                        capitalise(&result.label),
                         result.missing.join(", ")
                     ));
                 }
@@ -281,6 +321,14 @@ pub fn lead_for(
                 capitalise(&result.label),
             ));
             lead.computed.push(shown);
+            // The formula's constants ("× 365") are not figures of the filing either.
+            lead.computed.extend(
+                result
+                    .formula
+                    .split(|c: char| !c.is_ascii_digit() && c != '.')
+                    .filter(|t| !t.is_empty() && t.chars().any(|c| c.is_ascii_digit()))
+                    .map(str::to_string),
+            );
             lead.metrics.push(result);
         }
     }
@@ -311,6 +359,14 @@ pub fn lead_for(
         text.push_str(&scale_words(r.scale.as_deref()));
         let markers = citer.cite_row(row);
         sentences.push(format!("{text} {markers}"));
+        let period = r.columns.get(column);
+        let firm = concept.statement.is_some()
+            && r.statement == concept.statement
+            && (year.is_none() || period.and_then(|p| p.year) == year)
+            && (months.is_none()
+                || period.and_then(|p| p.months).is_none()
+                || period.and_then(|p| p.months) == months);
+        lookups_firm &= firm;
     }
     if sentences.is_empty() {
         return (!lead.missing.is_empty()).then(|| FiguresLead {
@@ -318,6 +374,7 @@ pub fn lead_for(
             ..lead
         });
     }
+    lead.lookups_firm = lookups_firm;
     lead.text = sentences
         .iter()
         .map(|s| format!("{}.", s.trim_end()))
@@ -329,6 +386,80 @@ pub fn lead_for(
             .extend(metric.operands.iter().map(|o| format_amount(o.value)));
     }
     Some(lead)
+}
+
+/// Whether the question is about a part of the company (a product, segment, region:
+/// "iPhone net sales", "the Las Vegas Strip resorts", "Services"): a name in it that is not
+/// the company's, a month or a period. The statements' totals do not answer for a part.
+pub fn names_a_part(question: &str, doc: &DocumentIndex) -> bool {
+    const NOT_PARTS: &[&str] = &[
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "fiscal",
+        "fy",
+        "i",
+        "us",
+        "u.s",
+        "gaap",
+        "non-gaap",
+        "ceo",
+        "cfo",
+        "q1",
+        "q2",
+        "q3",
+        "q4",
+        "sec",
+        "inc",
+        "corp",
+    ];
+    let company: Vec<String> = doc
+        .metadata
+        .company_name
+        .iter()
+        .chain(doc.metadata.ticker.iter())
+        .flat_map(|n| crate::search::words(n))
+        .collect();
+    question
+        .split_whitespace()
+        .skip(1)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .trim_end_matches("'s")
+                .trim_end_matches("’s")
+        })
+        .filter(|w| {
+            w.chars().any(char::is_uppercase) && !w.starts_with(|c: char| c.is_ascii_digit())
+        })
+        .map(str::to_lowercase)
+        .any(|w| {
+            !NOT_PARTS.contains(&w.as_str())
+                && !company.contains(&w)
+                && !company
+                    .iter()
+                    .any(|c| c.starts_with(&w) || w.starts_with(c.as_str()))
+                && !(w.len() <= 6
+                    && w.chars().all(|c| c.is_ascii_alphanumeric())
+                    && is_concept_acronym(&w))
+        })
+}
+
+/// "EBITDA", "FCF", "ROE": acronyms the concept table knows, not names of parts.
+fn is_concept_acronym(word: &str) -> bool {
+    super::concept_table().is_ok_and(|t| {
+        t.concepts
+            .iter()
+            .any(|c| c.asked_as.iter().any(|a| a.eq_ignore_ascii_case(word)))
+    })
 }
 
 fn capitalise(text: &str) -> String {
@@ -364,7 +495,35 @@ fn lead_is_firm(
                     || o.row.columns.get(o.column).and_then(|c| c.year) == year)
         })
     });
-    metrics_firm && lead.missing.is_empty() && !lead.citations.is_empty()
+    metrics_firm && lead.lookups_firm && lead.missing.is_empty() && !lead.citations.is_empty()
+}
+
+/// Whether a question asks for a figure ("what was…", "how much…") rather than a judgement
+/// ("why…", "is it trending…", "which segment…"): figures alone answer only the former.
+pub fn asks_for_figure(question: &str) -> bool {
+    let q = question.trim_start().to_lowercase();
+    let judgement = [
+        "why",
+        "which",
+        "where",
+        "what drove",
+        "what caused",
+        "what explains",
+    ]
+    .iter()
+    .any(|w| q.starts_with(w));
+    let figure = [
+        "what was",
+        "what were",
+        "what is",
+        "what share",
+        "how much",
+        "how many",
+        "how fast",
+    ]
+    .iter()
+    .any(|w| q.contains(w));
+    figure && !judgement
 }
 
 /// `answer` (the extractive one) with the figures lead in front: the lead's citations
@@ -379,7 +538,7 @@ pub fn with_figures(
 ) -> crate::qa::Answer {
     use crate::qa::{unsupported_numbers, Confidence, ConfidenceLabel};
     let shift = lead.citations.len();
-    let firm = lead_is_firm(table, &lead, rows, year_asked(question));
+    let firm = lead_is_firm(table, &lead, rows, year_asked(question)) && asks_for_figure(question);
     let mut out = answer;
     let mut text = lead.text.clone();
     let mut citations = lead.citations.clone();
@@ -395,7 +554,7 @@ pub fn with_figures(
     let excerpts: Vec<&str> = citations.iter().map(|c| c.excerpt.as_str()).collect();
     out.unsupported_numbers = unsupported_numbers(&text, &excerpts)
         .into_iter()
-        .filter(|n| !lead.computed.iter().any(|c| c.contains(n.as_str())))
+        .filter(|n| !lead.is_computed(n))
         .collect();
     let source_nodes = citations
         .iter()
@@ -413,6 +572,7 @@ pub fn with_figures(
         None => "stated the asked line item from its statement row".to_string(),
     });
     let has_figures = !lead.citations.is_empty();
+    out.computed = lead.computed_metrics();
     out.confidence = Confidence {
         label: match (has_figures, firm) {
             (true, true) => ConfidenceLabel::High,

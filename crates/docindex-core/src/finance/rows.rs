@@ -168,7 +168,11 @@ pub fn parse_amount(cell: &str) -> Option<Option<f64>> {
 pub fn normalise_label(label: &str) -> String {
     static FOOTNOTE: LazyLock<Option<Regex>> =
         LazyLock::new(|| Regex::new(r"\s*(\([a-z0-9]\)|\*+|®|™|†)").ok());
-    let lowered = label.to_lowercase().replace(['’', '‘'], "'");
+    // "cash, cash equivalents, and short-term investments": the serial comma is style.
+    let lowered = label
+        .to_lowercase()
+        .replace(['’', '‘'], "'")
+        .replace(", and ", " and ");
     let cleaned = match FOOTNOTE.as_ref() {
         Some(re) => re.replace_all(&lowered, "").into_owned(),
         None => lowered,
@@ -307,9 +311,17 @@ pub fn months_in(text: &str) -> Option<u32> {
     let t = text.to_lowercase();
     if t.contains("three months") || t.contains("quarter") || t.contains("13 weeks") {
         Some(3)
-    } else if t.contains("six months") || t.contains("26 weeks") {
+    } else if t.contains("six months")
+        || t.contains("26 weeks")
+        || t.contains("first half")
+        || t.contains("half year")
+        || t.contains("half-year")
+    {
         Some(6)
-    } else if t.contains("nine months") || t.contains("39 weeks") {
+    } else if t.contains("nine months")
+        || t.contains("39 weeks")
+        || t.contains("first three quarters")
+    {
         Some(9)
     } else if t.contains("twelve months") || t.contains("year") || t.contains("52 weeks") {
         Some(12)
@@ -364,6 +376,14 @@ pub fn statement_of_title(title: &str) -> Option<Statement> {
         if let Some(rest) = t.strip_prefix(prefix) {
             t = rest.to_string();
         }
+    }
+    // "Statements of Redeemable Noncontrolling Interests and Equity" and the like.
+    if (t.starts_with("statements of ") || t.starts_with("statement of "))
+        && t.contains("equity")
+        && !t.contains("cash flow")
+        && t.split_whitespace().count() <= 10
+    {
+        return Some(Statement::Equity);
     }
     let (name, statement) = STATEMENT_NAMES
         .iter()
@@ -563,17 +583,12 @@ static PERIOD_PHRASE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// Ended June 30, June 30,"): cut into one cell per period phrase.
 fn periods_as_cells(line: &str) -> Option<String> {
     let re = PERIOD_PHRASE.as_ref()?;
-    let starts: Vec<usize> = re.find_iter(line).map(|m| m.start()).collect();
-    if starts.is_empty() || line.contains('|') {
+    if line.contains('|') || !re.is_match(line) {
         return None;
     }
-    let mut cells = Vec::new();
-    for (i, &start) in starts.iter().enumerate() {
-        let end = starts.get(i + 1).copied().unwrap_or(line.len());
-        let cell = line[start..end].trim();
-        // "… Ended June 30," after the last phrase belongs to every column: keep the phrase.
-        cells.push(cell.to_string());
-    }
+    // The dates after the phrases ("June 30, June 30,") are repeated per phrase and cannot
+    // be told apart: each cell keeps its phrase only; the years come from the cells below.
+    let cells: Vec<String> = re.find_iter(line).map(|m| m.as_str().to_string()).collect();
     Some(cells.join(" | "))
 }
 

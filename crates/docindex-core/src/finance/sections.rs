@@ -156,7 +156,12 @@ pub fn classify_sections(doc: &mut DocumentIndex) {
             found
         };
         let section = if let Some(kind) = kind_of_statement_title(title) {
-            let periods = period_columns(map.slice(node.span));
+            // Columns that are not periods (an equity statement's components of equity,
+            // with its periods as rows) are not reported as periods.
+            let mut periods = period_columns(map.slice(node.span));
+            if periods.iter().any(|p| p.year.is_none()) {
+                periods.clear();
+            }
             Some(FinancialSection {
                 kind,
                 note_number: None,

@@ -526,9 +526,14 @@ fn financial_statement_entries(c: &Canonical, range: Range<usize>) -> Vec<Entry>
     let mut notes_heading = false;
     let mut last_note = 0u32;
     let mut last_statement = String::new();
+    // Headings in capitals after a statement's table ("NATURE OF BUSINESS"): the notes of a
+    // filing that neither numbers them nor heads them "Notes to …".
+    let mut table_since_statement = false;
+    let mut capital_headings: Vec<Entry> = Vec::new();
     for block in range.start + 1..range.end {
         let b = &c.blocks[block];
         if b.kind == BlockKind::TableRow {
+            table_since_statement = !entries.is_empty();
             continue;
         }
         let text = c.block_text(block).trim();
@@ -543,6 +548,8 @@ fn financial_statement_entries(c: &Canonical, range: Range<usize>) -> Vec<Entry>
                 });
                 last_statement = key.trim().to_string();
             }
+            table_since_statement = false;
+            capital_headings.clear();
             continue;
         }
         if patterns::is_notes_heading(text) && !notes_heading {
@@ -563,6 +570,14 @@ fn financial_statement_entries(c: &Canonical, range: Range<usize>) -> Vec<Entry>
         if !heading_like {
             continue;
         }
+        if table_since_statement && is_capitals_heading(text) {
+            capital_headings.push(Entry {
+                block,
+                title: text.to_string(),
+                level: 0,
+                origin: NodeOrigin::Pattern,
+            });
+        }
         if let Some(n) = patterns::note_number(text, notes_heading) {
             if n == last_note + 1 {
                 last_note = n;
@@ -579,7 +594,22 @@ fn financial_statement_entries(c: &Canonical, range: Range<usize>) -> Vec<Entry>
     if statements < 2 && last_note < 2 {
         return Vec::new();
     }
+    if !notes_heading && last_note < 2 && statements >= 2 && capital_headings.len() >= 2 {
+        // Siblings of the statements, never children of the last one.
+        entries.extend(capital_headings);
+        entries.sort_by_key(|e| e.block);
+    }
     entries
+}
+
+/// A short heading written in capitals: "NATURE OF BUSINESS", "CONSOLIDATION".
+fn is_capitals_heading(text: &str) -> bool {
+    let letters: Vec<char> = text.chars().filter(|c| c.is_alphabetic()).collect();
+    letters.len() >= 4
+        && text.chars().count() <= 80
+        && letters.iter().all(|c| c.is_uppercase())
+        && !text.contains('|')
+        && !text.trim_end().ends_with('.')
 }
 
 /// Children of at most `max` tokens each, cut at block boundaries.

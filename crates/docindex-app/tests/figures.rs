@@ -1,0 +1,144 @@
+//! Analysts' metric questions on real filings: the statement rows search pins, the metric
+//! the offline answer computes from them, its citations (exact cells), and an operand that
+//! is missing named rather than guessed.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use docindex_app::search::{reading_order, SearchRequest};
+use docindex_app::Library;
+use docindex_core::charmap::CharMap;
+use docindex_core::qa::{Answer, ConfidenceLabel};
+use docindex_core::search::LegKind;
+use docindex_core::IndexSettings;
+use std::path::PathBuf;
+
+const APPLE: &str = "apple_10-K_FY2024_0000320193-24-000123.html";
+const TESLA: &str = "tesla_10-K_FY2023_0001628280-24-002390.html";
+
+fn library(files: &[&str]) -> (tempfile::TempDir, Library) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut library = Library::open(dir.path(), IndexSettings::default()).unwrap();
+    let paths: Vec<PathBuf> = files
+        .iter()
+        .map(|f| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../tests/fixtures")
+                .join(f)
+        })
+        .collect();
+    for report in library.index_paths(&paths, 2, &|_| {}).unwrap() {
+        report.result.unwrap();
+    }
+    (dir, library)
+}
+
+fn request(question: &str, doc: &str) -> SearchRequest {
+    let mut r = SearchRequest::new(question);
+    r.doc = Some(doc.to_string());
+    r.without = vec![LegKind::Dense];
+    r
+}
+
+/// Ask offline and check what every answer must hold: each citation is exactly its span
+/// of the stored text, and no figure in the answer lacks a cited cell or a computation.
+fn check_answer(library: &Library, question: &str, doc: &str) -> Answer {
+    let answer = library
+        .ask(question, &request(question, doc), &|_| {})
+        .unwrap();
+    let stored = library.document(doc).unwrap();
+    let map = CharMap::new(&stored.text);
+    for c in &answer.citations {
+        let span = docindex_core::model::Span {
+            start_char: c.start_char,
+            end_char: c.end_char,
+        };
+        assert_eq!(map.slice(span), c.excerpt);
+    }
+    assert!(
+        answer.unsupported_numbers.is_empty(),
+        "{:?} in {}",
+        answer.unsupported_numbers,
+        answer.answer
+    );
+    answer
+}
+
+#[test]
+fn free_cash_flow_and_quick_ratio_are_computed_from_cited_statement_rows() {
+    let (_dir, library) = library(&[APPLE]);
+    let fcf = check_answer(
+        &library,
+        "What was Apple's free cash flow in fiscal 2024?",
+        APPLE,
+    );
+    let computed = &fcf.computed[0];
+    assert_eq!(computed.metric, "free_cash_flow");
+    assert_eq!(computed.shown, "108,807");
+    assert_eq!(computed.scale.as_deref(), Some("millions"));
+    assert!(
+        fcf.answer.starts_with("Free cash flow for"),
+        "{}",
+        fcf.answer
+    );
+    let cited: String = fcf.citations.iter().map(|c| c.excerpt.as_str()).collect();
+    assert!(
+        cited.contains("118,254") && cited.contains("9,447"),
+        "{cited}"
+    );
+    assert_eq!(fcf.confidence.label, ConfidenceLabel::High);
+
+    let quick = check_answer(
+        &library,
+        "What was Apple's quick ratio at the end of fiscal 2024?",
+        APPLE,
+    );
+    assert_eq!(quick.computed[0].shown, "0.83");
+    assert!(quick.computed[0].worked.contains("Inventories 7,286"));
+}
+
+#[test]
+fn search_hands_the_reader_the_statement_row_first() {
+    let (_dir, library) = library(&[APPLE]);
+    let results = library
+        .search(&request("How much did Apple spend on capex?", APPLE))
+        .unwrap();
+    let first: Vec<&str> = reading_order(&results.hits, 3)
+        .into_iter()
+        .take(2)
+        .map(|(_, p)| p.text.as_str())
+        .collect();
+    assert!(
+        first
+            .iter()
+            .any(|t| t.starts_with("Payments for acquisition of property, plant and equipment")),
+        "{first:?}"
+    );
+    // The headings that date its columns come with it.
+    assert!(first.iter().any(|t| t.contains("2024")), "{first:?}");
+}
+
+#[test]
+fn a_period_is_picked_from_the_columns_and_a_missing_operand_is_named() {
+    let (_dir, library) = library(&[TESLA]);
+    let days = check_answer(
+        &library,
+        "How many days of inventory did Tesla hold at the end of 2023?",
+        TESLA,
+    );
+    assert_eq!(days.computed[0].shown, "63 days", "{}", days.answer);
+    let prior = check_answer(&library, "What was Tesla's free cash flow in 2022?", TESLA);
+    assert_eq!(prior.computed[0].shown, "7,566", "{}", prior.answer);
+    // A bank's ratio asked of a carmaker: nothing to compute it from, and nothing invented.
+    let bank = check_answer(
+        &library,
+        "What was Tesla's efficiency ratio in 2023?",
+        TESLA,
+    );
+    assert!(bank.computed.is_empty());
+    assert!(
+        bank.answer
+            .contains("no statement row found for total noninterest expense"),
+        "{}",
+        bank.answer
+    );
+    assert_ne!(bank.confidence.label, ConfidenceLabel::High);
+}
