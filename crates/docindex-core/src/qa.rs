@@ -323,8 +323,36 @@ pub fn renumber_markers(text: &str, shift: usize) -> String {
     }
 }
 
-/// `first` followed by what `second` adds: its sentences and citations renumbered after
-/// `first`'s. A second answer that cites nothing new adds nothing.
+/// The statements of an answer text: each piece of text with the markers that close it
+/// ("Net sales rose 2%. [3]" → ("Net sales rose 2%.", [3])).
+fn cited_statements(text: &str) -> Vec<(String, Vec<usize>)> {
+    static PIECE: std::sync::LazyLock<Option<Regex>> =
+        std::sync::LazyLock::new(|| Regex::new(r"(?s)(.*?)((?:\s*\[\d+\])+)").ok());
+    static MARKER: std::sync::LazyLock<Option<Regex>> =
+        std::sync::LazyLock::new(|| Regex::new(r"\[(\d+)\]").ok());
+    let (Some(piece), Some(marker)) = (PIECE.as_ref(), MARKER.as_ref()) else {
+        return vec![(text.to_string(), Vec::new())];
+    };
+    let mut out = Vec::new();
+    let mut end = 0;
+    for caps in piece.captures_iter(text) {
+        let markers = marker
+            .captures_iter(&caps[2])
+            .filter_map(|m| m[1].parse().ok())
+            .collect();
+        out.push((caps[1].trim().to_string(), markers));
+        end = caps.get(0).map_or(end, |m| m.end());
+    }
+    let rest = text[end..].trim();
+    if !rest.is_empty() {
+        out.push((rest.to_string(), Vec::new()));
+    }
+    out
+}
+
+/// `first` followed by what `second` adds: its statements whose quotes `first` does not
+/// already cite (the same sentence may be found by two searches), with their citations
+/// renumbered after `first`'s.
 pub fn append_answer(mut first: Answer, second: Answer) -> Answer {
     if !second.answered {
         return first;
@@ -333,26 +361,39 @@ pub fn append_answer(mut first: Answer, second: Answer) -> Answer {
         let question = std::mem::take(&mut first.question);
         return Answer { question, ..second };
     }
-    let new = second.citations.iter().any(|c| {
-        !first
+    let already = |c: &Citation| {
+        first
             .citations
             .iter()
-            .any(|f| f.start_char == c.start_char && f.end_char == c.end_char)
-    });
-    if !new {
+            .any(|f| f.excerpt.trim() == c.excerpt.trim())
+    };
+    let mut added_text = Vec::new();
+    let mut added_citations: Vec<Citation> = Vec::new();
+    for (statement, markers) in cited_statements(&second.answer) {
+        let cited: Vec<&Citation> = markers
+            .iter()
+            .filter_map(|m| second.citations.iter().find(|c| c.marker == *m))
+            .collect();
+        if cited.is_empty() || cited.iter().all(|c| already(c)) {
+            continue;
+        }
+        let mut renumbered = String::new();
+        for c in cited {
+            let marker = first.citations.len() + added_citations.len() + 1;
+            added_citations.push(Citation {
+                marker,
+                ..c.clone()
+            });
+            renumbered.push_str(&format!("[{marker}]"));
+        }
+        added_text.push(format!("{statement} {renumbered}"));
+    }
+    if added_text.is_empty() {
         return first;
     }
-    let shift = first.citations.len();
     first.answer.push(' ');
-    first
-        .answer
-        .push_str(&renumber_markers(&second.answer, shift));
-    first
-        .citations
-        .extend(second.citations.into_iter().map(|mut c| {
-            c.marker += shift;
-            c
-        }));
+    first.answer.push_str(&added_text.join(" "));
+    first.citations.extend(added_citations);
     first.unsupported_numbers.extend(second.unsupported_numbers);
     first.reasoning.extend(second.reasoning);
     for node in second.nodes_visited {
@@ -683,6 +724,59 @@ fn compose(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_appended_answer_adds_only_sentences_not_already_quoted() {
+        let citation = |marker: usize, excerpt: &str, at: usize| Citation {
+            marker,
+            doc_id: "d".into(),
+            doc_name: "d".into(),
+            node_id: "0001".into(),
+            title: "t".into(),
+            start_page: None,
+            end_page: None,
+            excerpt: excerpt.into(),
+            start_char: at,
+            end_char: at + excerpt.chars().count(),
+        };
+        let answer = |text: &str, citations: Vec<Citation>| Answer {
+            question: "q".into(),
+            answer: text.into(),
+            answered: true,
+            confidence: Confidence {
+                label: ConfidenceLabel::Medium,
+                score: 0.5,
+                answered: 1,
+                unanswered: 0,
+                source_nodes: 1,
+            },
+            citations,
+            citations_dropped: 0,
+            unsupported_numbers: Vec::new(),
+            reasoning: Vec::new(),
+            nodes_visited: Vec::new(),
+            engine: Engine::Extractive,
+            tokens_used: 0,
+            from_cache: false,
+            computed: Vec::new(),
+        };
+        let first = answer(
+            "Sales rose 21%. [1]",
+            vec![citation(1, "Sales rose 21%.", 10)],
+        );
+        let second = answer(
+            "Sales rose 21%. [1] Costs fell. [2]",
+            vec![
+                citation(1, "Sales rose 21%.", 500),
+                citation(2, "Costs fell.", 600),
+            ],
+        );
+        let merged = append_answer(first, second);
+        assert_eq!(merged.answer, "Sales rose 21%. [1] Costs fell. [2]");
+        assert_eq!(merged.citations.len(), 2);
+        assert_eq!(merged.citations[1].start_char, 600);
+        assert_eq!(merged.citations[1].marker, 2);
+    }
 
     #[test]
     fn locate_is_exact_then_tolerant_and_refuses_what_is_not_there() {

@@ -140,7 +140,7 @@ const EQUIVALENTS: &[&[&str]] = &[
 /// "Q2", "2Q23", "FY2023": which period a question means. Filings date their figures by
 /// column headings ("Three Months Ended June 30, 2023"), never with these words, so they are
 /// not searched for nor asked of a sentence.
-fn is_period_shorthand(word: &str) -> bool {
+pub fn is_period_shorthand(word: &str) -> bool {
     static SHORTHAND: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"^(?:q[1-4](?:'?\d{2})?|[1-4]q(?:'?\d{2})?|fy'?\d{2}(?:\d{2})?|h[12])$")
             .ok()

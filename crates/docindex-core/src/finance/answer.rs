@@ -240,7 +240,10 @@ pub fn lead_for(
     rows: &[LocatedRow],
 ) -> Option<FiguresLead> {
     let asked = table.asked_in(question);
-    if asked.is_empty() || names_a_part(question, doc) {
+    // A question about a part (a product, a segment) is not answered by the totals, unless
+    // it asks for the part's share of them.
+    let part = names_a_part(question, doc);
+    if asked.is_empty() || (part && !asks_for_share(question)) {
         return None;
     }
     let year = year_asked(question);
@@ -360,7 +363,11 @@ pub fn lead_for(
         let markers = citer.cite_row(row);
         sentences.push(format!("{text} {markers}"));
         let period = r.columns.get(column);
+        // A balance is at a date: it does not answer for a period ("in the first half").
+        let flow_asked_of_a_balance =
+            months.is_some() && concept.statement == Some(super::Statement::Balance);
         let firm = concept.statement.is_some()
+            && !flow_asked_of_a_balance
             && r.statement == concept.statement
             && (year.is_none() || period.and_then(|p| p.year) == year)
             && (months.is_none()
@@ -374,7 +381,7 @@ pub fn lead_for(
             ..lead
         });
     }
-    lead.lookups_firm = lookups_firm;
+    lead.lookups_firm = lookups_firm && !part;
     lead.text = sentences
         .iter()
         .map(|s| format!("{}.", s.trim_end()))
@@ -441,16 +448,34 @@ pub fn names_a_part(question: &str, doc: &DocumentIndex) -> bool {
             w.chars().any(char::is_uppercase) && !w.starts_with(|c: char| c.is_ascii_digit())
         })
         .map(str::to_lowercase)
+        .filter(|w| !crate::search::is_period_shorthand(w))
         .any(|w| {
-            !NOT_PARTS.contains(&w.as_str())
-                && !company.contains(&w)
-                && !company
+            let known = NOT_PARTS.contains(&w.as_str())
+                || company.contains(&w)
+                || company
                     .iter()
                     .any(|c| c.starts_with(&w) || w.starts_with(c.as_str()))
-                && !(w.len() <= 6
+                || (w.len() <= 6
                     && w.chars().all(|c| c.is_ascii_alphanumeric())
-                    && is_concept_acronym(&w))
+                    && is_concept_acronym(&w));
+            !known
         })
+}
+
+/// "What share of revenue came from Services?": the totals are the denominator.
+fn asks_for_share(question: &str) -> bool {
+    let q = question.to_lowercase();
+    [
+        "share of",
+        "percentage of",
+        "percent of",
+        "% of",
+        "portion of",
+        "proportion of",
+        "mix",
+    ]
+    .iter()
+    .any(|w| q.contains(w))
 }
 
 /// "EBITDA", "FCF", "ROE": acronyms the concept table knows, not names of parts.
@@ -611,4 +636,53 @@ pub fn focus_question(table: &ConceptTable, question: &str) -> Option<String> {
         .map(|c| c.label.clone())
         .collect();
     (!labels.is_empty()).then(|| format!("What was {}?", labels.join(" and ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(company: &str) -> DocumentIndex {
+        let mut doc: DocumentIndex = serde_json::from_str(
+            r#"{"doc_id":"d","doc_name":"d.html","doc_type":"10-K","format":"html","source_sha256":"","encoding":"utf-8","metadata":{},"text":"","nodes":[],"chunks":[],"cross_refs":[],"dictionary":[],"links":[],"settings_key":""}"#,
+        )
+        .unwrap();
+        doc.metadata.company_name = Some(company.to_string());
+        doc
+    }
+
+    #[test]
+    fn a_part_of_the_company_is_told_from_the_company_and_its_periods() {
+        let apple = doc("Apple Inc.");
+        assert!(names_a_part(
+            "What were iPhone net sales in the third quarter?",
+            &apple
+        ));
+        assert!(names_a_part(
+            "How much revenue did the Las Vegas Strip resorts generate?",
+            &doc("MGM Resorts International")
+        ));
+        assert!(!names_a_part(
+            "What was Apple's free cash flow in FY2024?",
+            &apple
+        ));
+        assert!(!names_a_part(
+            "What was the quick ratio at June 30, 2023?",
+            &apple
+        ));
+        assert!(!names_a_part("What was Apple's EBITDA in 2Q24?", &apple));
+    }
+
+    #[test]
+    fn figures_answer_figure_questions_not_judgements() {
+        assert!(asks_for_figure("What was Microsoft's quick ratio?"));
+        assert!(asks_for_figure(
+            "Is Microsoft net cash or net debt, and by how much?"
+        ));
+        assert!(!asks_for_figure("Why did operating profit collapse?"));
+        assert!(!asks_for_figure("Which segment drove the growth?"));
+        assert!(!asks_for_figure(
+            "Is the gross margin trending the right way?"
+        ));
+    }
 }

@@ -267,12 +267,12 @@ fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
         }
         // A stub cell ("Year Ended June 30,") may stand before the column headings.
         let (stub, heads): (Option<&str>, &[&str]) =
-            if cells.len() == n + 1 || (cells.len() > 1 && n % cells.len() != 0) {
+            if cells.len() == n + 1 || (cells.len() > 1 && !n.is_multiple_of(cells.len())) {
                 (Some(cells[0]), &cells[1..])
             } else {
                 (None, &cells[..])
             };
-        if heads.is_empty() || n % heads.len() != 0 {
+        if heads.is_empty() || !n.is_multiple_of(heads.len()) {
             continue;
         }
         let span = n / heads.len();
