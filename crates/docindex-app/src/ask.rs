@@ -113,17 +113,7 @@ impl Library {
         let passages: Vec<Passage> = chosen
             .iter()
             .enumerate()
-            .map(|(rank, (hit, passage))| Passage {
-                doc_id: &hit.doc_id,
-                doc_name: &hit.doc_name,
-                node_id: &hit.node_id,
-                title: &hit.title,
-                start_page: hit.start_page,
-                end_page: hit.end_page,
-                text: &passage.text,
-                start_char: passage.start_char,
-                rank,
-            })
+            .map(|(rank, (hit, passage))| passage_of(hit, passage, rank))
             .collect();
         let dictionary = self.store.dictionary_pairs(None)?;
         // The company a question names is settled by the scope: filings call themselves

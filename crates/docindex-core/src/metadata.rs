@@ -7,6 +7,22 @@ use crate::model::{DocType, KeyNumber, Metadata};
 use regex::Regex;
 use std::sync::LazyLock;
 
+/// Month names, January first.
+pub const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
 fn re(p: &str) -> Regex {
     Regex::new(p).unwrap_or_else(|e| unreachable!("bad built-in pattern {p}: {e}"))
 }
@@ -36,23 +52,7 @@ static SIGNATURE_DATE: LazyLock<Regex> = LazyLock::new(|| {
 /// Turn `September 28, 2024` into `2024-09-28`.
 pub fn iso_date(text: &str) -> Option<String> {
     let c = MONTH_DATE.captures(text)?;
-    let month = [
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ]
-    .iter()
-    .position(|m| c[1].eq_ignore_ascii_case(m))?
-        + 1;
+    let month = MONTHS.iter().position(|m| c[1].eq_ignore_ascii_case(m))? + 1;
     let day: u32 = c[2].parse().ok()?;
     Some(format!("{}-{:02}-{:02}", &c[3], month, day))
 }

@@ -400,34 +400,8 @@ pub fn lead_for(
 /// the company's, a month or a period. The statements' totals do not answer for a part.
 pub fn names_a_part(question: &str, doc: &DocumentIndex) -> bool {
     const NOT_PARTS: &[&str] = &[
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "fiscal",
-        "fy",
-        "i",
-        "us",
-        "u.s",
-        "gaap",
-        "non-gaap",
-        "ceo",
-        "cfo",
-        "q1",
-        "q2",
-        "q3",
-        "q4",
-        "sec",
-        "inc",
-        "corp",
+        "fiscal", "fy", "i", "us", "u.s", "gaap", "non-gaap", "ceo", "cfo", "q1", "q2", "q3", "q4",
+        "sec", "inc", "corp",
     ];
     let company: Vec<String> = doc
         .metadata
@@ -451,6 +425,7 @@ pub fn names_a_part(question: &str, doc: &DocumentIndex) -> bool {
         .filter(|w| !crate::search::is_period_shorthand(w))
         .any(|w| {
             let known = NOT_PARTS.contains(&w.as_str())
+                || crate::metadata::MONTHS.contains(&w.as_str())
                 || company.contains(&w)
                 || company
                     .iter()
