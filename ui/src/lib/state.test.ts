@@ -4,7 +4,15 @@ import { describe, expect, it } from "vitest";
 import { splitCitations } from "./answer";
 import { applyIndexMessage, markCancelled, queuedRows } from "./jobs";
 import { facets, filterDocuments, noFilter, type DocumentSummary } from "./library";
-import { ancestors, pageLabel, sizeLabel, visibleNodes, type TreeNode } from "./tree";
+import {
+  ancestors,
+  kindLabel,
+  pageLabel,
+  periodsLabel,
+  sizeLabel,
+  visibleNodes,
+  type TreeNode,
+} from "./tree";
 
 function doc(name: string, company: string | null, year: number | null, type: string): DocumentSummary {
   return {
@@ -100,6 +108,21 @@ describe("tree", () => {
     expect(pageLabel({})).toBe("");
     expect(sizeLabel(950)).toBe("950 tok");
     expect(sizeLabel(12_400)).toBe("12k tok");
+  });
+
+  it("marks statements, notes and MD&A with their type and a statement's columns", () => {
+    const cashFlows = {
+      financial: {
+        kind: "cash_flows",
+        periods: [{ heading: "Year Ended June 30, 2023" }, { heading: "Year Ended June 30, 2022" }],
+      },
+    };
+    expect(kindLabel(cashFlows)).toBe("cash flows");
+    expect(periodsLabel(cashFlows)).toBe("Year Ended June 30, 2023 · Year Ended June 30, 2022");
+    expect(kindLabel({ financial: { kind: "note", note_number: 7 } })).toBe("note 7");
+    expect(kindLabel({ financial: { kind: "mdna" } })).toBe("MD&A");
+    expect(kindLabel({})).toBe("");
+    expect(periodsLabel({})).toBe("");
   });
 });
 

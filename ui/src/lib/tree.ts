@@ -12,6 +12,42 @@ export interface TreeNode {
   children: string[];
   start_page?: number | null;
   end_page?: number | null;
+  /** What the section is for an analyst: a statement (with its period columns), a note… */
+  financial?: FinancialSection | null;
+}
+
+export interface FinancialSection {
+  kind: string;
+  note_number?: number | null;
+  periods?: { heading: string; year?: number | null; months?: number | null }[];
+}
+
+const KIND_LABELS: Record<string, string> = {
+  income_statement: "income statement",
+  comprehensive_income: "comprehensive income",
+  balance_sheet: "balance sheet",
+  cash_flows: "cash flows",
+  equity_statement: "equity",
+  financial_statements: "financial statements",
+  notes: "notes",
+  note: "note",
+  segments: "segments",
+  mdna: "MD&A",
+  mdna_results: "MD&A results",
+  auditor_report: "auditor's report",
+};
+
+/** "cash flows", "note 7", "MD&A": the section's type as the tree marks it; "" for none. */
+export function kindLabel(node: { financial?: FinancialSection | null }): string {
+  const f = node.financial;
+  if (!f) return "";
+  const label = KIND_LABELS[f.kind] ?? f.kind.replace(/_/g, " ");
+  return f.note_number != null ? `${label} ${f.note_number}` : label;
+}
+
+/** A statement's period columns, left to right: "Year Ended June 30, 2023 · …". */
+export function periodsLabel(node: { financial?: FinancialSection | null }): string {
+  return (node.financial?.periods ?? []).map((p) => p.heading).join(" · ");
 }
 
 /** Nodes in document order, skipping the descendants of collapsed nodes. */
