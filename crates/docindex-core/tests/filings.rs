@@ -542,7 +542,7 @@ fn statements_notes_and_mdna_are_typed_in_html_filings() {
     check_financial_sections(&apple, 5);
     insta::assert_snapshot!("apple_10k_typed_sections", typed_outline(&apple));
     let tesla = check_tree("tesla_10-K_FY2023_0001628280-24-002390.html");
-    check_financial_sections(&tesla, 4);
+    check_financial_sections(&tesla, 5);
     insta::assert_snapshot!("tesla_10k_typed_sections", typed_outline(&tesla));
     let quarter = check_tree("apple_10-Q_Q3FY2023_0000320193-23-000077.html");
     insta::assert_snapshot!("apple_10q_typed_sections", typed_outline(&quarter));

@@ -100,8 +100,17 @@ pub fn is_toc_line(block: &str) -> bool {
 }
 
 pub fn is_statement_title(block: &str) -> bool {
-    block.chars().count() <= 140 && STATEMENT.is_match(block.trim())
+    block.chars().count() <= 140
+        && (STATEMENT.is_match(block.trim()) || EQUITY_STATEMENT.is_match(block.trim()))
 }
+
+/// Equity statements that name more than equity: "Consolidated Statements of Redeemable
+/// Noncontrolling Interests and Equity", "… of Changes in Partners' Capital and Equity".
+static EQUITY_STATEMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^(?:CONDENSED\s+)?(?:CONSOLIDATED\s+)?STATEMENTS?\s+OF\s+(?:CHANGES\s+IN\s+)?(?:REDEEMABLE\s+)?[A-Z'’ ,-]{0,60}\bAND\s+(?:STOCKHOLDERS[’']?\s+|SHAREHOLDERS[’']?\s+)?EQUITY(?:\s*\((?:UNAUDITED|CONTINUED|IN\s+[A-Z ,]+)\))*\s*$",
+    )
+});
 
 pub fn is_auditor_report(block: &str) -> bool {
     block.chars().count() <= 140 && AUDITOR_REPORT.is_match(block.trim())
@@ -184,6 +193,12 @@ mod tests {
             "Consolidated Statements of Shareholders’ Equity"
         ));
         assert!(!is_statement_title("The consolidated statements of operations for the year were audited by us and present fairly."));
+        assert!(is_statement_title(
+            "Consolidated Statements of Redeemable Noncontrolling Interests and Equity"
+        ));
+        assert!(!is_statement_title(
+            "Statements of income and equity are discussed in the notes that follow below."
+        ));
         assert_eq!(note_number("Note 4 – Income Taxes", false), Some(4));
         assert_eq!(note_number("4. Income Taxes", true), Some(4));
         assert_eq!(note_number("4. Income Taxes", false), None);
