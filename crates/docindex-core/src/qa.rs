@@ -489,10 +489,11 @@ fn compose(
                 .filter(|w| !w.chars().any(|c| c.is_ascii_digit()))
                 .count();
             let precision = matched as f64 / wordy.max(1) as f64;
-            // A heading ("INDEPENDENT ACCOUNTANTS") names the topic but answers nothing.
+            // A heading ("INDEPENDENT ACCOUNTANTS") or a label ("Gross margin:") names the topic
+            // but answers nothing.
             let title_like = table.is_none()
                 && !is_table_row(sentence)
-                && !sentence.trim_end().ends_with(['.', '?', '!', ':', ';'])
+                && !sentence.trim_end().ends_with(['.', '?', '!', ';'])
                 && words(sentence).len() < 10;
             let score = coverage - if title_like { 0.5 } else { 0.0 }
                 + if wants_name && names_someone(sentence) {
