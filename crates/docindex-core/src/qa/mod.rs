@@ -1,0 +1,329 @@
+//! Question answering without I/O: the offline engine composes an extractive answer from
+//! the best sentences of retrieved passages, each cited; every citation is verified
+//! against the source text (exact, then tolerant of spacing and case) before it is shown,
+//! numbers in an answer that no cited excerpt contains are flagged, and confidence follows
+//! the seed's rules (answered sub-questions, number of source sections).
+
+use crate::charmap::CharMap;
+use crate::model::{Engine, Span};
+use crate::search::words;
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum ConfidenceLabel {
+    High,
+    Medium,
+    Low,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Confidence {
+    pub label: ConfidenceLabel,
+    /// 0..1.
+    pub score: f64,
+    pub answered: usize,
+    pub unanswered: usize,
+    pub source_nodes: usize,
+}
+
+/// A verified citation: `excerpt` is exactly the document's text at `start_char..end_char`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Citation {
+    /// The number used in the answer, `[1]`.
+    pub marker: usize,
+    pub doc_id: String,
+    pub doc_name: String,
+    pub node_id: String,
+    pub title: String,
+    pub start_page: Option<u32>,
+    pub end_page: Option<u32>,
+    pub excerpt: String,
+    pub start_char: usize,
+    pub end_char: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    pub question: String,
+    /// The answer with inline `[n]` markers.
+    pub answer: String,
+    pub answered: bool,
+    pub confidence: Confidence,
+    pub citations: Vec<Citation>,
+    /// Excerpts that could not be located in the source and were dropped.
+    pub citations_dropped: usize,
+    /// Numbers in the answer that appear in no cited excerpt.
+    pub unsupported_numbers: Vec<String>,
+    pub reasoning: Vec<String>,
+    pub nodes_visited: Vec<String>,
+    pub engine: Engine,
+    pub tokens_used: u64,
+    /// Served from the results cache (no model call was made).
+    #[serde(default)]
+    pub from_cache: bool,
+    /// Metrics the answer worked out from statement rows, with their formulas.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub computed: Vec<ComputedMetric>,
+}
+
+/// A metric an answer computed: its value and how, every operand a cited row's cell.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComputedMetric {
+    pub metric: String,
+    pub label: String,
+    pub value: f64,
+    /// As the answer prints it: "27.4%", "1.75", "59,475".
+    pub shown: String,
+    pub formula: String,
+    /// The formula with each operand's row label and value.
+    pub worked: String,
+    /// "millions", "thousands": the statement's unit, for amounts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<String>,
+    /// The period of the figures, from the column headings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period: Option<String>,
+}
+
+/// A retrieved passage offered to the composer, with its place in the document.
+#[derive(Debug, Clone)]
+pub struct Passage<'a> {
+    pub doc_id: &'a str,
+    pub doc_name: &'a str,
+    pub node_id: &'a str,
+    pub title: &'a str,
+    pub start_page: Option<u32>,
+    pub end_page: Option<u32>,
+    /// The passage text and its char offset in the document.
+    pub text: &'a str,
+    pub start_char: usize,
+    /// Rank of the passage in retrieval (0 = best).
+    pub rank: usize,
+}
+
+/// Where `excerpt` stands in `text` (the document), searched inside `within`: exactly, or
+/// with any run of whitespace and any case. `None` when it is not there.
+pub fn locate(text: &str, within: Span, excerpt: &str) -> Option<Span> {
+    let map = CharMap::new(text);
+    let region = map.slice(within);
+    let base = within.start_char;
+    if excerpt.trim().is_empty() {
+        return None;
+    }
+    if let Some(byte) = region.find(excerpt) {
+        let start = base + region[..byte].chars().count();
+        return Some(Span {
+            start_char: start,
+            end_char: start + excerpt.chars().count(),
+        });
+    }
+    let pattern: Vec<String> = excerpt.split_whitespace().map(regex::escape).collect();
+    let re = Regex::new(&format!("(?i){}", pattern.join(r"\s+"))).ok()?;
+    let m = re.find(region)?;
+    let start = base + region[..m.start()].chars().count();
+    Some(Span {
+        start_char: start,
+        end_char: start + region[m.start()..m.end()].chars().count(),
+    })
+}
+
+/// Figures in `answer` (amounts, percentages, counts) found in none of `excerpts`.
+pub fn unsupported_numbers(answer: &str, excerpts: &[&str]) -> Vec<String> {
+    static NUMBER: std::sync::LazyLock<Option<Regex>> =
+        std::sync::LazyLock::new(|| Regex::new(r"\$?\d[\d,]*(?:\.\d+)?%?").ok());
+    let Some(number) = NUMBER.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for m in number.find_iter(answer) {
+        let n = m.as_str().trim_start_matches('$').trim_end_matches('%');
+        // Citation markers like [1] are not figures.
+        let before = answer[..m.start()].chars().last();
+        if before == Some('[') || n.len() < 2 && !m.as_str().contains('%') {
+            continue;
+        }
+        if !excerpts.iter().any(|e| e.contains(n)) && !out.contains(&m.as_str().to_string()) {
+            out.push(m.as_str().to_string());
+        }
+    }
+    out
+}
+
+/// Parts of a question that each need an answer: split at `?`, `;` and ` and ` between
+/// clauses of several words.
+pub fn sub_questions(question: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    for piece in question.split(['?', ';']) {
+        for part in piece.split(" and ") {
+            let content: Vec<String> = words(part);
+            if content.len() >= 3 {
+                parts.push(part.trim().to_string());
+            } else if let Some(last) = parts.last_mut() {
+                last.push_str(" and ");
+                last.push_str(part.trim());
+            } else if !part.trim().is_empty() {
+                parts.push(part.trim().to_string());
+            }
+        }
+    }
+    if parts.is_empty() {
+        parts.push(question.to_string());
+    }
+    parts
+}
+
+mod compose;
+pub mod llm;
+mod merge;
+
+pub use compose::{compose_extractive, compose_from_prose};
+pub use merge::{append_answer, renumber_markers};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_appended_answer_adds_only_sentences_not_already_quoted() {
+        let citation = |marker: usize, excerpt: &str, at: usize| Citation {
+            marker,
+            doc_id: "d".into(),
+            doc_name: "d".into(),
+            node_id: "0001".into(),
+            title: "t".into(),
+            start_page: None,
+            end_page: None,
+            excerpt: excerpt.into(),
+            start_char: at,
+            end_char: at + excerpt.chars().count(),
+        };
+        let answer = |text: &str, citations: Vec<Citation>| Answer {
+            question: "q".into(),
+            answer: text.into(),
+            answered: true,
+            confidence: Confidence {
+                label: ConfidenceLabel::Medium,
+                score: 0.5,
+                answered: 1,
+                unanswered: 0,
+                source_nodes: 1,
+            },
+            citations,
+            citations_dropped: 0,
+            unsupported_numbers: Vec::new(),
+            reasoning: Vec::new(),
+            nodes_visited: Vec::new(),
+            engine: Engine::Extractive,
+            tokens_used: 0,
+            from_cache: false,
+            computed: Vec::new(),
+        };
+        let first = answer(
+            "Sales rose 21%. [1]",
+            vec![citation(1, "Sales rose 21%.", 10)],
+        );
+        let second = answer(
+            "Sales rose 21%. [1] Costs fell. [2]",
+            vec![
+                citation(1, "Sales rose 21%.", 500),
+                citation(2, "Costs fell.", 600),
+            ],
+        );
+        let merged = append_answer(first, second);
+        assert_eq!(merged.answer, "Sales rose 21%. [1] Costs fell. [2]");
+        assert_eq!(merged.citations.len(), 2);
+        assert_eq!(merged.citations[1].start_char, 600);
+        assert_eq!(merged.citations[1].marker, 2);
+    }
+
+    #[test]
+    fn locate_is_exact_then_tolerant_and_refuses_what_is_not_there() {
+        let text = "Intro. Net sales   were\n$391.0 billion in 2024. End.";
+        let all = Span {
+            start_char: 0,
+            end_char: text.chars().count(),
+        };
+        let exact = locate(text, all, "Intro.").unwrap();
+        assert_eq!((exact.start_char, exact.end_char), (0, 6));
+        let loose = locate(text, all, "net sales were $391.0 billion").unwrap();
+        assert_eq!(
+            CharMap::new(text).slice(loose),
+            "Net sales   were\n$391.0 billion"
+        );
+        assert!(locate(text, all, "net sales were $400.0 billion").is_none());
+    }
+
+    #[test]
+    fn numbers_missing_from_the_excerpts_are_flagged() {
+        let flagged = unsupported_numbers(
+            "Net sales were $391,035 million [1], up 2% [2] from 385,603.",
+            &["Total net sales 391,035", "an increase of 2%"],
+        );
+        assert_eq!(flagged, vec!["385,603"]);
+    }
+
+    #[test]
+    fn a_table_row_is_read_with_its_caption_and_cited_with_its_headings() {
+        // Apple's 10-Q for Q3 FY2023, Note 2 – Revenue, as the library stores it.
+        let text = "Net sales disaggregated by significant products and services for the three- and nine-month periods ended July 1, 2023 and June 25, 2022 were as follows (in millions):\n\nThree Months Ended | Nine Months Ended\nJuly 1, 2023 | June 25, 2022 | July 1, 2023 | June 25, 2022\niPhone® | $39,669 | $40,665 | $156,778 | $162,863\nMac® | 6,840 | 7,382 | 21,743 | 28,669\n\nDuring the third quarter of 2023, the Japan net sales decrease consisted primarily of lower net sales of iPhone.";
+        let passage = Passage {
+            doc_id: "d",
+            doc_name: "apple-10q",
+            node_id: "0011",
+            title: "Note 2 – Revenue",
+            start_page: None,
+            end_page: None,
+            text,
+            start_char: 1000,
+            rank: 0,
+        };
+        let concepts_of = |q: &str| crate::search::expand(q, &[]).concepts();
+        let answer = compose_extractive(
+            "What were iPhone net sales in the third quarter of fiscal 2023?",
+            &[passage],
+            &concepts_of,
+            1,
+        );
+        assert!(answer.answered, "{answer:?}");
+        assert_eq!(answer.citations.len(), 2, "{answer:?}");
+        let heading = &answer.citations[0];
+        assert!(heading
+            .excerpt
+            .starts_with("Three Months Ended | Nine Months Ended\nJuly 1, 2023"));
+        let row = &answer.citations[1];
+        assert!(
+            row.excerpt.starts_with("iPhone® | $39,669"),
+            "{}",
+            row.excerpt
+        );
+        // Spans are char offsets in the document: ® is one char.
+        let chars: Vec<char> = text.chars().collect();
+        let cited: String = chars[row.start_char - 1000..row.end_char - 1000]
+            .iter()
+            .collect();
+        assert_eq!(cited, row.excerpt);
+        assert!(answer.unsupported_numbers.is_empty(), "{answer:?}");
+        assert!(
+            answer.answer.starts_with(
+                "iPhone®: $39,669 (Three Months Ended July 1, 2023); $40,665 (Three Months Ended June 25, 2022); $156,778 (Nine Months Ended July 1, 2023)"
+            ),
+            "{}",
+            answer.answer
+        );
+        assert!(answer.answer.ends_with("[1][2]"), "{}", answer.answer);
+    }
+
+    #[test]
+    fn questions_split_into_parts() {
+        assert_eq!(
+            sub_questions("What was revenue in 2024 and how did margins change?").len(),
+            2
+        );
+        assert_eq!(
+            sub_questions("What were research and development expenses?").len(),
+            1
+        );
+    }
+}
