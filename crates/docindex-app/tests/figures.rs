@@ -119,6 +119,15 @@ fn search_hands_the_reader_the_statement_row_first() {
 #[test]
 fn a_period_is_picked_from_the_columns_and_a_missing_operand_is_named() {
     let (_dir, library) = library(&[TESLA]);
+    // Tesla tags its statement cells: the capex row of the cash flow statement is anchored
+    // on PaymentsToAcquirePropertyPlantAndEquipment.
+    let results = library
+        .search(&request("What was Tesla's capex in 2023?", TESLA))
+        .unwrap();
+    assert!(results
+        .statement_rows
+        .iter()
+        .any(|r| r.matched.concept_id == "capex" && r.matched.tagged));
     let days = check_answer(
         &library,
         "How many days of inventory did Tesla hold at the end of 2023?",

@@ -237,6 +237,15 @@ pub struct Node {
     pub financial: Option<crate::finance::FinancialSection>,
 }
 
+/// A figure of the text tagged with an inline-XBRL concept: "PaymentsToAcquirePropertyPlant
+/// AndEquipment" on the cell "(9,447)".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaggedFact {
+    /// The us-gaap element's local name.
+    pub concept: String,
+    pub span: Span,
+}
+
 /// A ~200-token piece of one node's own text, with context for embedding.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Chunk {
@@ -389,6 +398,9 @@ pub struct DocumentIndex {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     /// The settings fingerprint the index was built with (node ids are stable for it).
+    /// Visible figures tagged with a us-gaap concept (inline XBRL), by local name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<TaggedFact>,
     pub settings_key: String,
     /// What the language model added, when one was configured.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -344,6 +344,18 @@ fn index_canonical(
         )?;
         check_cancel(progress)?;
     }
+    let facts = canonical
+        .facts
+        .iter()
+        .filter_map(|f| {
+            let span = f.span.clone()?;
+            let local = f.concept.strip_prefix("us-gaap:")?;
+            Some(TaggedFact {
+                concept: local.to_string(),
+                span: map.span(span.start, span.end),
+            })
+        })
+        .collect();
     let sha = sha256_hex(source.bytes);
     let description = description.unwrap_or_else(|| describe(doc_type, &metadata, nodes.len()));
     let mut index = DocumentIndex {
@@ -363,6 +375,7 @@ fn index_canonical(
         pages,
         images,
         warnings: canonical.warnings,
+        facts,
         settings_key: tools.settings_key(settings),
         enhancement: enhancer.map(Enhancer::finish),
         text: canonical.text,

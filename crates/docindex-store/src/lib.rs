@@ -185,6 +185,16 @@ CREATE TABLE saved (
     r#"
 ALTER TABLE nodes ADD COLUMN financial_json TEXT NOT NULL DEFAULT 'unset';
 "#,
+    // Figures tagged with us-gaap concepts (inline XBRL), where statement rows are anchored.
+    r#"
+CREATE TABLE facts (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    concept TEXT NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL
+);
+CREATE INDEX facts_doc ON facts(doc_id);
+"#,
 ];
 
 /// A lexical match: a chunk (with its node) or a node by title and summary.
@@ -646,6 +656,17 @@ impl SqliteStore {
                     p.has_text,
                 ])?;
             }
+            let mut fact_stmt = tx.prepare(
+                "INSERT INTO facts (doc_id, concept, start_char, end_char) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for f in &doc.facts {
+                fact_stmt.execute(params![
+                    doc.doc_id,
+                    f.concept,
+                    f.span.start_char as i64,
+                    f.span.end_char as i64,
+                ])?;
+            }
             let mut image_stmt = tx.prepare("INSERT INTO images (doc_id, page, left, bottom, right, top, at_char, node_id, caption) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")?;
             for i in &doc.images {
                 image_stmt.execute(params![
@@ -894,6 +915,18 @@ impl SqliteStore {
             .collect::<std::result::Result<Vec<_>, _>>()?;
         let warnings: Vec<String> =
             serde_json::from_str(&warnings_json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        let facts = self
+            .conn
+            .prepare(
+                "SELECT concept, start_char, end_char FROM facts WHERE doc_id = ?1 ORDER BY rowid",
+            )?
+            .query_map(params![doc_id], |r| {
+                Ok(TaggedFact {
+                    concept: r.get(0)?,
+                    span: Span::new(r.get::<_, i64>(1)? as usize, r.get::<_, i64>(2)? as usize),
+                })
+            })?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
         let mut doc = DocumentIndex {
             doc_id: doc_id.to_string(),
             doc_name,
@@ -912,6 +945,7 @@ impl SqliteStore {
             pages,
             images,
             warnings,
+            facts,
             settings_key,
             enhancement: enhancement_json
                 .map(|j| serde_json::from_str(&j))

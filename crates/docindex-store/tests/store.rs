@@ -25,6 +25,12 @@ fn a_document_round_trips() {
     assert_eq!(back.text, doc.text);
     assert_eq!(back.nodes, doc.nodes);
     assert_eq!(back.chunks, doc.chunks);
+    // The 10-Q is inline XBRL: its tagged figures are kept with their spans.
+    assert!(doc
+        .facts
+        .iter()
+        .any(|f| f.concept == "RevenueFromContractWithCustomerExcludingAssessedTax"));
+    assert_eq!(back.facts, doc.facts);
     assert_eq!(back.metadata, doc.metadata);
     assert_eq!(back.dictionary, doc.dictionary);
     assert_eq!(back.links, doc.links);
@@ -94,10 +100,10 @@ fn migrations_run_once_and_newer_libraries_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("lib.sqlite");
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), 7);
     drop(store);
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), 7);
     drop(store);
     rusqlite::Connection::open(&path)
         .unwrap()
@@ -107,7 +113,7 @@ fn migrations_run_once_and_newer_libraries_are_refused() {
         SqliteStore::open(&path),
         Err(StoreError::TooNew {
             found: 99,
-            known: 6,
+            known: 7,
             ..
         })
     ));

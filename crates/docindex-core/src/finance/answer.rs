@@ -5,7 +5,7 @@
 
 use super::concepts::{Concept, ConceptTable, PRIOR_SUFFIX};
 use super::metrics::{compute_metric, format_amount, year_asked, MetricResult};
-use super::rows::{find_rows, RowMatch};
+use super::rows::{find_tagged_rows, RowMatch};
 use super::sections::months_asked;
 use crate::model::DocumentIndex;
 use crate::qa::Citation;
@@ -50,8 +50,21 @@ pub fn locate_rows(doc: &DocumentIndex, concepts: &[&Concept]) -> Vec<LocatedRow
     if concepts.is_empty() {
         return Vec::new();
     }
+    // The cells the filer tagged with one of the concepts' us-gaap names.
+    let tagged: Vec<(usize, usize)> = doc
+        .facts
+        .iter()
+        .flat_map(|f| {
+            concepts
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.xbrl.contains(&f.concept))
+                .map(|(c, _)| (c, f.span.start_char))
+                .collect::<Vec<_>>()
+        })
+        .collect();
     let mut out = Vec::new();
-    for mut matched in find_rows(&doc.text, concepts) {
+    for mut matched in find_tagged_rows(&doc.text, concepts, &tagged) {
         let Some(node) = node_at(&doc.nodes, matched.row.start) else {
             continue;
         };

@@ -94,6 +94,9 @@ pub struct RowMatch {
     pub phrasing: usize,
     /// The label is the phrasing itself, not the phrasing with a qualifier after it.
     pub exact: bool,
+    /// A cell of the row is tagged (inline XBRL) with one of the concept's us-gaap names.
+    #[serde(default)]
+    pub tagged: bool,
     pub row: StatementRow,
 }
 
@@ -107,6 +110,10 @@ impl RowMatch {
         months: Option<u32>,
     ) -> f64 {
         let mut s = if self.exact { 2.0 } else { 1.0 };
+        // The filer tagged the cell with the concept: the strongest evidence there is.
+        if self.tagged {
+            s += 2.5;
+        }
         if statement.is_some() && self.row.statement == statement {
             s += 3.0;
         }
@@ -416,6 +423,19 @@ fn statement_of_line(line: &str) -> Option<Statement> {
 /// Every row of `text` that reports one of `concepts`, with its columns, headings, scale
 /// and statement, in text order.
 pub fn find_rows(text: &str, concepts: &[&Concept]) -> Vec<RowMatch> {
+    find_tagged_rows(text, concepts, &[])
+}
+
+/// [`find_rows`], with the cells inline XBRL tags as the concepts' facts: `tagged` holds
+/// (index in `concepts`, char offset of the tagged cell). A row holding such a cell reports
+/// that concept whatever its label says, and is marked `tagged`.
+pub fn find_tagged_rows(
+    text: &str,
+    concepts: &[&Concept],
+    tagged: &[(usize, usize)],
+) -> Vec<RowMatch> {
+    let mut tagged = tagged.to_vec();
+    tagged.sort_by_key(|&(_, at)| at);
     let phrasings: Vec<(usize, usize, String)> = concepts
         .iter()
         .enumerate()
@@ -451,8 +471,18 @@ pub fn find_rows(text: &str, concepts: &[&Concept]) -> Vec<RowMatch> {
                 .any(|o| head.starts_with(o.as_str()) || o.starts_with(&head))
     };
     let mut out = Vec::new();
+    let mut next_tag = 0;
     for (k, &(start, end, line)) in lines.iter().enumerate() {
-        if !line.contains('|') || !could_match(line) || !is_figure_row(line) {
+        while next_tag < tagged.len() && tagged[next_tag].1 < start {
+            next_tag += 1;
+        }
+        let tags_here: Vec<usize> = tagged[next_tag..]
+            .iter()
+            .take_while(|&&(_, at)| at < end)
+            .map(|&(c, _)| c)
+            .collect();
+        let worth_reading = line.contains('|') && (!tags_here.is_empty() || could_match(line));
+        if !worth_reading || !is_figure_row(line) {
             continue;
         }
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
@@ -483,6 +513,11 @@ pub fn find_rows(text: &str, concepts: &[&Concept]) -> Vec<RowMatch> {
                 matched.push((*c, *p, exact));
             }
         }
+        for &c in &tags_here {
+            if !matched.iter().any(|(mc, _, _)| *mc == c) {
+                matched.push((c, concepts[c].line_items.len(), false));
+            }
+        }
         if matched.is_empty() {
             continue;
         }
@@ -505,6 +540,7 @@ pub fn find_rows(text: &str, concepts: &[&Concept]) -> Vec<RowMatch> {
                 concept_id: concepts[c].id.clone(),
                 phrasing: p,
                 exact,
+                tagged: tags_here.contains(&c),
                 row: row.clone(),
             });
         }
@@ -697,6 +733,29 @@ mod tests {
         assert!(line.starts_with("Additions to property"));
         assert_eq!(capex.row.column_for(Some(2022), None), Some(1));
         assert_eq!(capex.row.prior_column(0), Some(1));
+    }
+
+    #[test]
+    fn a_tagged_cell_anchors_its_concept_whatever_the_row_is_called() {
+        let table = concept_table().unwrap();
+        let concepts = table.line_items_for("capex");
+        let text = "CASH FLOWS STATEMENTS\n(In millions)\nYear Ended June 30, | 2023 | 2022\nInvestments in our factories and data centers | (28,107) | (23,886)\nAdditions to property and equipment | (1) | (2)\n";
+        assert_eq!(find_rows(text, &concepts).len(), 1);
+        // The filer tagged the first row's cell PaymentsToAcquirePropertyPlantAndEquipment.
+        let at = text.find("(28,107)").unwrap();
+        let at_char = text[..at].chars().count();
+        let rows = find_tagged_rows(text, &concepts, &[(0, at_char)]);
+        assert_eq!(rows.len(), 2);
+        let tagged = rows.iter().find(|r| r.tagged).unwrap();
+        assert!(tagged.row.label.starts_with("Investments in our factories"));
+        let best = rows
+            .iter()
+            .max_by(|a, b| {
+                a.strength(Some(Statement::CashFlows), None, None)
+                    .total_cmp(&b.strength(Some(Statement::CashFlows), None, None))
+            })
+            .unwrap();
+        assert!(best.tagged);
     }
 
     #[test]
