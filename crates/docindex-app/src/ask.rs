@@ -104,11 +104,7 @@ impl Library {
         // Statement rows pinned by search are stated by the figures lead, not quoted again.
         let pinned: Vec<bool> = chosen
             .iter()
-            .map(|(hit, passage)| {
-                hit.passages[..hit.pinned]
-                    .iter()
-                    .any(|p| std::ptr::eq(p, *passage))
-            })
+            .map(|(hit, passage)| is_pinned(hit, passage))
             .collect();
         let passages: Vec<Passage> = chosen
             .iter()
@@ -149,47 +145,48 @@ impl Library {
                 .and_then(|doc| overview(question, &doc)),
             _ => None,
         };
-        let mut answer = compose_extractive(question, &passages, &concepts_of, 3);
-        if let Some(listed) = overview {
-            answer = listed;
-        } else if let Some(lead) = self.figures_lead(question, &results)? {
-            let table = concept_table().map_err(AppError::Finance)?;
-            // The figures are stated from the statements; the rest of the answer is what
-            // the filing says about them (a judgement question's "why", "trending", "one-off").
-            let prose: Vec<Passage> = passages
-                .iter()
-                .zip(&pinned)
-                .filter(|(_, pinned)| !**pinned)
-                .map(|(p, _)| p.clone())
-                .collect();
-            // What the filing says about the figure first, then what answers the question's
-            // own words.
-            answer = compose_from_prose(question, &prose, &concepts_of, 2);
-            if let Some(focus) = focus_question(table, question) {
-                // The discussion is searched for on its own: the question's words may match
-                // other prose than the paragraph that explains the figure.
-                let mut focus_request = request.clone();
-                focus_request.query = focus.clone();
-                focus_request.limit = 6;
-                let found = self.search(&focus_request)?;
-                let discussion_passages: Vec<Passage> = reading_order(&found.hits, 2)
-                    .into_iter()
-                    .filter(|(hit, passage)| {
-                        !hit.passages[..hit.pinned]
-                            .iter()
-                            .any(|p| std::ptr::eq(p, *passage))
-                    })
-                    .take(10)
-                    .enumerate()
-                    .map(|(rank, (hit, passage))| passage_of(hit, passage, rank))
+        let lead = match overview {
+            Some(_) => None,
+            None => self.figures_lead(question, &results)?,
+        };
+        let mut answer = match (overview, lead) {
+            (Some(listed), _) => listed,
+            (None, None) => compose_extractive(question, &passages, &concepts_of, 3),
+            (None, Some(lead)) => {
+                let table = concept_table().map_err(AppError::Finance)?;
+                // The figures are stated from the statements; the rest of the answer is what
+                // the filing says about them (a judgement question's "why", "trending", "one-off").
+                let prose: Vec<Passage> = passages
+                    .iter()
+                    .zip(&pinned)
+                    .filter(|(_, pinned)| !**pinned)
+                    .map(|(p, _)| p.clone())
                     .collect();
-                let mut discussion =
-                    compose_from_prose(&focus, &discussion_passages, &concepts_of, 2);
-                discussion.question = question.to_string();
-                answer = append_answer(discussion, answer);
+                // What the filing says about the figure first, then what answers the question's
+                // own words.
+                let mut answer = compose_from_prose(question, &prose, &concepts_of, 2);
+                if let Some(focus) = focus_question(table, question) {
+                    // The discussion is searched for on its own: the question's words may match
+                    // other prose than the paragraph that explains the figure.
+                    let mut focus_request = request.clone();
+                    focus_request.query = focus.clone();
+                    focus_request.limit = 6;
+                    let found = self.search(&focus_request)?;
+                    let discussion_passages: Vec<Passage> = reading_order(&found.hits, 2)
+                        .into_iter()
+                        .filter(|(hit, passage)| !is_pinned(hit, passage))
+                        .take(10)
+                        .enumerate()
+                        .map(|(rank, (hit, passage))| passage_of(hit, passage, rank))
+                        .collect();
+                    let mut discussion =
+                        compose_from_prose(&focus, &discussion_passages, &concepts_of, 2);
+                    discussion.question = question.to_string();
+                    answer = append_answer(discussion, answer);
+                }
+                with_figures(table, question, answer, lead, &results.statement_rows)
             }
-            answer = with_figures(table, question, answer, lead, &results.statement_rows);
-        }
+        };
         // Verify each citation against the stored document before it is shown.
         let before = answer.citations.len();
         let mut verified = Vec::new();
@@ -217,6 +214,13 @@ impl Library {
         }
         Ok(answer)
     }
+}
+
+/// Whether `passage` is one of the statement rows search pinned to `hit`.
+fn is_pinned(hit: &SearchHit, passage: &Excerpt) -> bool {
+    hit.passages[..hit.pinned]
+        .iter()
+        .any(|p| std::ptr::eq(p, passage))
 }
 
 /// A search hit's passage as the composer reads it.

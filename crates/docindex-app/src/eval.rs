@@ -413,13 +413,6 @@ fn agrees(reference: &str, computed: &ComputedMetric) -> Option<bool> {
     Some(matches(expected, got) || matches(expected, -got))
 }
 
-fn fold_text(text: &str) -> String {
-    text.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
-}
-
 impl Library {
     /// Ask every question offline (scoped to its document) and report whether the answer
     /// cites the evidence, its confidence, and whether a computed metric agrees with the
@@ -435,7 +428,7 @@ impl Library {
             let mut scope = SearchRequest::new(&q.question);
             scope.doc = Some(q.doc.clone());
             let answer = self.ask(&q.question, &scope, &|_| {})?;
-            let excerpts = fold_text(
+            let excerpts = fold(
                 &answer
                     .citations
                     .iter()
@@ -443,7 +436,7 @@ impl Library {
                     .collect::<Vec<_>>()
                     .join(" "),
             );
-            let cites_evidence = q.evidence.iter().any(|e| excerpts.contains(&fold_text(e)));
+            let cites_evidence = q.evidence.iter().any(|e| excerpts.contains(&fold(e)));
             // Only a metric question's reference starts with the metric's value.
             let is_metric = q.style.as_deref().is_none_or(|s| s == "metric");
             let agrees = match (&q.answer, answer.computed.first()) {

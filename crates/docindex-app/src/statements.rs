@@ -6,10 +6,11 @@
 
 use crate::search::SearchHit;
 use crate::{AppError, Library, Result};
+use docindex_core::charmap::CharMap;
 use docindex_core::finance::metrics::year_asked;
 use docindex_core::finance::sections::months_asked;
 use docindex_core::finance::{best_rows, concept_table, locate_rows, LocatedRow};
-use docindex_core::model::DocumentIndex;
+use docindex_core::model::{DocumentIndex, Span};
 use docindex_core::search::Excerpt;
 use docindex_core::store::DocumentStore;
 use std::collections::HashMap;
@@ -17,11 +18,11 @@ use std::collections::HashMap;
 /// At most this many documents are read for rows; the documents of the best hits first.
 const MAX_DOCUMENTS: usize = 3;
 
-fn excerpt(doc: &DocumentIndex, start: usize, end: usize) -> Excerpt {
+fn excerpt(map: &CharMap, start: usize, end: usize) -> Excerpt {
     Excerpt {
         start_char: start,
         end_char: end,
-        text: doc.text.chars().skip(start).take(end - start).collect(),
+        text: map.slice(Span::new(start, end)).to_string(),
     }
 }
 
@@ -92,6 +93,10 @@ impl Library {
 /// Put each row (after its headings) at the front of its section's passages, scored above
 /// every other passage so that reading order hands them over first.
 fn pin_rows(doc: &DocumentIndex, rows: &[LocatedRow], hits: &mut Vec<SearchHit>) {
+    if rows.is_empty() {
+        return;
+    }
+    let map = CharMap::new(&doc.text);
     let top_passage = hits
         .iter()
         .flat_map(|h| h.passage_scores.iter().copied())
@@ -124,12 +129,7 @@ fn pin_rows(doc: &DocumentIndex, rows: &[LocatedRow], hits: &mut Vec<SearchHit>)
                     passages: Vec::new(),
                     passage_scores: Vec::new(),
                     pinned: 0,
-                    text: doc
-                        .text
-                        .chars()
-                        .skip(node.span.start_char)
-                        .take(node.span.end_char - node.span.start_char)
-                        .collect(),
+                    text: map.slice(node.span).to_string(),
                 });
                 hits.len() - 1
             }
@@ -154,7 +154,7 @@ fn pin_rows(doc: &DocumentIndex, rows: &[LocatedRow], hits: &mut Vec<SearchHit>)
                 .iter()
                 .any(|p| p.start_char == hs && p.end_char == he);
             if !already {
-                new.push((excerpt(doc, hs, he), score + 0.01));
+                new.push((excerpt(&map, hs, he), score + 0.01));
             }
         }
         let (rs, re) = (row.matched.row.start, row.matched.row.end);
@@ -164,7 +164,7 @@ fn pin_rows(doc: &DocumentIndex, rows: &[LocatedRow], hits: &mut Vec<SearchHit>)
         {
             continue;
         }
-        new.push((excerpt(doc, rs, re), score));
+        new.push((excerpt(&map, rs, re), score));
         // Rows stay in the order of their line items, after those pinned before them.
         let insert_at = hit.pinned;
         for (i, (passage, s)) in new.into_iter().enumerate() {
@@ -173,7 +173,7 @@ fn pin_rows(doc: &DocumentIndex, rows: &[LocatedRow], hits: &mut Vec<SearchHit>)
             hit.pinned += 1;
         }
         if !hit.excerpts.iter().any(|e| e.start_char == rs) {
-            hit.excerpts.insert(0, excerpt(doc, rs, re));
+            hit.excerpts.insert(0, excerpt(&map, rs, re));
         }
         hit.score = hit.score.max(top_score);
     }

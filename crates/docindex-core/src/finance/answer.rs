@@ -7,7 +7,8 @@ use super::concepts::{Concept, ConceptTable, PRIOR_SUFFIX};
 use super::metrics::{compute_metric, format_amount, year_asked, MetricResult};
 use super::rows::{find_tagged_rows, RowMatch};
 use super::sections::months_asked;
-use crate::model::DocumentIndex;
+use crate::charmap::CharMap;
+use crate::model::{DocumentIndex, Span};
 use crate::qa::Citation;
 use crate::xref::node_at;
 use serde::{Deserialize, Serialize};
@@ -173,6 +174,7 @@ impl FiguresLead {
 
 struct Citer<'a> {
     doc: &'a DocumentIndex,
+    map: CharMap<'a>,
     citations: Vec<Citation>,
 }
 
@@ -188,13 +190,7 @@ impl Citer<'_> {
             return c.marker;
         }
         let marker = self.citations.len() + 1;
-        let excerpt: String = self
-            .doc
-            .text
-            .chars()
-            .skip(start)
-            .take(end - start)
-            .collect();
+        let excerpt = self.map.slice(Span::new(start, end)).to_string();
         // Headings may stand in the section before the row's (a statement split by size).
         let (node_id, title) = match node_at(&self.doc.nodes, start) {
             Some(node) => (node.node_id.clone(), node.title.clone()),
@@ -263,6 +259,7 @@ pub fn lead_for(
     let months = months_asked(question);
     let mut citer = Citer {
         doc,
+        map: CharMap::new(&doc.text),
         citations: Vec::new(),
     };
     let mut sentences = Vec::new();
@@ -277,11 +274,24 @@ pub fn lead_for(
     let mut lookups_firm = true;
     for concept in &asked {
         if concept.is_metric() {
-            let Ok(result) = compute_metric(table, concept, &matches, year, months) else {
-                continue;
+            let result = match compute_metric(table, concept, &matches, year, months) {
+                Ok(result) => result,
+                Err(e) => {
+                    // The table is checked when it loads; this is our bug, not the filing's.
+                    log::error!("{}: {e}", concept.id);
+                    lead.missing
+                        .push(format!("{}: {e}", capitalise(&concept.label)));
+                    continue;
+                }
             };
             if result.value.is_none() {
-                if !result.missing.is_empty() {
+                if result.missing.is_empty() {
+                    // Every operand was found, but the arithmetic has no answer.
+                    lead.missing.push(format!(
+                        "{}: cannot be computed from these rows (a zero denominator)",
+                        capitalise(&result.label)
+                    ));
+                } else {
                     lead.missing.push(format!(
                         "{}: no statement row found for {}",
                         capitalise(&result.label),

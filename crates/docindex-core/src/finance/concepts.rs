@@ -70,15 +70,46 @@ pub struct ConceptTable {
     pub version: u32,
     #[serde(rename = "concept")]
     pub concepts: Vec<Concept>,
+    /// Every `asked_as` phrasing as stems, with its concept's index: stemmed once, on load.
+    #[serde(skip)]
+    phrasings: Vec<(usize, Vec<String>)>,
+}
+
+/// Stems of a phrasing or question; "capital-intensive" and "capital intensive" are one.
+fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
+    words(text)
+        .iter()
+        .flat_map(|w| {
+            w.split('-')
+                .map(|part| stemmer.stem(part).to_string())
+                .collect::<Vec<_>>()
+        })
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 /// Suffix of a formula operand that means "the same line item, one period earlier".
 pub const PRIOR_SUFFIX: &str = "_prior";
 
 static TABLE: LazyLock<Result<ConceptTable, FinanceError>> = LazyLock::new(|| {
-    let table: ConceptTable = toml::from_str(include_str!("../../data/financial-concepts.toml"))
-        .map_err(|e| FinanceError::BadTable(e.to_string()))?;
+    let mut table: ConceptTable =
+        toml::from_str(include_str!("../../data/financial-concepts.toml"))
+            .map_err(|e| FinanceError::BadTable(e.to_string()))?;
     table.check()?;
+    let stemmer = Stemmer::create(Algorithm::English);
+    table.phrasings = table
+        .concepts
+        .iter()
+        .enumerate()
+        .flat_map(|(c, concept)| {
+            concept
+                .asked_as
+                .iter()
+                .map(|phrase| (c, phrase_stems(&stemmer, phrase)))
+                .collect::<Vec<_>>()
+        })
+        .filter(|(_, stems)| !stems.is_empty())
+        .collect();
     Ok(table)
 });
 
@@ -154,31 +185,16 @@ impl ConceptTable {
     /// claim their words first, so "free cash flow" is the metric and not also "cash".
     pub fn asked_in(&self, question: &str) -> Vec<&Concept> {
         let stemmer = Stemmer::create(Algorithm::English);
-        let stems = |text: &str| -> Vec<String> {
-            words(text)
-                .iter()
-                .flat_map(|w| {
-                    // "capital-intensive" and "capital intensive" are one phrasing.
-                    w.split('-')
-                        .map(|part| stemmer.stem(part).to_string())
-                        .collect::<Vec<_>>()
-                })
-                .filter(|s| !s.is_empty())
-                .collect()
-        };
-        let question_stems = stems(question);
+        let question_stems = phrase_stems(&stemmer, question);
         // (concept, first word, word count)
         let mut found: Vec<(usize, usize, usize)> = Vec::new();
-        for (c, concept) in self.concepts.iter().enumerate() {
-            for phrase in &concept.asked_as {
-                let wanted = stems(phrase);
-                if wanted.is_empty() || wanted.len() > question_stems.len() {
-                    continue;
-                }
-                for (at, window) in question_stems.windows(wanted.len()).enumerate() {
-                    if window == wanted.as_slice() {
-                        found.push((c, at, wanted.len()));
-                    }
+        for (c, wanted) in &self.phrasings {
+            if wanted.len() > question_stems.len() {
+                continue;
+            }
+            for (at, window) in question_stems.windows(wanted.len()).enumerate() {
+                if window == wanted.as_slice() {
+                    found.push((*c, at, wanted.len()));
                 }
             }
         }

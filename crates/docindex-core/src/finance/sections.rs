@@ -130,20 +130,24 @@ fn is_financial_statements_item(title: &str) -> bool {
 pub fn classify_sections(doc: &mut DocumentIndex) {
     let map = CharMap::new(&doc.text);
     let mut kinds: Vec<Option<FinancialSection>> = Vec::with_capacity(doc.nodes.len());
+    // Parents come before their children (pre-order), so a parent's type is known first.
+    let index_of: std::collections::HashMap<&str, usize> = doc
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.node_id.as_str(), i))
+        .collect();
+    let parent_of = |i: usize| -> Option<usize> {
+        let p = doc.nodes[i].parent_id.as_deref()?;
+        index_of.get(p).copied().filter(|&at| at < i)
+    };
     for (i, node) in doc.nodes.iter().enumerate() {
         let title = node.title.trim();
-        let parent_kind = node
-            .parent_id
-            .as_ref()
-            .and_then(|p| doc.nodes[..i].iter().position(|n| &n.node_id == p))
-            .and_then(|p| kinds[p].as_ref().map(|k: &FinancialSection| k.kind));
+        let parent_kind = parent_of(i).and_then(|p| kinds[p].as_ref().map(|k| k.kind));
         let under_notes = {
-            let mut up = node.parent_id.clone();
+            let mut up = parent_of(i);
             let mut found = false;
-            while let Some(p) = up {
-                let Some(at) = doc.nodes[..i].iter().position(|n| n.node_id == p) else {
-                    break;
-                };
+            while let Some(at) = up {
                 if kinds[at]
                     .as_ref()
                     .is_some_and(|k| k.kind == SectionKind::Notes)
@@ -151,7 +155,7 @@ pub fn classify_sections(doc: &mut DocumentIndex) {
                     found = true;
                     break;
                 }
-                up = doc.nodes[at].parent_id.clone();
+                up = parent_of(at);
             }
             found
         };
