@@ -67,6 +67,8 @@ pub enum AppError {
     Embed(EmbedError),
     #[error("{0}")]
     Finance(docindex_core::finance::FinanceError),
+    #[error("{0}")]
+    Topic(docindex_core::provenance::topics::TopicError),
 }
 
 impl AppError {
@@ -86,6 +88,7 @@ impl AppError {
             AppError::Settings(_) => Fault::User,
             AppError::Embed(_) => Fault::Runtime,
             AppError::Finance(e) => e.fault(),
+            AppError::Topic(e) => e.fault(),
         }
     }
 }

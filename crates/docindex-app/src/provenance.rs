@@ -1,10 +1,13 @@
-//! Provenance over one document or the library: every section is scanned for the topic
-//! (nothing is skipped, and the coverage says so), hits are reported as they are found,
-//! and the report exports to JSON and to CSV that is safe to open in a spreadsheet.
+//! Provenance over one document or the library: every sentence of every section is read for
+//! the topic's concept (nothing is skipped, and the coverage says so), hits are reported as
+//! they are found, and the report exports to JSON and to CSV that is safe to open in a
+//! spreadsheet, one row per excerpt with its own relevance.
 
 use crate::search::SearchRequest;
 use crate::{AppError, Library, Result};
 use docindex_core::embed::dot;
+use docindex_core::provenance::llm::{judge_prompt, Judgements, Offered};
+use docindex_core::provenance::topics::{topic_concept, TopicConcept, TopicMatcher};
 use docindex_core::provenance::{scan, Evidence, ScanOptions};
 use docindex_core::search::{expand, Expansion};
 use docindex_core::store::{DocumentStore, DocumentSummary};
@@ -18,10 +21,14 @@ pub struct Coverage {
     pub sections_scanned: usize,
     pub sections_total: usize,
     /// Sections a pre-filter kept from the model (always 0 offline: every section is read
-    /// by the offline scan; with a model, the sections it was not asked about).
+    /// by the offline scan; with a model, the sections none of whose sentences it was
+    /// shown).
     pub sections_skipped: usize,
-    /// Sections the model judged (LLM engine only).
+    /// Sections with at least one excerpt the model judged (LLM engine only).
     pub sections_judged_by_model: usize,
+    /// Excerpts the model judged one by one (LLM engine only).
+    #[serde(default)]
+    pub excerpts_judged_by_model: usize,
     /// Whether closeness in meaning (local embeddings) was part of the scan.
     pub semantic: bool,
 }
@@ -30,6 +37,9 @@ pub struct Coverage {
 pub struct ProvenanceReport {
     pub topic: String,
     pub expansion: Expansion,
+    /// What the topic was taken to mean: the thesaurus entries and phrases matched.
+    #[serde(default)]
+    pub concept: TopicConcept,
     pub coverage: Coverage,
     pub evidence: Vec<Evidence>,
     /// Company and period of each document with evidence, for exports.
@@ -37,6 +47,24 @@ pub struct ProvenanceReport {
     /// With a model: a short summary of the evidence, written from the excerpts only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
+}
+
+impl ProvenanceReport {
+    /// Every excerpt with its section, strongest first (then in document order).
+    pub fn rows(&self) -> Vec<(&Evidence, &docindex_core::provenance::TopicExcerpt)> {
+        let mut rows: Vec<_> = self
+            .evidence
+            .iter()
+            .flat_map(|e| e.excerpts.iter().map(move |x| (e, x)))
+            .collect();
+        rows.sort_by(|a, b| {
+            b.1.relevance
+                .total_cmp(&a.1.relevance)
+                .then(a.0.doc_name.cmp(&b.0.doc_name))
+                .then(a.1.start_char.cmp(&b.1.start_char))
+        });
+        rows
+    }
 }
 
 /// Something that happened during a scan.
@@ -58,16 +86,18 @@ impl Library {
         let ids: Vec<String> = docs.iter().map(|d| d.doc_id.clone()).collect();
         let dictionary = self.store.dictionary_pairs(Some(&ids))?;
         let expansion = expand(topic, &dictionary);
-        let concepts = expansion.concepts();
+        let concept = topic_concept(topic, &dictionary).map_err(AppError::Topic)?;
+        let matcher = TopicMatcher::new(&concept);
         let closeness_by_doc = self.closeness(topic, &ids);
         let total: usize = docs.iter().map(|d| d.node_count).sum();
         let llm = self.llm.clone().filter(|_| scope.use_model);
         let model_used = llm.is_some();
-        // With a model, the offline scan is the cheap pre-filter: a low bar, then the model.
+        // With a model, the offline scan is the wide net: every sentence with a concept
+        // term, at a low bar, then the model judges each excerpt.
         let options = match llm {
             Some(_) => ScanOptions {
                 threshold: PREFILTER_THRESHOLD,
-                ..options
+                related_everywhere: true,
             },
             None => options,
         };
@@ -87,7 +117,7 @@ impl Library {
                 .unwrap_or(&empty);
             let base = scanned;
             let streaming = llm.is_none();
-            let found = scan(&doc, &concepts, closeness, options, &mut |done, _, hit| {
+            let found = scan(&doc, &matcher, closeness, options, &mut |done, _, hit| {
                 if let (Some(hit), true) = (hit, streaming) {
                     on_event(ProvenanceEvent::Hit(hit));
                 }
@@ -99,11 +129,13 @@ impl Library {
             scanned += doc.nodes.len();
             evidence.extend(found);
         }
-        let mut judged = 0;
+        let mut judged_sections = 0;
+        let mut judged_excerpts = 0;
         let mut summary = None;
         if let Some(llm) = llm {
-            judged = evidence.len();
-            evidence = judge_with_llm(llm.as_ref(), topic, evidence, on_event)?;
+            judged_sections = evidence.len();
+            judged_excerpts = evidence.iter().map(|e| e.excerpts.len()).sum();
+            evidence = judge_with_llm(llm.as_ref(), &concept, evidence, on_event)?;
             summary = summarize_evidence(llm.as_ref(), topic, &evidence)?;
         }
         evidence.sort_by(|a, b| b.relevance.total_cmp(&a.relevance));
@@ -115,12 +147,18 @@ impl Library {
         Ok(ProvenanceReport {
             topic: topic.to_string(),
             expansion,
+            concept,
             coverage: Coverage {
                 documents: docs.len(),
                 sections_scanned: scanned,
                 sections_total: total,
-                sections_skipped: if model_used { scanned - judged } else { 0 },
-                sections_judged_by_model: judged,
+                sections_skipped: if model_used {
+                    scanned - judged_sections
+                } else {
+                    0
+                },
+                sections_judged_by_model: judged_sections,
+                excerpts_judged_by_model: judged_excerpts,
                 semantic: closeness_by_doc.is_some(),
             },
             evidence,
@@ -169,63 +207,86 @@ impl Library {
     }
 }
 
-/// With a model, sections the offline scan rates at least this relevant are sent to it.
-const PREFILTER_THRESHOLD: f64 = 0.15;
+/// With a model, excerpts the offline scan rates at least this relevant are sent to it.
+const PREFILTER_THRESHOLD: f64 = 0.3;
 /// Seed 000's provenance threshold for the model's relevance.
 const MODEL_THRESHOLD: f64 = 0.6;
+/// Excerpts per request, and the characters of each the model sees.
+const JUDGE_BATCH: usize = 10;
+const JUDGE_EXCERPT_CHARS: usize = 1200;
 
-/// The model judges the pre-filtered sections in batches of ten; those it rates at least
-/// `MODEL_THRESHOLD` are the evidence, each hit reported as it is confirmed.
+/// The model judges every candidate excerpt (in batches of ten); those it rates at least
+/// `MODEL_THRESHOLD` are the evidence, each section reported as soon as one of its
+/// excerpts is confirmed.
 fn judge_with_llm(
     llm: &dyn docindex_core::llm::Llm,
-    topic: &str,
+    concept: &TopicConcept,
     candidates: Vec<Evidence>,
     on_event: &dyn Fn(ProvenanceEvent),
 ) -> Result<Vec<Evidence>> {
-    use docindex_core::search::llm::{score_prompt, Candidate, Scores};
-    let mut kept = Vec::new();
-    for (b, batch) in candidates.chunks(10).enumerate() {
-        let ids: Vec<String> = (0..batch.len())
-            .map(|i| format!("E{}", b * 10 + i + 1))
-            .collect();
-        let offered: Vec<Candidate> = ids
+    let slots: Vec<(usize, usize)> = candidates
+        .iter()
+        .enumerate()
+        .flat_map(|(e, ev)| (0..ev.excerpts.len()).map(move |x| (e, x)))
+        .collect();
+    let mut verdicts: HashMap<(usize, usize), (f64, String)> = HashMap::new();
+    let terms: Vec<String> = concept.core.iter().take(20).cloned().collect();
+    for (b, batch) in slots.chunks(JUDGE_BATCH).enumerate() {
+        let offered: Vec<Offered> = batch
             .iter()
-            .zip(batch)
-            .map(|(id, e)| Candidate {
-                id: id.clone(),
-                path: e.path.clone(),
-                summary: String::new(),
-                excerpt: e
-                    .excerpts
-                    .iter()
-                    .map(|x| x.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" … ")
+            .enumerate()
+            .map(|(i, &(e, x))| Offered {
+                id: format!("X{}", b * JUDGE_BATCH + i + 1),
+                path: candidates[e].path.clone(),
+                text: candidates[e].excerpts[x]
+                    .text
                     .chars()
-                    .take(800)
+                    .take(JUDGE_EXCERPT_CHARS)
                     .collect(),
             })
             .collect();
-        let reply =
-            docindex_core::llm::json::complete_json::<Scores>(llm, &score_prompt(topic, &offered))
-                .map_err(AppError::Llm)?;
-        for s in reply.value.scores {
-            let Some(i) = ids.iter().position(|id| *id == s.node_id) else {
+        let reply = docindex_core::llm::json::complete_json::<Judgements>(
+            llm,
+            &judge_prompt(&concept.topic, &terms, &offered),
+        )
+        .map_err(AppError::Llm)?;
+        for j in reply.value.judgements {
+            let Some(i) = offered.iter().position(|o| o.id == j.id) else {
                 log::warn!(
                     "provenance: the model judged {:?}, which it was not shown; ignored",
-                    s.node_id
+                    j.id
                 );
                 continue;
             };
-            if s.relevance >= MODEL_THRESHOLD {
-                let mut e = batch[i].clone();
-                e.relevance = s.relevance.clamp(0.0, 1.0);
-                e.reason = s.reason;
-                e.engine = docindex_core::model::Engine::Llm;
-                on_event(ProvenanceEvent::Hit(&e));
-                kept.push(e);
-            }
+            verdicts.insert(batch[i], (j.relevance.clamp(0.0, 1.0), j.reason));
         }
+    }
+    let mut kept = Vec::new();
+    for (e, mut evidence) in candidates.into_iter().enumerate() {
+        let excerpts: Vec<_> = std::mem::take(&mut evidence.excerpts)
+            .into_iter()
+            .enumerate()
+            .filter_map(|(x, mut excerpt)| {
+                let (relevance, reason) = verdicts.remove(&(e, x))?;
+                (relevance >= MODEL_THRESHOLD).then(|| {
+                    excerpt.relevance = relevance;
+                    excerpt.reason = reason;
+                    excerpt
+                })
+            })
+            .collect();
+        if excerpts.is_empty() {
+            continue;
+        }
+        evidence.relevance = excerpts.iter().map(|x| x.relevance).fold(0.0, f64::max);
+        evidence.reason = format!(
+            "the model confirmed {} of the section's excerpts",
+            excerpts.len()
+        );
+        evidence.excerpts = excerpts;
+        evidence.engine = docindex_core::model::Engine::Llm;
+        on_event(ProvenanceEvent::Hit(&evidence));
+        kept.push(evidence);
     }
     Ok(kept)
 }
@@ -272,7 +333,7 @@ fn safe_cell(text: &str) -> String {
     }
 }
 
-/// The report as CSV: one row per excerpt.
+/// The report as CSV: one row per excerpt, strongest first.
 pub fn to_csv(report: &ProvenanceReport) -> Result<String> {
     let mut writer = csv::Writer::from_writer(Vec::new());
     let csv_err = |e: csv::Error| AppError::Settings(format!("CSV: {e}"));
@@ -289,32 +350,32 @@ pub fn to_csv(report: &ProvenanceReport) -> Result<String> {
             "relevance",
             "excerpt",
             "reason",
+            "section_relevance",
         ])
         .map_err(csv_err)?;
-    for e in &report.evidence {
+    for (e, x) in report.rows() {
         let doc = report.documents.iter().find(|d| d.doc_id == e.doc_id);
         let pages = match (e.start_page, e.end_page) {
             (Some(a), Some(b)) if a == b => a.to_string(),
             (Some(a), Some(b)) => format!("{a}-{b}"),
             _ => String::new(),
         };
-        for x in &e.excerpts {
-            writer
-                .write_record([
-                    safe_cell(&e.doc_name),
-                    safe_cell(doc.and_then(|d| d.company_name.as_deref()).unwrap_or("")),
-                    safe_cell(doc.and_then(|d| d.period_end_date.as_deref()).unwrap_or("")),
-                    e.node_id.clone(),
-                    safe_cell(&e.path),
-                    pages.clone(),
-                    x.start_char.to_string(),
-                    x.end_char.to_string(),
-                    format!("{:.3}", e.relevance),
-                    safe_cell(&x.text),
-                    safe_cell(&e.reason),
-                ])
-                .map_err(csv_err)?;
-        }
+        writer
+            .write_record([
+                safe_cell(&e.doc_name),
+                safe_cell(doc.and_then(|d| d.company_name.as_deref()).unwrap_or("")),
+                safe_cell(doc.and_then(|d| d.period_end_date.as_deref()).unwrap_or("")),
+                e.node_id.clone(),
+                safe_cell(&e.path),
+                pages,
+                x.start_char.to_string(),
+                x.end_char.to_string(),
+                format!("{:.3}", x.relevance),
+                safe_cell(&x.text),
+                safe_cell(&x.reason),
+                format!("{:.3}", e.relevance),
+            ])
+            .map_err(csv_err)?;
     }
     let bytes = writer
         .into_inner()

@@ -134,8 +134,8 @@ enum Command {
         /// Sections below this relevance (0..1) are left out.
         #[arg(long, default_value_t = ScanOptions::default().threshold)]
         threshold: f64,
-        /// Excerpts per section.
-        #[arg(long, default_value_t = ScanOptions::default().max_excerpts)]
+        /// Excerpts printed per section (the JSON and the CSV hold all of them).
+        #[arg(long, default_value_t = 3)]
         excerpts: usize,
         /// Write the report as CSV (one row per excerpt) to this file.
         #[arg(long)]
@@ -875,7 +875,7 @@ fn run(cli: Cli) -> Result<i32> {
             scope.fiscal_year = year;
             let options = ScanOptions {
                 threshold,
-                max_excerpts: excerpts,
+                ..ScanOptions::default()
             };
             let bar = ProgressBar::new(1);
             bar.set_style(
@@ -908,8 +908,9 @@ fn run(cli: Cli) -> Result<i32> {
                 let c = &report.coverage;
                 writeln!(
                     out,
-                    "'{}': {} section(s) with evidence; scanned {} of {} sections in {} document(s){}",
+                    "'{}': {} excerpt(s) in {} section(s); scanned {} of {} sections in {} document(s){}",
                     report.topic,
+                    report.rows().len(),
                     report.evidence.len(),
                     c.sections_scanned,
                     c.sections_total,
@@ -922,8 +923,8 @@ fn run(cli: Cli) -> Result<i32> {
                 if c.sections_judged_by_model > 0 || c.sections_skipped > 0 {
                     writeln!(
                         out,
-                        "the model judged {} section(s); {} were left out by the offline pre-filter",
-                        c.sections_judged_by_model, c.sections_skipped
+                        "the model judged {} excerpt(s) in {} section(s); {} section(s) had no candidate sentence",
+                        c.excerpts_judged_by_model, c.sections_judged_by_model, c.sections_skipped
                     )?;
                 }
                 for e in &report.evidence {
@@ -933,9 +934,20 @@ fn run(cli: Cli) -> Result<i32> {
                         "{:.2}  {} {}  {}{}  ({})",
                         e.relevance, e.doc_name, e.node_id, e.path, pages, e.reason
                     )?;
-                    for x in &e.excerpts {
+                    for x in e.excerpts.iter().take(excerpts) {
                         let text: String = x.text.chars().take(200).collect();
-                        writeln!(out, "      [{}..{}] {text}", x.start_char, x.end_char)?;
+                        writeln!(
+                            out,
+                            "      {:.2} [{}..{}] {text}  ({})",
+                            x.relevance, x.start_char, x.end_char, x.reason
+                        )?;
+                    }
+                    if e.excerpts.len() > excerpts {
+                        writeln!(
+                            out,
+                            "      … {} more (all in --json and --csv)",
+                            e.excerpts.len() - excerpts
+                        )?;
                     }
                 }
             }

@@ -330,6 +330,20 @@ pub fn fake_model(prompt: &str) -> String {
         scores.push(json!({"node_id": "C999", "relevance": 1.0, "reason": "not a candidate"}));
         return json!({ "scores": scores }).to_string();
     }
+    if prompt.contains("Judge whether each excerpt of a financial filing") {
+        // The first excerpt of every batch is on topic, the rest are not.
+        let offered = Regex::new(r"(?m)^\[(X\d+)\] ").unwrap();
+        let mut judgements: Vec<Value> = offered
+            .captures_iter(prompt)
+            .enumerate()
+            .map(|(i, c)| {
+                let relevance = if i == 0 { 0.9 } else { 0.2 };
+                json!({"id": &c[1], "relevance": relevance, "reason": format!("scripted judgement {}", i + 1)})
+            })
+            .collect();
+        judgements.push(json!({"id": "X999", "relevance": 1.0, "reason": "not offered"}));
+        return json!({ "judgements": judgements }).to_string();
+    }
     if prompt.contains("Summarise the evidence on") {
         return "The filing discusses the topic in several sections [E1].".to_string();
     }
