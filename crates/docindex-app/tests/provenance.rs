@@ -64,13 +64,20 @@ fn every_section_is_scanned_and_evidence_is_exact_and_exported() {
         .all(|w| w[0].relevance >= w[1].relevance));
     let mut rows = 0;
     for e in &report.evidence {
-        assert!(e.relevance >= ScanOptions::default().threshold);
         let node = doc.node(&e.node_id).unwrap();
         for x in &e.excerpts {
+            assert!(x.relevance >= ScanOptions::default().threshold);
+            assert!(x.relevance <= e.relevance);
+            assert!(!x.terms.is_empty() && x.reason.starts_with("matched: "));
             assert_eq!(map.slice(x.span()), x.text);
             assert!(node.span.contains(x.span()));
             rows += 1;
         }
+        // Excerpts are in document order and never overlap.
+        assert!(e
+            .excerpts
+            .windows(2)
+            .all(|w| w[0].end_char < w[1].start_char));
     }
 
     let csv = to_csv(&report).unwrap();
@@ -78,8 +85,15 @@ fn every_section_is_scanned_and_evidence_is_exact_and_exported() {
     let headers = reader.headers().unwrap().clone();
     assert_eq!(&headers[0], "document");
     assert_eq!(&headers[9], "excerpt");
+    assert_eq!(&headers[8], "relevance");
     let records: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
     assert_eq!(records.len(), rows);
+    // Strongest evidence first: rows sorted by their own relevance.
+    let relevances: Vec<f64> = records.iter().map(|r| r[8].parse().unwrap()).collect();
+    assert!(
+        relevances.windows(2).all(|w| w[0] >= w[1]),
+        "{relevances:?}"
+    );
     for r in &records {
         let span = docindex_core::model::Span {
             start_char: r[6].parse().unwrap(),
@@ -91,5 +105,97 @@ fn every_section_is_scanned_and_evidence_is_exact_and_exported() {
             "CSV row matches its span"
         );
         assert_eq!(&r[1], "Apple Inc.");
+    }
+}
+
+/// The hand-marked provenance set (`tests/eval/provenance.json`) on the filings that are
+/// fixtures here: the report is precise and complete, topic by topic, and a multi-word
+/// topic never matches on a generic word of it alone.
+#[test]
+fn hand_marked_topics_are_found_whole_and_clean() {
+    use docindex_app::eval::provenance::ProvenanceCase;
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cases: Vec<ProvenanceCase> = serde_json::from_str(
+        &std::fs::read_to_string(root.join("tests/eval/provenance.json")).unwrap(),
+    )
+    .unwrap();
+    let html: Vec<ProvenanceCase> = cases
+        .into_iter()
+        .filter(|c| !c.doc.ends_with(".pdf"))
+        .collect();
+    let mut docs: Vec<&str> = html.iter().map(|c| c.doc.as_str()).collect();
+    docs.sort();
+    docs.dedup();
+    assert!(docs.len() >= 3, "{docs:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let mut library = Library::open(dir.path(), IndexSettings::default()).unwrap();
+    let paths: Vec<PathBuf> = docs
+        .iter()
+        .map(|d| root.join("tests/fixtures").join(d))
+        .collect();
+    for outcome in library.index_paths(&paths, 2, &|_| {}).unwrap() {
+        outcome.result.as_ref().unwrap();
+    }
+    let scores = library.evaluate_provenance(&html, &|_, _| {}).unwrap();
+    // Measured at 0.62 (supply chain on Tesla, where "supplier" in passing still counts)
+    // to 1.00; the floor leaves room for a thesaurus edit, not for a regression.
+    for s in &scores {
+        assert!(
+            s.precision >= 0.6 && s.recall >= 0.9,
+            "{} on {}: precision {:.2}, recall {:.2}; off topic {:#?}; missed {:#?}",
+            s.topic,
+            s.doc,
+            s.precision,
+            s.recall,
+            s.off_topic,
+            s.missed
+        );
+        assert_eq!(s.sections_scanned, s.sections_total);
+    }
+    let mean_precision = scores.iter().map(|s| s.precision).sum::<f64>() / scores.len() as f64;
+    assert!(mean_precision >= 0.8, "mean precision {mean_precision:.2}");
+
+    // "change" alone is not climate change.
+    let mut scope = SearchRequest::new("climate change");
+    scope.doc = Some(APPLE.into());
+    let report = library
+        .provenance("climate change", &scope, ScanOptions::default(), &|_| {})
+        .unwrap();
+    assert_eq!(report.concept.entries, vec!["climate"]);
+    for (_, x) in report.rows() {
+        let lower = x.text.to_lowercase();
+        assert!(
+            !x.terms.iter().any(|t| t == "change"),
+            "matched on 'change': {}",
+            x.text
+        );
+        assert!(
+            [
+                "climat",
+                "emission",
+                "weather",
+                "carbon",
+                "greenhouse",
+                "renewable",
+                "energy",
+                "flood",
+                "drought",
+                "hurricane",
+                "wildfire",
+                "sustainab",
+                "water",
+                "recycl",
+                "environment",
+                "fossil",
+                "scope",
+                "natural disaster",
+                "esg",
+                "temperature"
+            ]
+            .iter()
+            .any(|w| lower.contains(w)),
+            "off topic: {}",
+            x.text
+        );
     }
 }

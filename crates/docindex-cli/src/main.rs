@@ -6,6 +6,7 @@ mod bench;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use docindex_app::ask::AskEvent;
+use docindex_app::eval::provenance::ProvenanceCase;
 use docindex_app::eval::{AnswerRow, EvalQuestion, EvalRow, Method, METHODS};
 use docindex_app::links::LinkStatus;
 use docindex_app::provenance::{self, ProvenanceEvent};
@@ -959,8 +960,16 @@ fn run(cli: Cli) -> Result<i32> {
         } => {
             let text = std::fs::read_to_string(&questions)
                 .with_context(|| format!("cannot read {}", questions.display()))?;
-            let questions: Vec<EvalQuestion> = serde_json::from_str(&text)
-                .with_context(|| format!("{}: not a question list", questions.display()))?;
+            if let Ok(cases) = serde_json::from_str::<Vec<ProvenanceCase>>(&text) {
+                eval_provenance(&library, &cases, cli.json, &mut out)?;
+                return Ok(0);
+            }
+            let questions: Vec<EvalQuestion> = serde_json::from_str(&text).with_context(|| {
+                format!(
+                    "{}: neither a question list nor a provenance set",
+                    questions.display()
+                )
+            })?;
             let rows = library.evaluate(&questions, budget, !skip_minilm, &|done, total| {
                 eprint!("\r  evaluating {done}/{total}");
             })?;
@@ -1022,4 +1031,49 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Bench { .. } => unreachable!("handled above"),
     }
     Ok(0)
+}
+
+/// `docindex eval` on a provenance set: precision and recall per topic and document.
+fn eval_provenance(
+    library: &Library,
+    cases: &[ProvenanceCase],
+    json: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    let scores = library.evaluate_provenance(cases, &|done, total| {
+        eprint!("\r  scanning {done}/{total}");
+    })?;
+    eprintln!();
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&scores)?)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{:<26} {:<34} {:>5} {:>9} {:>12} {:>9}",
+        "topic", "document", "rows", "precision", "recall", "time"
+    )?;
+    for s in &scores {
+        let doc: String = s.doc.chars().take(34).collect();
+        let topic: String = s.topic.chars().take(26).collect();
+        writeln!(
+            out,
+            "{topic:<26} {doc:<34} {:>5} {:>9.2} {:>5.2} ({}/{}) {:>6.0} ms",
+            s.rows, s.precision, s.recall, s.core_found, s.core_total, s.millis
+        )?;
+    }
+    let n = scores.len().max(1) as f64;
+    writeln!(
+        out,
+        "mean precision {:.2}, mean recall {:.2}; {} of {} cases at precision >= 0.80 and recall >= 0.90; slowest scan {:.0} ms",
+        scores.iter().map(|s| s.precision).sum::<f64>() / n,
+        scores.iter().map(|s| s.recall).sum::<f64>() / n,
+        scores
+            .iter()
+            .filter(|s| s.precision >= 0.8 && s.recall >= 0.9)
+            .count(),
+        scores.len(),
+        scores.iter().map(|s| s.millis).fold(0.0, f64::max)
+    )?;
+    Ok(())
 }

@@ -433,9 +433,21 @@ fn with_a_model_provenance_reports_what_the_pre_filter_skipped() {
         total - judged,
         "coverage is honest"
     );
+    // The model judged excerpts one by one, not sections.
+    let excerpts_judged = c["excerpts_judged_by_model"].as_u64().unwrap();
+    assert!(excerpts_judged >= judged, "{c}");
     let evidence = report["evidence"].as_array().unwrap();
-    // The scripted model rates the first of each batch of ten 0.9 and the rest 0.2.
-    assert_eq!(evidence.len() as u64, judged.div_ceil(10));
+    // The scripted model rates the first of each batch of ten excerpts 0.9, the rest 0.2.
+    let confirmed: Vec<&serde_json::Value> = evidence
+        .iter()
+        .flat_map(|e| e["excerpts"].as_array().unwrap())
+        .collect();
+    assert_eq!(confirmed.len() as u64, excerpts_judged.div_ceil(10));
+    assert!(confirmed.iter().all(|x| x["relevance"] == 0.9
+        && x["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("scripted judgement")));
     assert!(evidence
         .iter()
         .all(|e| e["engine"] == "llm" && e["relevance"] == 0.9));

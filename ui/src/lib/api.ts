@@ -54,6 +54,11 @@ export interface EvidenceExcerpt {
   text: string;
   start_char: number;
   end_char: number;
+  /** 0..1, this excerpt's own relevance (absent in reports saved before it existed). */
+  relevance?: number;
+  /** The topic's concept terms it holds. */
+  terms?: string[];
+  reason?: string;
 }
 
 export interface Evidence {

@@ -3,6 +3,8 @@
 //! each cut to the same token budget. A question counts as found when one of its evidence
 //! strings (case and spacing ignored) is inside the budgeted text.
 
+pub mod provenance;
+
 use crate::search::SearchRequest;
 use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
