@@ -324,12 +324,12 @@ fn summarize_evidence(
     Ok((!text.is_empty()).then_some(text))
 }
 
-/// A cell a spreadsheet would run as a formula gets a leading apostrophe.
+/// A cell a spreadsheet would run as a formula gets a leading apostrophe. Line breaks stay
+/// (the writer quotes the cell), so an excerpt cell is exactly its span of the source.
 fn safe_cell(text: &str) -> String {
-    let text = text.replace(['\n', '\r'], " ");
     match text.chars().next() {
-        Some('=' | '+' | '-' | '@' | '\t') => format!("'{text}"),
-        _ => text,
+        Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{text}"),
+        _ => text.to_string(),
     }
 }
 
@@ -394,6 +394,6 @@ mod tests {
         assert_eq!(safe_cell("-(1,234)"), "'-(1,234)");
         assert_eq!(safe_cell("@SUM(A1)"), "'@SUM(A1)");
         assert_eq!(safe_cell("Net sales"), "Net sales");
-        assert_eq!(safe_cell("a\nb"), "a b");
+        assert_eq!(safe_cell("a\nb"), "a\nb");
     }
 }

@@ -143,7 +143,8 @@ enum Command {
         csv: Option<PathBuf>,
     },
     /// Retrieval quality on a question set with known evidence: our search against BM25 and
-    /// MiniLM over fixed 1,000-character chunks, each cut to the same token budget.
+    /// MiniLM over fixed 1,000-character chunks, each cut to the same token budget. Given a
+    /// provenance set (topics with hand-marked sentences), precision and recall per topic.
     Eval {
         questions: PathBuf,
         #[arg(long, default_value_t = 2000)]
@@ -193,10 +194,10 @@ enum Command {
         #[arg(long, value_enum, default_value = "minmax")]
         fusion: FusionArg,
     },
-    /// Index files into a scratch library and print throughput figures.
     /// List a document's links: internal ones with the section they reach, external ones
     /// with the library document they point at, or ABSENT.
     Links { doc: String },
+    /// Index files into a scratch library and print throughput figures.
     Bench {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
