@@ -326,3 +326,67 @@ fn search_json_carries_spans_pages_and_text_and_dense_joins_after_embed() {
         serde_json::json!(["lexical", "titles", "dense"])
     );
 }
+
+#[test]
+fn small_defects_a_new_user_meets_are_gone() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    // Boolean environment variables take 1/0, yes/no, on/off as well as true/false.
+    for value in ["1", "yes", "on", "true"] {
+        docindex(&lib)
+            .env("DOCINDEX_SKIP_EMBED", value)
+            .arg("index")
+            .arg(fixture("buckle_8-K_2024-11-22.html"))
+            .assert()
+            .success();
+    }
+    // The help says PDFs are read, and every verb has its own description.
+    let help = docindex(&lib).arg("--help").output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(help.contains("HTML, PDF, text, Markdown"), "{help}");
+    let bench = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("bench"))
+        .unwrap();
+    assert!(bench.contains("throughput"), "{bench}");
+    let links = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("links"))
+        .unwrap();
+    assert!(!links.contains("throughput"), "{links}");
+
+    // A reader that closes the pipe early ends the command quietly, with success.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("docindex"))
+        .arg("--library")
+        .arg(&lib)
+        .args(["tree", "buckle_8-K_2024-11-22.html"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert!(!stderr.contains("Broken pipe"), "{stderr}");
+
+    // An evaluation file that is neither set says so, naming the file.
+    let bad = dir.path().join("set.json");
+    std::fs::write(&bad, r#"[{"doc": "x"}]"#).unwrap();
+    let out = docindex(&lib).arg("eval").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("set.json")
+            && stderr.contains("neither a question list nor a provenance set"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,232 @@
+//! The command line: global options, one argument struct per verb, and the scope flags
+//! (`--doc`, `--company`, `--year`, `--type`) defined once for every verb that reads a scope.
+
+use clap::builder::BoolishValueParser;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use docindex_app::search::{self, SearchRequest};
+use docindex_app::AppError;
+use docindex_core::model::DocType;
+use docindex_core::provenance::ScanOptions;
+use docindex_core::structure::TreeSettings;
+use docindex_core::IndexSettings;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "docindex",
+    version,
+    about = "Index financial filings into exact-span section trees"
+)]
+pub struct Cli {
+    /// Library folder (default: $DOCINDEX_LIBRARY, else the OS data directory).
+    #[arg(long, global = true)]
+    pub library: Option<PathBuf>,
+    /// Print machine-readable JSON.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Split nodes larger than this many tokens.
+    #[arg(long, global = true, default_value_t = TreeSettings::default().max_node_tokens)]
+    pub max_node_tokens: usize,
+    /// Refuse files larger than this many bytes.
+    #[arg(long, global = true, default_value_t = IndexSettings::default().max_bytes)]
+    pub max_bytes: u64,
+    /// Language model for LLM-enhanced indexing, LiteLLM style: openai/gpt-4o,
+    /// anthropic/claude-sonnet-4-5, azure/<deployment>, bedrock/<model id>, ollama/<model>,
+    /// hosted_vllm/<model>. Keys and base URLs come from the usual environment variables
+    /// (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, AZURE_API_KEY, AZURE_API_BASE,
+    /// AWS_*, OLLAMA_HOST).
+    #[arg(long, global = true, env = "DOCINDEX_MODEL")]
+    pub model: Option<String>,
+    /// Ignore --model and DOCINDEX_MODEL: offline engine only.
+    #[arg(long, global = true)]
+    pub offline: bool,
+    /// Cache of model replies: sqlite (in the library), memory, none, or a redis:// URL.
+    #[arg(long, global = true, env = "DOCINDEX_CACHE", default_value = "sqlite")]
+    pub cache: String,
+    /// Seconds a cached model reply stays valid.
+    #[arg(
+        long,
+        global = true,
+        env = "DOCINDEX_LLM_CACHE_TTL",
+        default_value_t = 3600
+    )]
+    pub llm_cache_ttl: u64,
+    /// Model requests in flight at once (per file and per provider).
+    #[arg(
+        long,
+        global = true,
+        env = "DOCINDEX_LLM_CONCURRENCY",
+        default_value_t = 4
+    )]
+    pub llm_concurrency: usize,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Index files (HTML, PDF, text, Markdown) into the library.
+    Index(IndexArgs),
+    /// Compute the local embeddings of every document that has none yet (dense search).
+    Embed,
+    /// List saved answers and provenance reports, or reopen one by id (its spans are
+    /// checked against the library again).
+    Saved { id: Option<i64> },
+    /// Answer a question with cited, verified excerpts (offline engine), streamed.
+    Ask(AskArgs),
+    /// Every section that discusses a topic, with verbatim excerpts: all sections are read.
+    Provenance(ProvenanceArgs),
+    /// Retrieval quality on a question set with known evidence: our search against BM25 and
+    /// MiniLM over fixed 1,000-character chunks, each cut to the same token budget. Given a
+    /// provenance set (topics with hand-marked sentences), precision and recall per topic.
+    Eval(EvalArgs),
+    /// List the documents in the library.
+    List,
+    /// Show a document's tree: ids, titles and spans.
+    Tree { doc: String },
+    /// Print exactly the text of one node.
+    Show { doc: String, node_id: String },
+    /// Export a document's index as JSON.
+    Export(ExportArgs),
+    /// Remove a document from the library.
+    Remove { doc: String },
+    /// Find the sections related to a query (BM25 + titles + local embeddings, fused).
+    Search(SearchArgs),
+    /// List a document's links: internal ones with the section they reach, external ones
+    /// with the library document they point at, or ABSENT.
+    Links { doc: String },
+    /// Index files into a scratch library and print throughput figures.
+    Bench(BenchArgs),
+}
+
+#[derive(Args)]
+pub struct IndexArgs {
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Files indexed in parallel.
+    #[arg(long, default_value_t = default_jobs())]
+    pub jobs: usize,
+    /// Leave the embedding stage for later (`docindex embed`); BM25 search works at once.
+    /// DOCINDEX_SKIP_EMBED accepts 1/0, true/false, yes/no, on/off.
+    #[arg(long, env = "DOCINDEX_SKIP_EMBED", value_parser = BoolishValueParser::new())]
+    pub skip_embed: bool,
+}
+
+/// Which documents a verb reads; every flag narrows the library.
+#[derive(Args, Clone, Default)]
+pub struct ScopeArgs {
+    /// Only this document (id, name, stem or id prefix).
+    #[arg(long)]
+    pub doc: Option<String>,
+    /// Only documents of this company (name substring or ticker).
+    #[arg(long)]
+    pub company: Option<String>,
+    /// Only documents of this fiscal year.
+    #[arg(long)]
+    pub year: Option<i32>,
+    /// Only documents of this type (10-K, 10-Q, 8-K, …).
+    #[arg(long = "type")]
+    pub doc_type: Option<String>,
+}
+
+impl ScopeArgs {
+    /// The application's request for `text` over this scope.
+    pub fn request(&self, text: &str) -> Result<SearchRequest, AppError> {
+        let mut request = SearchRequest::new(text);
+        request.doc = self.doc.clone();
+        request.company = self.company.clone();
+        request.fiscal_year = self.year;
+        request.doc_type = match &self.doc_type {
+            Some(t) => Some(DocType::parse(t).ok_or_else(|| search::unknown_doc_type(t))?),
+            None => None,
+        };
+        Ok(request)
+    }
+}
+
+#[derive(Args)]
+pub struct AskArgs {
+    pub question: String,
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+}
+
+#[derive(Args)]
+pub struct ProvenanceArgs {
+    pub topic: String,
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    /// Excerpts below this relevance (0..1) are left out.
+    #[arg(long, default_value_t = ScanOptions::default().threshold)]
+    pub threshold: f64,
+    /// Excerpts printed per section (the JSON and the CSV hold all of them).
+    #[arg(long, default_value_t = 3)]
+    pub excerpts: usize,
+    /// Write the report as CSV (one row per excerpt) to this file.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct EvalArgs {
+    pub questions: PathBuf,
+    #[arg(long, default_value_t = 2000)]
+    pub budget: usize,
+    /// Leave out the MiniLM baseline (it embeds every 1,000-character chunk).
+    #[arg(long)]
+    pub skip_minilm: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ExportFormat {
+    Native,
+    Pageindex,
+}
+
+#[derive(Args)]
+pub struct ExportArgs {
+    pub doc: String,
+    #[arg(long, value_enum, default_value = "native")]
+    pub format: ExportFormat,
+    /// Include the canonical text and each node's text.
+    #[arg(long)]
+    pub with_text: bool,
+    /// Write to this file instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum FusionArg {
+    Rrf,
+    Minmax,
+}
+
+#[derive(Args)]
+pub struct SearchArgs {
+    pub query: String,
+    #[command(flatten)]
+    pub scope: ScopeArgs,
+    #[arg(long, default_value_t = 10)]
+    pub limit: usize,
+    /// How the legs are combined.
+    #[arg(long, value_enum, default_value = "minmax")]
+    pub fusion: FusionArg,
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    #[arg(long, default_value_t = default_jobs())]
+    pub jobs: usize,
+    /// Repetitions of the single-threaded per-file measurement.
+    #[arg(long, default_value_t = 3)]
+    pub repeat: usize,
+}
+
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}

@@ -1,0 +1,56 @@
+//! `docindex index` and `docindex embed`: files into the library, then the embedding stage.
+
+use crate::args::IndexArgs;
+use crate::progress::{embed_stage, FileBars};
+use crate::{exit_code, Session};
+use anyhow::Result;
+use docindex_app::IndexEvent;
+use std::io::Write;
+
+pub fn index(session: &mut Session, args: IndexArgs) -> Result<i32> {
+    let mut out = std::io::stdout().lock();
+    let bars = FileBars::new(args.paths.len(), session.json);
+    // Ctrl-C cancels: files in progress stop at their next stage and store nothing.
+    let cancel = session.library.cancel_flag();
+    let _ = ctrlc::set_handler(move || {
+        cancel.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let on_event = |event: IndexEvent| bars.on_event(&event);
+    let reports = session
+        .library
+        .index_paths(&args.paths, args.jobs, &on_event)?;
+    bars.finish();
+    // The embedding stage: the documents are already readable and searchable by
+    // BM25; dense search joins when this is done.
+    if !args.skip_embed {
+        embed_stage(&mut session.library, session.json);
+    }
+    let failed = reports.iter().filter(|r| r.result.is_err()).count();
+    if session.json {
+        let rows: Vec<serde_json::Value> = reports
+            .iter()
+            .map(|r| match &r.result {
+                Ok(outcome) => serde_json::json!({"path": r.path, "ok": true, "outcome": outcome}),
+                Err(e) => serde_json::json!({"path": r.path, "ok": false, "error": e.to_string(), "fault": e.fault()}),
+            })
+            .collect();
+        writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
+    }
+    if failed > 0 {
+        eprintln!("{failed} of {} file(s) failed", reports.len());
+        let worst = reports
+            .iter()
+            .filter_map(|r| r.result.as_ref().err())
+            .map(|e| exit_code(e.fault()))
+            .max()
+            .unwrap_or(1);
+        return Ok(worst);
+    }
+    Ok(0)
+}
+
+/// The embedding stage for every document that has none yet.
+pub fn embed(session: &mut Session) -> Result<i32> {
+    embed_stage(&mut session.library, session.json);
+    Ok(0)
+}
