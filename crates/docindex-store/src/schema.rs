@@ -1,0 +1,199 @@
+//! The schema: migrations by `user_version`, each upgrading by one version.
+
+use crate::{Result, SqliteStore, StoreError};
+use rusqlite::TransactionBehavior;
+
+/// Each entry upgrades the schema by one version; never edit a released entry.
+const MIGRATIONS: &[&str] = &[
+    r#"
+CREATE TABLE documents (
+    doc_id TEXT PRIMARY KEY,
+    doc_name TEXT NOT NULL UNIQUE,
+    doc_type TEXT NOT NULL,
+    format TEXT NOT NULL,
+    source_sha256 TEXT NOT NULL,
+    encoding TEXT NOT NULL,
+    description TEXT,
+    metadata_json TEXT NOT NULL,
+    company_name TEXT,
+    ticker TEXT,
+    fiscal_year INTEGER,
+    period_end_date TEXT,
+    settings_key TEXT NOT NULL,
+    char_count INTEGER NOT NULL,
+    node_count INTEGER NOT NULL,
+    indexed_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now'))
+);
+CREATE TABLE document_text (
+    doc_id TEXT PRIMARY KEY REFERENCES documents(doc_id) ON DELETE CASCADE,
+    text TEXT NOT NULL
+);
+CREATE TABLE nodes (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    node_id TEXT NOT NULL,
+    ordinal INTEGER NOT NULL,
+    parent_id TEXT,
+    level INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    token_count INTEGER NOT NULL,
+    summary TEXT NOT NULL,
+    summary_engine TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    PRIMARY KEY (doc_id, node_id)
+);
+CREATE TABLE chunks (
+    rowid INTEGER PRIMARY KEY,
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    chunk_index INTEGER NOT NULL,
+    node_id TEXT NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    token_count INTEGER NOT NULL,
+    context TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX chunks_doc ON chunks(doc_id, chunk_index);
+CREATE TABLE cross_refs (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    source_node_id TEXT NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    target TEXT NOT NULL,
+    target_node_id TEXT
+);
+CREATE INDEX cross_refs_doc ON cross_refs(doc_id);
+CREATE TABLE dictionary (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    term TEXT NOT NULL,
+    definition TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    node_id TEXT
+);
+CREATE INDEX dictionary_doc ON dictionary(doc_id);
+CREATE TABLE links (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    href TEXT NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    target_char INTEGER
+);
+CREATE INDEX links_doc ON links(doc_id);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(text, context, content='chunks', content_rowid='rowid', tokenize='porter unicode61');
+CREATE TABLE node_search (
+    rowid INTEGER PRIMARY KEY,
+    doc_id TEXT NOT NULL,
+    node_id TEXT NOT NULL
+);
+CREATE INDEX node_search_doc ON node_search(doc_id);
+CREATE VIRTUAL TABLE nodes_fts USING fts5(title, summary, tokenize='porter unicode61');
+"#,
+    r#"
+ALTER TABLE nodes ADD COLUMN start_page INTEGER;
+ALTER TABLE nodes ADD COLUMN end_page INTEGER;
+ALTER TABLE chunks ADD COLUMN start_page INTEGER;
+ALTER TABLE chunks ADD COLUMN end_page INTEGER;
+ALTER TABLE documents ADD COLUMN page_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN warnings_json TEXT NOT NULL DEFAULT '[]';
+CREATE TABLE pages (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    page INTEGER NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL,
+    label TEXT,
+    furniture_json TEXT NOT NULL,
+    has_text INTEGER NOT NULL,
+    PRIMARY KEY (doc_id, page)
+);
+CREATE TABLE images (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    page INTEGER NOT NULL,
+    left REAL NOT NULL,
+    bottom REAL NOT NULL,
+    right REAL NOT NULL,
+    top REAL NOT NULL,
+    at_char INTEGER NOT NULL,
+    node_id TEXT,
+    caption TEXT
+);
+CREATE INDEX images_doc ON images(doc_id);
+"#,
+    r#"
+ALTER TABLE documents ADD COLUMN enhancement_json TEXT;
+CREATE TABLE cache (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+);
+CREATE INDEX cache_expiry ON cache(expires_at);
+"#,
+    r#"
+CREATE TABLE chunk_vectors (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    chunk_index INTEGER NOT NULL,
+    model TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (doc_id, chunk_index, model)
+);
+"#,
+    r#"
+CREATE TABLE saved (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    title TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),
+    json TEXT NOT NULL
+);
+"#,
+    // Section types (statements with their periods, notes, MD&A): JSON, or "unset" for a
+    // document stored before they existed (typed when it is read).
+    r#"
+ALTER TABLE nodes ADD COLUMN financial_json TEXT NOT NULL DEFAULT 'unset';
+"#,
+    // Figures tagged with us-gaap concepts (inline XBRL), where statement rows are anchored.
+    r#"
+CREATE TABLE facts (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    concept TEXT NOT NULL,
+    start_char INTEGER NOT NULL,
+    end_char INTEGER NOT NULL
+);
+CREATE INDEX facts_doc ON facts(doc_id);
+"#,
+];
+
+impl SqliteStore {
+    pub(crate) fn migrate(&mut self) -> Result<()> {
+        let version: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let known = MIGRATIONS.len() as i64;
+        if version > known {
+            return Err(StoreError::TooNew {
+                path: self.path.clone(),
+                found: version,
+                known,
+            });
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    /// The schema version of the open library.
+    pub fn schema_version(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?)
+    }
+}

@@ -1,0 +1,162 @@
+//! What search reads: BM25 over chunks and node titles, parents, the dictionary and the
+//! stored embeddings, each within an optional document scope.
+
+use crate::{Result, SqliteStore};
+use rusqlite::params;
+
+/// A lexical match: a chunk (with its node) or a node by title and summary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LexicalHit {
+    pub doc_id: String,
+    pub chunk_index: Option<usize>,
+    pub node_id: String,
+    /// Higher is better (negated BM25).
+    pub score: f64,
+    /// The node's title (title leg only).
+    pub title: Option<String>,
+}
+
+/// A chunk's stored embedding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredVector {
+    pub doc_id: String,
+    pub chunk_index: usize,
+    pub node_id: String,
+    pub vector: Vec<f32>,
+}
+
+/// A document scope as a JSON array for `json_each`, or NULL for the whole library.
+fn scope_json(doc_ids: Option<&[String]>) -> Option<String> {
+    doc_ids.map(|ids| serde_json::Value::from(ids.to_vec()).to_string())
+}
+
+impl SqliteStore {
+    /// Chunks matching an FTS5 expression, best first (BM25 over chunk text and its context
+    /// line), within `doc_ids` when given.
+    pub fn bm25_chunks(
+        &self,
+        fts_query: &str,
+        doc_ids: Option<&[String]>,
+        limit: usize,
+    ) -> Result<Vec<LexicalHit>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT c.doc_id, c.chunk_index, c.node_id, bm25(chunks_fts, 1.0, 0.5) AS score
+             FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
+             WHERE chunks_fts MATCH ?1
+               AND (?3 IS NULL OR c.doc_id IN (SELECT value FROM json_each(?3)))
+             ORDER BY score LIMIT ?2",
+        )?;
+        let scope = scope_json(doc_ids);
+        let rows = stmt.query_map(params![fts_query, limit as i64, scope], |r| {
+            Ok(LexicalHit {
+                doc_id: r.get(0)?,
+                chunk_index: Some(r.get::<_, i64>(1)? as usize),
+                node_id: r.get(2)?,
+                score: -r.get::<_, f64>(3)?,
+                title: None,
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
+    }
+
+    /// Nodes whose title or summary match, best first.
+    pub fn bm25_nodes(
+        &self,
+        fts_query: &str,
+        doc_ids: Option<&[String]>,
+        limit: usize,
+    ) -> Result<Vec<LexicalHit>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT s.doc_id, s.node_id, bm25(nodes_fts, 2.0, 0.5) AS score, nodes_fts.title
+             FROM nodes_fts JOIN node_search s ON s.rowid = nodes_fts.rowid
+             WHERE nodes_fts MATCH ?1
+               AND (?3 IS NULL OR s.doc_id IN (SELECT value FROM json_each(?3)))
+             ORDER BY score LIMIT ?2",
+        )?;
+        let scope = scope_json(doc_ids);
+        let rows = stmt.query_map(params![fts_query, limit as i64, scope], |r| {
+            Ok(LexicalHit {
+                doc_id: r.get(0)?,
+                chunk_index: None,
+                node_id: r.get(1)?,
+                score: -r.get::<_, f64>(2)?,
+                title: Some(r.get(3)?),
+            })
+        })?;
+        Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
+    }
+
+    /// Each node's parent, for the documents in `doc_ids`: (doc_id, node_id) → parent_id.
+    pub fn parents(
+        &self,
+        doc_ids: &[String],
+    ) -> Result<std::collections::HashMap<(String, String), String>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT doc_id, node_id, parent_id FROM nodes
+             WHERE parent_id IS NOT NULL AND doc_id IN (SELECT value FROM json_each(?1))",
+        )?;
+        let rows = stmt.query_map(params![scope_json(Some(doc_ids))], |r| {
+            Ok(((r.get(0)?, r.get(1)?), r.get(2)?))
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    /// Terms and definitions of the dictionaries of `doc_ids` (all documents when `None`).
+    pub fn dictionary_pairs(&self, doc_ids: Option<&[String]>) -> Result<Vec<(String, String)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT DISTINCT term, definition FROM dictionary
+             WHERE ?1 IS NULL OR doc_id IN (SELECT value FROM json_each(?1))",
+        )?;
+        let rows = stmt.query_map(params![scope_json(doc_ids)], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
+    }
+
+    /// A cheap fingerprint of the stored vectors: their count and the newest row id, so
+    /// any insert or delete changes it.
+    pub fn vector_count(&self) -> Result<i64> {
+        let (count, newest): (i64, i64) = self.conn.query_row(
+            "SELECT count(*), coalesce(max(rowid), 0) FROM chunk_vectors",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok(count.wrapping_mul(1_000_003).wrapping_add(newest))
+    }
+
+    /// Documents with chunks but no vectors for `model` yet.
+    pub fn docs_without_vectors(&self, model: &str) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT d.doc_id FROM documents d
+             WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.doc_id)
+               AND NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.doc_id = d.doc_id AND v.model = ?1)
+             ORDER BY d.doc_name",
+        )?;
+        let rows = stmt.query_map(params![model], |r| r.get(0))?;
+        Ok(rows.collect::<std::result::Result<Vec<String>, _>>()?)
+    }
+
+    /// Every stored vector of `model` with its chunk's node, for the documents in `doc_ids`
+    /// (all when `None`).
+    pub fn vectors(&self, model: &str, doc_ids: Option<&[String]>) -> Result<Vec<StoredVector>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT v.doc_id, v.chunk_index, c.node_id, v.vector FROM chunk_vectors v
+             JOIN chunks c ON c.doc_id = v.doc_id AND c.chunk_index = v.chunk_index
+             WHERE v.model = ?1",
+        )?;
+        let rows = stmt.query_map(params![model], |r| {
+            Ok(StoredVector {
+                doc_id: r.get(0)?,
+                chunk_index: r.get::<_, i64>(1)? as usize,
+                node_id: r.get(2)?,
+                vector: docindex_core::embed::from_bytes(&r.get::<_, Vec<u8>>(3)?),
+            })
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let row = row?;
+            if doc_ids.is_none_or(|ids| ids.contains(&row.doc_id)) {
+                out.push(row);
+            }
+        }
+        Ok(out)
+    }
+}
