@@ -1,0 +1,497 @@
+//! PDF pages to canonical text: glyphs become lines, lines become paragraphs and table rows
+//! in reading order (two-column regions read column by column), running headers, footers and
+//! page numbers are set aside per page, and every block remembers its page.
+//!
+//! The core never opens a PDF itself: a [`PdfReader`] (pdfium, in `docindex-pdf`) hands it
+//! one [`PdfPage`] at a time, so memory holds laid-out lines, never a whole document of glyphs.
+
+use super::{assemble, BlockKind, BlockStyle, Canonical, RawBlock};
+use crate::error::{IngestError, Result};
+use regex::Regex;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::LazyLock;
+
+mod columns;
+mod furniture;
+mod lines;
+mod paragraphs;
+mod reader;
+
+use columns::*;
+use furniture::*;
+use lines::*;
+use paragraphs::*;
+pub use reader::*;
+
+/// Collects pages as the reader produces them and builds the canonical text at the end.
+#[derive(Debug, Default)]
+pub struct PdfAssembler {
+    pages: Vec<LaidPage>,
+    /// Destinations some link points at: (page, top) → anchor name.
+    destinations: HashMap<(u32, i32), String>,
+}
+
+impl PdfAssembler {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Lay one page out and keep its lines; the glyphs are dropped.
+    pub fn add_page(&mut self, page: PdfPage) {
+        let mut lines = layout_lines(&page);
+        for link in &page.links {
+            let href = match &link.target {
+                PdfLinkTarget::Uri(uri) => uri.clone(),
+                PdfLinkTarget::Page { page, top } => format!("#{}", self.destination(*page, *top)),
+            };
+            attach_link(&mut lines, &link.rect, &href);
+        }
+        for line in &mut lines {
+            line.glyph_x = Vec::new();
+        }
+        self.pages.push(LaidPage {
+            number: page.number,
+            width: page.width,
+            height: page.height,
+            lines,
+            images: page.images,
+            furniture: Vec::new(),
+        });
+    }
+
+    fn destination(&mut self, page: u32, top: Option<f32>) -> String {
+        // Destinations within two points are the same place.
+        let key = (
+            page,
+            top.map(|t| (t / 2.0).round() as i32).unwrap_or(i32::MAX),
+        );
+        let next = self.destinations.len();
+        self.destinations
+            .entry(key)
+            .or_insert_with(|| format!("{ANCHOR_PREFIX}{next}"))
+            .clone()
+    }
+
+    /// Finish: set furniture aside, build paragraphs, place anchors, outline and images.
+    pub fn finish(mut self, info: &PdfInfo) -> Result<Canonical> {
+        let outline_anchors: Vec<(String, u32, String)> = info
+            .outline
+            .iter()
+            .filter_map(|e| {
+                e.page
+                    .map(|p| (e.title.clone(), e.level, self.destination(p, e.top)))
+            })
+            .collect();
+        mark_furniture(&mut self.pages);
+        let pages_with_text = self
+            .pages
+            .iter()
+            .filter(|p| p.lines.len() > p.furniture.len())
+            .count();
+        if pages_with_text == 0 {
+            return Err(IngestError::NoTextLayer {
+                pages: self.pages.len() as u32,
+            });
+        }
+        let mut raw: Vec<RawBlock> = Vec::new();
+        let mut tops: Vec<f32> = Vec::new();
+        let mut first_block_of_page: Vec<Option<usize>> = Vec::with_capacity(self.pages.len());
+        let mut table_id = 0u32;
+        for page in &self.pages {
+            let start = raw.len();
+            let body: Vec<&Line> = page
+                .lines
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !page.furniture.contains(i))
+                .map(|(_, l)| l)
+                .collect();
+            paragraphs(&body, page, &mut raw, &mut tops, &mut table_id);
+            if let Some(first) = raw.get_mut(start) {
+                first.page_break_before = page.number > 1;
+            }
+            first_block_of_page.push((raw.len() > start).then_some(start));
+        }
+        self.place_anchors(&mut raw, &tops, &first_block_of_page);
+        let mut canonical = assemble(raw, Vec::new());
+        canonical.title = info.title.clone().filter(|t| !t.trim().is_empty());
+        canonical.pages = page_extents(&canonical, &self.pages);
+        canonical.outline = outline_anchors
+            .into_iter()
+            .filter_map(|(title, level, anchor)| {
+                canonical.anchors.get(&anchor).map(|&offset| OutlineTarget {
+                    title,
+                    level,
+                    offset,
+                })
+            })
+            .collect();
+        canonical.images = image_placements(&canonical, &self.pages);
+        let scanned: Vec<u32> = canonical
+            .pages
+            .iter()
+            .filter(|p| !p.has_text)
+            .map(|p| p.number)
+            .collect();
+        if !scanned.is_empty() {
+            canonical.warnings.push(format!(
+                "{} of {} pages have no text layer (scanned or blank): {}; their text is not indexed",
+                scanned.len(),
+                canonical.pages.len(),
+                compress_ranges(&scanned)
+            ));
+        }
+        if info.broken_outline_entries > 0 {
+            canonical.warnings.push(format!(
+                "{} outline entries point nowhere and were ignored",
+                info.broken_outline_entries
+            ));
+        }
+        Ok(canonical)
+    }
+
+    /// Put each destination's anchor on the first block at or below its top on its page.
+    fn place_anchors(
+        &self,
+        raw: &mut [RawBlock],
+        tops: &[f32],
+        first_block_of_page: &[Option<usize>],
+    ) {
+        for (&(page, top_key), name) in &self.destinations {
+            let Some(page_index) = self.pages.iter().position(|p| p.number == page) else {
+                continue;
+            };
+            // A destination on a page without text lands on the next page that has some.
+            let Some(first) = first_block_of_page[page_index..].iter().flatten().next() else {
+                continue;
+            };
+            let mut target = *first;
+            if top_key != i32::MAX && raw[target].page == Some(page) {
+                let top = top_key as f32 * 2.0;
+                let mut b = target;
+                while b < raw.len() && raw[b].page == Some(page) && tops[b] > top + 12.0 {
+                    b += 1;
+                }
+                // Below the page's last block: the destination is where the next page starts.
+                target = b.min(raw.len() - 1);
+            }
+            raw[target].anchors.push((name.clone(), 0));
+        }
+    }
+}
+
+fn compress_ranges(pages: &[u32]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < pages.len() {
+        let mut j = i;
+        while j + 1 < pages.len() && pages[j + 1] == pages[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            pages[i].to_string()
+        } else {
+            format!("{}-{}", pages[i], pages[j])
+        });
+        i = j + 1;
+    }
+    parts.join(", ")
+}
+
+/// Byte ranges of pages in the assembled text: from a page's first block to the next page's.
+fn page_extents(c: &Canonical, pages: &[LaidPage]) -> Vec<PageExtent> {
+    let mut first_block: HashMap<u32, usize> = HashMap::new();
+    for (i, b) in c.blocks.iter().enumerate() {
+        if let Some(p) = b.page {
+            first_block.entry(p).or_insert(i);
+        }
+    }
+    let starts: Vec<Option<usize>> = pages
+        .iter()
+        .map(|p| first_block.get(&p.number).map(|&b| c.blocks[b].span.start))
+        .collect();
+    let mut extents = Vec::with_capacity(pages.len());
+    for (i, page) in pages.iter().enumerate() {
+        let next_start = starts[i + 1..]
+            .iter()
+            .flatten()
+            .next()
+            .copied()
+            .unwrap_or(c.text.len());
+        let start = starts[i].unwrap_or(next_start);
+        let furniture: Vec<String> = page
+            .furniture
+            .iter()
+            .map(|&l| page.lines[l].text.clone())
+            .collect();
+        let label = furniture
+            .iter()
+            .rev()
+            .find_map(|t| PAGE_LABEL.captures(t.trim()).and_then(|m| m.get(1)))
+            .map(|m| m.as_str().replace(' ', ""));
+        extents.push(PageExtent {
+            number: page.number,
+            span: start..next_start.max(start),
+            label,
+            furniture,
+            has_text: starts[i].is_some(),
+        });
+    }
+    extents
+}
+
+/// Each image is placed at the start of its page's text (its box says where on the page).
+fn image_placements(c: &Canonical, pages: &[LaidPage]) -> Vec<ImagePlacement> {
+    let mut out = Vec::new();
+    for (page, extent) in pages.iter().zip(&c.pages) {
+        for rect in &page.images {
+            out.push(ImagePlacement {
+                page: page.number,
+                rect: *rect,
+                offset: extent.span.start,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    /// Glyphs of `text` set at (x, baseline) in a monospaced font of `size` points.
+    fn typeset(text: &str, x: f32, baseline: f32, size: f32, bold: bool) -> Vec<Glyph> {
+        let advance = 0.5 * size;
+        let mut out = Vec::new();
+        let mut space_before = false;
+        for (i, ch) in text.chars().enumerate() {
+            if ch == ' ' {
+                space_before = true;
+                continue;
+            }
+            let left = x + i as f32 * advance;
+            out.push(Glyph {
+                ch,
+                rect: Rect::new(
+                    left,
+                    baseline - 0.2 * size,
+                    left + advance,
+                    baseline + 0.8 * size,
+                ),
+                baseline,
+                font_size: size,
+                bold,
+                space_before: std::mem::take(&mut space_before),
+            });
+        }
+        out
+    }
+
+    fn page(number: u32, lines: &[(&str, f32, f32, bool)]) -> PdfPage {
+        let mut glyphs = Vec::new();
+        for (text, x, y, bold) in lines {
+            glyphs.extend(typeset(text, *x, *y, 10.0, *bold));
+        }
+        PdfPage {
+            number,
+            width: 612.0,
+            height: 792.0,
+            glyphs,
+            links: Vec::new(),
+            images: Vec::new(),
+        }
+    }
+
+    fn assemble_pages(pages: Vec<PdfPage>) -> Canonical {
+        let mut assembler = PdfAssembler::new();
+        let count = pages.len() as u32;
+        for p in pages {
+            assembler.add_page(p);
+        }
+        assembler
+            .finish(&PdfInfo {
+                page_count: count,
+                ..PdfInfo::default()
+            })
+            .unwrap()
+    }
+
+    fn blocks(c: &Canonical) -> Vec<&str> {
+        c.blocks.iter().map(|b| &c.text[b.span.clone()]).collect()
+    }
+
+    #[test]
+    fn wrapped_lines_join_and_hyphenated_words_rejoin() {
+        let c = assemble_pages(vec![page(
+            1,
+            &[
+                ("Results of Operations", 50.0, 700.0, true),
+                ("Revenue grew because the com-", 50.0, 680.0, false),
+                ("pany sold more licences in every", 50.0, 668.0, false),
+                ("region.", 50.0, 656.0, false),
+            ],
+        )]);
+        assert_eq!(
+            blocks(&c),
+            vec![
+                "Results of Operations",
+                "Revenue grew because the company sold more licences in every region."
+            ]
+        );
+        assert!(c.blocks[0].style.bold);
+        assert_eq!(c.blocks[1].page, Some(1));
+    }
+
+    #[test]
+    fn two_columns_are_read_one_after_the_other() {
+        let mut lines = vec![("Market Overview", 50.0, 740.0, true)];
+        let left = [
+            "alpha one two three four five six seven",
+            "alpha eight nine ten eleven twelve thirteen",
+            "alpha fourteen fifteen sixteen seventeen end",
+        ];
+        let right = [
+            "omega one two three four five six seven",
+            "omega eight nine ten eleven twelve thirteen",
+            "omega fourteen fifteen sixteen seventeen end",
+        ];
+        let mut y = 700.0;
+        for _ in 0..3 {
+            for (l, r) in left.iter().zip(right.iter()) {
+                lines.push((l, 50.0, y, false));
+                lines.push((r, 330.0, y, false));
+                y -= 12.0;
+            }
+        }
+        let c = assemble_pages(vec![page(1, &lines)]);
+        let text = &c.text;
+        let last_alpha = text.rfind("alpha").unwrap();
+        let first_omega = text.find("omega").unwrap();
+        assert!(last_alpha < first_omega, "left column first: {text}");
+    }
+
+    #[test]
+    fn page_numbers_and_running_headers_are_set_aside_but_kept_in_the_page_map() {
+        let pages: Vec<PdfPage> = (1..=4)
+            .map(|n| {
+                let number = format!("{n}");
+                let body = format!(
+                    "Body text of the {} page ends here.",
+                    ["first", "second", "third", "fourth"][n as usize - 1]
+                );
+                let mut p = page(
+                    n,
+                    &[
+                        ("ACME CORP | Annual Report", 50.0, 760.0, false),
+                        (&body, 50.0, 700.0, false),
+                        (&number, 300.0, 40.0, false),
+                    ],
+                );
+                p.number = n;
+                p
+            })
+            .collect();
+        let c = assemble_pages(pages);
+        assert!(!c.text.contains("ACME CORP"), "{}", c.text);
+        assert_eq!(c.pages.len(), 4);
+        for (i, p) in c.pages.iter().enumerate() {
+            assert_eq!(p.label.as_deref(), Some((i + 1).to_string().as_str()));
+            assert!(p.furniture.iter().any(|f| f.contains("ACME CORP")));
+            let ordinal = ["first", "second", "third", "fourth"][i];
+            assert!(c.text[p.span.clone()].contains(&format!("the {ordinal} page")));
+        }
+        // The page map covers the text without gaps.
+        assert_eq!(c.pages[0].span.start, 0);
+        for pair in c.pages.windows(2) {
+            assert_eq!(pair[0].span.end, pair[1].span.start);
+        }
+        assert_eq!(c.pages[3].span.end, c.text.len());
+    }
+
+    #[test]
+    fn table_rows_keep_cells_apart_and_currency_with_numbers() {
+        let c = assemble_pages(vec![page(
+            1,
+            &[
+                ("Net sales", 50.0, 700.0, false),
+                ("$", 300.0, 700.0, false),
+                ("81,797", 320.0, 700.0, false),
+                ("(1,234", 420.0, 700.0, false),
+                (")", 455.0, 700.0, false),
+            ],
+        )]);
+        assert_eq!(blocks(&c), vec!["Net sales | $81,797 | (1,234)"]);
+        assert_eq!(c.blocks[0].kind, BlockKind::TableRow);
+    }
+
+    #[test]
+    fn internal_links_become_anchors_on_the_target_page_and_uris_stay_external() {
+        let mut first = page(
+            1,
+            &[
+                ("Contents", 50.0, 740.0, true),
+                ("Risk Factors 2", 50.0, 700.0, false),
+                ("Exhibit 99.1", 50.0, 680.0, false),
+            ],
+        );
+        first.links = vec![
+            PdfLinkArea {
+                rect: Rect::new(45.0, 695.0, 200.0, 712.0),
+                target: PdfLinkTarget::Page {
+                    page: 2,
+                    top: Some(760.0),
+                },
+            },
+            PdfLinkArea {
+                rect: Rect::new(45.0, 675.0, 200.0, 692.0),
+                target: PdfLinkTarget::Uri("https://www.sec.gov/ex99.htm".into()),
+            },
+        ];
+        let second = page(
+            2,
+            &[
+                ("Risk Factors", 50.0, 740.0, true),
+                ("Our business has risks.", 50.0, 720.0, false),
+            ],
+        );
+        let c = assemble_pages(vec![first, second]);
+        let internal = c.links.iter().find(|l| l.href.starts_with('#')).unwrap();
+        assert_eq!(&c.text[internal.span.clone()], "Risk Factors 2");
+        let target = c.anchors[internal.href.trim_start_matches('#')];
+        assert!(c.text[target..].starts_with("Risk Factors\n"));
+        let external = c.links.iter().find(|l| !l.href.starts_with('#')).unwrap();
+        assert_eq!(&c.text[external.span.clone()], "Exhibit 99.1");
+    }
+
+    #[test]
+    fn a_document_without_any_text_layer_is_refused_and_blank_pages_are_reported() {
+        let mut assembler = PdfAssembler::new();
+        assembler.add_page(PdfPage {
+            number: 1,
+            width: 612.0,
+            height: 792.0,
+            ..PdfPage::default()
+        });
+        let err = assembler
+            .finish(&PdfInfo {
+                page_count: 1,
+                ..PdfInfo::default()
+            })
+            .unwrap_err();
+        assert_eq!(err, IngestError::NoTextLayer { pages: 1 });
+
+        let c = assemble_pages(vec![
+            page(1, &[("Some text on the first page.", 50.0, 700.0, false)]),
+            PdfPage {
+                number: 2,
+                width: 612.0,
+                height: 792.0,
+                ..PdfPage::default()
+            },
+        ]);
+        assert!(!c.pages[1].has_text);
+        assert!(c.warnings[0].contains("1 of 2 pages"), "{:?}", c.warnings);
+    }
+}
