@@ -43,6 +43,14 @@ static REGISTRANT: LazyLock<Regex> = LazyLock::new(|| {
 static TICKER_PAREN: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|OTC)\s*:\s*([A-Z]{1,5}(?:\.[A-Z])?)\)")
 });
+/// The first line of a call transcript: "Acme Robotics, Inc. (NASDAQ: ACMR) Q3 2024 Earnings
+/// Call Transcript", "Apple Inc. (AAPL) Q4 2024 Earnings Call", "Apple Inc. Q4 2024 Earnings
+/// Conference Call".
+static TRANSCRIPT_TITLE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)^\s*(.{2,80}?)\s*(?:\((?:(?:NYSE|NASDAQ|Nasdaq|NYSE American|OTC)\s*:\s*)?([A-Z]{1,5}(?:\.[A-Z])?)\))?\s*(?:Q[1-4]|(?:first|second|third|fourth)\s+quarter|FY|fiscal)?\s*(?:\d{4})?\s*(?:results\s+)?(?:earnings|conference)\s+(?:conference\s+)?call\b",
+    )
+});
 static SIGNATURE_DATE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\bDated?:?\s*((?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+\d{4})",
@@ -134,6 +142,20 @@ pub fn extract(c: &Canonical, map: &CharMap, doc_type: DocType) -> Metadata {
             if !name.is_empty() {
                 m.company_name = Some(name.to_string());
                 set(&mut m, "company_name", "cover_page");
+            }
+        }
+    }
+    if m.company_name.is_none() && doc_type == DocType::EarningsCall {
+        let first_line = head.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        if let Some(cap) = TRANSCRIPT_TITLE.captures(first_line) {
+            let name = cap[1].trim().trim_end_matches([',', '-', '–', '—']).trim();
+            if !name.is_empty() && name.chars().next().is_some_and(char::is_uppercase) {
+                m.company_name = Some(name.to_string());
+                set(&mut m, "company_name", "transcript_title");
+            }
+            if let (None, Some(t)) = (&m.ticker, cap.get(2)) {
+                m.ticker = Some(t.as_str().to_string());
+                set(&mut m, "ticker", "transcript_title");
             }
         }
     }

@@ -328,6 +328,61 @@ fn transcript_sections_and_speaker_turns() {
 }
 
 #[test]
+fn a_transcript_with_name_and_role_on_two_lines_has_one_node_per_turn() {
+    let transcript = "Acme Robotics, Inc. (NASDAQ: ACMR) Q3 2024 Earnings Call Transcript\n\n\
+Prepared Remarks:\n\n\
+Operator\n\n\
+Good afternoon, and welcome to the Acme Robotics third quarter 2024 earnings conference call.\n\n\
+Marcus Lee\n\n\
+Acme Robotics, Inc. — President, CEO & Director\n\n\
+Thanks, everyone. Third quarter revenue was $412.6 million, up 18% year over year.\n\n\
+Questions & Answers:\n\n\
+Tom Becker\n\n\
+Morgan Stanley — Analyst\n\n\
+Thanks for taking my question about the Malaysia deployment and its margin profile.\n\n\
+Marcus Lee\n\n\
+Acme Robotics, Inc. — President, CEO & Director\n\n\
+Margins there are in line with North America once the deployment is at scale.\n";
+    let doc = index_document(
+        "acme_call.txt",
+        transcript.as_bytes(),
+        &IndexSettings::default(),
+        &mut NoProgress,
+    )
+    .unwrap();
+    assert_eq!(doc.doc_type, DocType::EarningsCall);
+    assert_eq!(
+        doc.metadata.company_name.as_deref(),
+        Some("Acme Robotics, Inc.")
+    );
+    assert_eq!(doc.metadata.ticker.as_deref(), Some("ACMR"));
+    let titles: Vec<&str> = doc.nodes.iter().map(|n| n.title.as_str()).collect();
+    assert!(
+        titles.contains(&"Marcus Lee — Acme Robotics, Inc. — President, CEO & Director"),
+        "{titles:?}"
+    );
+    assert!(
+        titles.contains(&"Tom Becker — Morgan Stanley — Analyst"),
+        "{titles:?}"
+    );
+    assert!(
+        !titles
+            .iter()
+            .any(|t| t.starts_with("Acme Robotics, Inc. —")),
+        "the role line is not a turn of its own: {titles:?}"
+    );
+    // Each turn holds what was said.
+    let map = CharMap::new(&doc.text);
+    let answer = doc
+        .nodes
+        .iter()
+        .rev()
+        .find(|n| n.title.starts_with("Marcus Lee"))
+        .unwrap();
+    assert!(map.slice(answer.span).contains("Margins there are in line"));
+}
+
+#[test]
 fn markdown_headings_make_the_tree() {
     let md = "# Annual letter\n\nIntro text for the year.\n\n## Results\n\nRevenue grew 12% to $5.1 billion.\n\n### Segments\n\nCloud grew.\n\n## Outlook\n\nWe expect growth.\n";
     let doc = index_document(

@@ -378,7 +378,11 @@ fn add_missing_items(c: &Canonical, entries: &mut Vec<Entry>, toc: Option<Range<
 fn transcript_entries(c: &Canonical, range: Range<usize>) -> Vec<Entry> {
     let mut entries = Vec::new();
     let mut in_section = false;
+    let mut role_line = None;
     for block in range.clone() {
+        if role_line == Some(block) {
+            continue;
+        }
         let text = c.block_text(block).trim();
         if patterns::is_transcript_section(text) {
             in_section = true;
@@ -390,8 +394,28 @@ fn transcript_entries(c: &Canonical, range: Range<usize>) -> Vec<Entry> {
             });
             continue;
         }
-        let next_is_speech = block + 1 < range.end && c.block_text(block + 1).chars().count() > 40;
-        if let Some((name, role)) = patterns::speaker(text).filter(|_| next_is_speech) {
+        let is_speech = |b: usize| b < range.end && c.block_text(b).chars().count() > 40;
+        // A common layout puts the name on one line and "Company — Role" on the next: one
+        // turn, titled with both.
+        let two_line = patterns::speaker(text)
+            .filter(|(_, role)| role.is_none())
+            .filter(|_| block + 1 < range.end)
+            .and_then(|(name, _)| {
+                let next = c.block_text(block + 1).trim();
+                let (firm, role) = patterns::role_line(next).filter(|_| is_speech(block + 2))?;
+                Some((name, firm, role))
+            });
+        if let Some((name, firm, role)) = two_line {
+            role_line = Some(block + 1);
+            entries.push(Entry {
+                block,
+                title: format!("{name} — {firm} — {role}"),
+                level: if in_section { 1 } else { 0 },
+                origin: NodeOrigin::Pattern,
+            });
+            continue;
+        }
+        if let Some((name, role)) = patterns::speaker(text).filter(|_| is_speech(block + 1)) {
             let title = match role {
                 Some(role) => format!("{name} — {role}"),
                 None => name,

@@ -44,6 +44,11 @@ static SPEAKER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// The line under a speaker's name in many transcripts: "Apple Inc. — President, CEO &
+/// Director", "Morgan Stanley -- Analyst".
+static ROLE_LINE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^([A-Z][^\n]{1,60}?)\s+(?:--|—|–)\s+([A-Z][^\n]{1,80}?)\s*$"));
+
 /// A Part heading: its roman or arabic number as 1..=5.
 pub fn part_number(block: &str) -> Option<u8> {
     if block.chars().count() > 120 {
@@ -151,6 +156,16 @@ pub fn speaker(block: &str) -> Option<(String, Option<String>)> {
         c[1].to_string(),
         c.get(2).map(|m| m.as_str().trim().to_string()),
     ))
+}
+
+/// A "Firm — Role" line: (firm, role). Not a sentence: it ends without a full stop.
+pub fn role_line(block: &str) -> Option<(String, String)> {
+    let block = block.trim();
+    if block.chars().count() > 110 || block.ends_with('.') || block.ends_with(':') {
+        return None;
+    }
+    let c = ROLE_LINE.captures(block)?;
+    Some((c[1].trim().to_string(), c[2].trim().to_string()))
 }
 
 #[cfg(test)]
