@@ -42,6 +42,14 @@ pub async fn remove_document(desktop: State<'_, Desktop>, doc_id: String) -> Com
 }
 
 #[tauri::command]
+pub async fn enhance_document(
+    desktop: State<'_, Desktop>,
+    doc_id: String,
+) -> CommandResult<docindex_core::enhance::retry::RetryOutcome> {
+    blocking(&desktop, move |d| d.enhance(&doc_id)).await
+}
+
+#[tauri::command]
 pub async fn open_document(
     desktop: State<'_, Desktop>,
     doc_id: String,

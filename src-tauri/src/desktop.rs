@@ -14,6 +14,7 @@ use docindex_app::provenance::{ProvenanceEvent, ProvenanceReport};
 use docindex_app::saved::{SavedEntry, SavedResult};
 use docindex_app::search::SearchRequest;
 use docindex_app::{IndexEvent, IndexOutcome, Library};
+use docindex_core::enhance::retry::RetryOutcome;
 use docindex_core::provenance::ScanOptions;
 use docindex_core::IndexSettings;
 use std::collections::HashMap;
@@ -93,6 +94,17 @@ impl Desktop {
                 summary,
             })
             .collect())
+    }
+
+    /// Retry the LLM stages the provider failed for one document, with the model in the
+    /// settings; its embeddings are computed again afterwards.
+    pub fn enhance(&self, doc_id: &str) -> Result<RetryOutcome, DesktopError> {
+        let mut library = lock(&self.inner.jobs);
+        let outcome = library.enhance(doc_id, &mut docindex_core::progress::NoProgress)?;
+        if !outcome.retried.is_empty() {
+            library.embed_pending(&|_, _, _| {})?;
+        }
+        Ok(outcome)
     }
 
     pub fn remove(&self, doc_id: &str) -> Result<bool, DesktopError> {

@@ -30,6 +30,7 @@ fn main() {
         .invoke_handler(tauri::generate_handler![
             commands::list_documents,
             commands::remove_document,
+            commands::enhance_document,
             commands::open_document,
             commands::sample_path,
             commands::index_files,

@@ -119,7 +119,7 @@ pub enum IndexOutcome {
         replaced: Option<String>,
         /// What the language model did and cost, when one was used.
         #[serde(skip_serializing_if = "Option::is_none")]
-        enhancement: Option<docindex_core::LlmEnhancement>,
+        enhancement: Option<Box<docindex_core::LlmEnhancement>>,
     },
     /// The same bytes with the same settings are already in the library.
     Unchanged { document: DocumentSummary },
@@ -184,7 +184,7 @@ pub struct EmbedReport {
 }
 
 enum Prepared {
-    Unchanged(DocumentSummary),
+    Unchanged(Box<DocumentSummary>),
     Fresh(Box<DocumentIndex>, u64, Duration),
 }
 
@@ -450,7 +450,9 @@ impl Library {
 
     fn commit(&mut self, prepared: Prepared) -> Result<IndexOutcome> {
         match prepared {
-            Prepared::Unchanged(document) => Ok(IndexOutcome::Unchanged { document }),
+            Prepared::Unchanged(document) => Ok(IndexOutcome::Unchanged {
+                document: *document,
+            }),
             Prepared::Fresh(doc, bytes, elapsed) => {
                 let replaced = self.store.replace(&doc)?.into_iter().next();
                 Ok(IndexOutcome::Indexed {
@@ -459,10 +461,41 @@ impl Library {
                     bytes,
                     millis: elapsed.as_millis(),
                     replaced,
-                    enhancement: doc.enhancement.clone(),
+                    enhancement: doc.enhancement.clone().map(Box::new),
                 })
             }
         }
+    }
+
+    /// Retry the LLM stages the provider failed when `doc` was indexed (summaries, the
+    /// profile, cross-references), and store the result; structure refinement needs the
+    /// source file indexed again. The document's embeddings are recomputed by the next
+    /// embedding stage.
+    pub fn enhance(
+        &mut self,
+        doc: &str,
+        progress: &mut dyn docindex_core::progress::ProgressSink,
+    ) -> Result<docindex_core::enhance::retry::RetryOutcome> {
+        let llm = self.llm.clone().ok_or_else(|| {
+            AppError::Settings(
+                "`enhance` needs a model: pass --model or set DOCINDEX_MODEL".to_string(),
+            )
+        })?;
+        let mut document = self.document(doc)?;
+        let outcome = docindex_core::enhance::retry::retry_failed_stages(
+            &mut document,
+            llm.as_ref(),
+            self.llm_options,
+            progress,
+        )
+        .map_err(|source| AppError::File {
+            path: PathBuf::from(&document.doc_name),
+            source,
+        })?;
+        if !outcome.retried.is_empty() {
+            self.store.replace(&document)?;
+        }
+        Ok(outcome)
     }
 
     pub fn list(&self) -> Result<Vec<DocumentSummary>> {
@@ -614,7 +647,7 @@ fn prepare(
             || (tools.llm.is_none() && d.settings_key.starts_with(&enhanced_prefix));
         d.source_sha256 == sha && same_settings && d.doc_id == doc_id_for(&sha)
     }) {
-        return Ok(Prepared::Unchanged(existing.clone()));
+        return Ok(Prepared::Unchanged(Box::new(existing.clone())));
     }
     let doc =
         docindex_core::pipeline::index_document_with(&name, &bytes, settings, progress, tools)

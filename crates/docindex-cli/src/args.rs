@@ -69,6 +69,9 @@ pub enum Command {
     Index(IndexArgs),
     /// Compute the local embeddings of every document that has none yet (dense search).
     Embed,
+    /// Retry the LLM stages (summaries, profile, cross-references) a provider failed while
+    /// indexing a document; needs --model.
+    Enhance { doc: String },
     /// List saved answers and provenance reports, or reopen one by id (its spans are
     /// checked against the library again).
     Saved { id: Option<i64> },

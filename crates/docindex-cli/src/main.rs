@@ -59,7 +59,11 @@ fn run(cli: Cli) -> Result<i32> {
     let mut library = Library::open(&dir, settings)?;
     let uses_model = matches!(
         cli.command,
-        Command::Index(_) | Command::Ask(_) | Command::Search(_) | Command::Provenance(_)
+        Command::Index(_)
+            | Command::Enhance { .. }
+            | Command::Ask(_)
+            | Command::Search(_)
+            | Command::Provenance(_)
     );
     if let (Some(config), true) = (&model, uses_model) {
         library.set_model(config)?;
@@ -73,6 +77,7 @@ fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Index(args) => verbs::index::index(s, args),
         Command::Embed => verbs::index::embed(s),
+        Command::Enhance { doc } => verbs::index::enhance(s, &doc),
         Command::List => verbs::documents::list(s),
         Command::Tree { doc } => verbs::documents::tree(s, &doc),
         Command::Show { doc, node_id } => verbs::documents::show(s, &doc, &node_id),

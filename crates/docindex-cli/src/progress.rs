@@ -130,7 +130,7 @@ fn finished_line(result: &Result<IndexOutcome, docindex_app::AppError>) -> Strin
             enhancement,
             ..
         }) => format!(
-            "indexed  {}  {}  {} ({}), {} nodes, {} chunks, {} ms{}{}",
+            "indexed  {}  {}  {} ({}), {} nodes, {} chunks, {} ms{}{}{}",
             document.doc_id,
             document.doc_name,
             document.doc_type.as_str(),
@@ -145,7 +145,12 @@ fn finished_line(result: &Result<IndexOutcome, docindex_app::AppError>) -> Strin
                 .as_ref()
                 .map(|r| format!(", replaced {r}"))
                 .unwrap_or_default(),
-            enhancement.as_ref().map(llm_line).unwrap_or_default()
+            enhancement.as_deref().map(llm_line).unwrap_or_default(),
+            enhancement
+                .iter()
+                .flat_map(|e| &e.stages_failed)
+                .map(|f| format!("\nwarning: {}", f.warning(&document.doc_name)))
+                .collect::<String>()
         ),
         Ok(IndexOutcome::Unchanged { document }) => {
             format!("unchanged {}  {}", document.doc_id, document.doc_name)

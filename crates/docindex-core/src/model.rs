@@ -429,6 +429,49 @@ pub struct LlmEnhancement {
     /// Batches whose reply stayed unusable after one corrective re-ask; their offline
     /// results were kept.
     pub batches_failed: usize,
+    /// Stages the provider failed (outage, rate limits, timeouts after every retry): the
+    /// offline result of each was kept, and `docindex enhance` retries them.
+    #[serde(default)]
+    pub stages_failed: Vec<FailedStage>,
+}
+
+/// An LLM stage of indexing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LlmStage {
+    Structure,
+    Summaries,
+    Profile,
+    CrossReferences,
+}
+
+impl LlmStage {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LlmStage::Structure => "structure",
+            LlmStage::Summaries => "summaries",
+            LlmStage::Profile => "profile",
+            LlmStage::CrossReferences => "cross-references",
+        }
+    }
+}
+
+/// A stage the provider failed, and why (the provider's reason, never a key).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FailedStage {
+    pub stage: LlmStage,
+    pub reason: String,
+}
+
+impl FailedStage {
+    /// The warning a document carries while the stage stays failed.
+    pub fn warning(&self, doc_name: &str) -> String {
+        format!(
+            "the language model failed during {} ({}); the offline result was kept. Run `docindex enhance {doc_name}` to retry",
+            self.stage.as_str(),
+            self.reason
+        )
+    }
 }
 
 impl DocumentIndex {

@@ -210,7 +210,11 @@ fn index_canonical(
             doc_type,
             tree: settings.tree,
         };
-        sections = enhancer.refine_structure(&parsed, sections, name, progress)?;
+        let offline = sections.clone();
+        let refined = enhancer.refine_structure(&parsed, sections, name, progress);
+        sections = enhancer
+            .tolerate(LlmStage::Structure, refined)?
+            .unwrap_or(offline);
     }
     let map = CharMap::new(&canonical.text);
     let mut flat = Vec::new();
@@ -256,7 +260,9 @@ fn index_canonical(
                 }
             })
             .collect();
-        enhancer.summarize(&mut nodes, &own_texts, &paths, &doc_title, progress)?;
+        // Summaries the model finished before a failure are kept.
+        let summarized = enhancer.summarize(&mut nodes, &own_texts, &paths, &doc_title, progress);
+        enhancer.tolerate(LlmStage::Summaries, summarized)?;
         check_cancel(progress)?;
     }
 
@@ -324,24 +330,26 @@ fn index_canonical(
         .collect();
     let mut description = None;
     if let Some(enhancer) = enhancer.as_mut() {
-        description = enhancer.profile(
+        let profiled = enhancer.profile(
             &canonical.text,
             name,
             doc_type,
             &mut metadata,
             &nodes,
             progress,
-        )?;
+        );
+        description = enhancer.tolerate(LlmStage::Profile, profiled)?.flatten();
         check_cancel(progress)?;
         let chars: Vec<char> = canonical.text.chars().collect();
-        enhancer.resolve_cross_references(
+        let resolved = enhancer.resolve_cross_references(
             &chars,
             &mut cross_refs,
             &nodes,
             &paths,
             name,
             progress,
-        )?;
+        );
+        enhancer.tolerate(LlmStage::CrossReferences, resolved)?;
         check_cancel(progress)?;
     }
     let facts = canonical
@@ -356,6 +364,11 @@ fn index_canonical(
             })
         })
         .collect();
+    let enhancement = enhancer.map(Enhancer::finish);
+    let mut warnings = canonical.warnings;
+    for failed in enhancement.iter().flat_map(|e| &e.stages_failed) {
+        warnings.push(failed.warning(name));
+    }
     let sha = sha256_hex(source.bytes);
     let description = description.unwrap_or_else(|| describe(doc_type, &metadata, nodes.len()));
     let mut index = DocumentIndex {
@@ -374,14 +387,25 @@ fn index_canonical(
         links,
         pages,
         images,
-        warnings: canonical.warnings,
+        warnings,
         facts,
-        settings_key: tools.settings_key(settings),
-        enhancement: enhancer.map(Enhancer::finish),
+        settings_key: incomplete_key(tools.settings_key(settings), enhancement.as_ref()),
+        enhancement,
         text: canonical.text,
     };
     crate::finance::classify_sections(&mut index);
     Ok(index)
+}
+
+/// Marks the settings key of a document whose LLM stages did not all finish, so indexing
+/// the same file with the same model again is not "unchanged" but a retry.
+pub const INCOMPLETE_SUFFIX: &str = ";llm-incomplete";
+
+fn incomplete_key(key: String, enhancement: Option<&LlmEnhancement>) -> String {
+    match enhancement {
+        Some(e) if !e.stages_failed.is_empty() => format!("{key}{INCOMPLETE_SUFFIX}"),
+        _ => key,
+    }
 }
 
 fn describe(doc_type: DocType, m: &Metadata, nodes: usize) -> String {

@@ -24,6 +24,10 @@ pub struct DocumentSummary {
     pub settings_key: String,
     /// One line on what the document is (written by the model when one was used).
     pub description: Option<String>,
+    /// What went wrong or was left out while indexing (pages without text, LLM stages the
+    /// provider failed).
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 impl DocumentSummary {
@@ -43,6 +47,7 @@ impl DocumentSummary {
             source_sha256: doc.source_sha256.clone(),
             settings_key: doc.settings_key.clone(),
             description: doc.description.clone(),
+            warnings: doc.warnings.clone(),
         }
     }
 }

@@ -4,9 +4,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use docindex_core::charmap::CharMap;
+use docindex_core::enhance::retry::retry_failed_stages;
 use docindex_core::enhance::LlmOptions;
 use docindex_core::llm::{LlmError, LlmRequest, ScriptedLlm};
-use docindex_core::model::{DocumentIndex, Engine, NodeOrigin};
+use docindex_core::model::{DocumentIndex, Engine, LlmStage, NodeOrigin};
 use docindex_core::pipeline::index_document_with;
 use docindex_core::progress::{NoProgress, RecordedProgress, Stage};
 use docindex_core::{index_document, IndexSettings, IndexTools, IngestError};
@@ -330,7 +331,7 @@ fn cross_references_resolved_by_the_model_point_at_real_nodes() {
 }
 
 #[test]
-fn unusable_replies_are_contained_and_outages_fail_the_document() {
+fn unusable_replies_are_contained_and_an_outage_keeps_the_offline_index() {
     let name = "buckle_8-K_2024-11-22.html";
     let prose = ScriptedLlm::new("test/model", |_: &LlmRequest| {
         Ok("I would rather not.".into())
@@ -353,12 +354,63 @@ fn unusable_replies_are_contained_and_outages_fail_the_document() {
             message: "upstream unavailable".into(),
         })
     });
-    let err = index_with(name, &down).unwrap_err();
+    // An outage costs the model's part, not the document: every stage keeps its offline
+    // result, says why it failed, and the document carries a warning per stage.
+    let mut doc = index_with(name, &down).unwrap();
+    check_spans(&doc);
+    let failed: Vec<LlmStage> = doc
+        .enhancement
+        .as_ref()
+        .unwrap()
+        .stages_failed
+        .iter()
+        .map(|f| f.stage)
+        .collect();
+    assert!(failed.contains(&LlmStage::Summaries), "{failed:?}");
+    assert!(failed.contains(&LlmStage::Profile), "{failed:?}");
+    assert_eq!(doc.warnings.len(), failed.len(), "{:?}", doc.warnings);
+    assert!(doc.warnings.iter().all(
+        |w| w.contains("HTTP 503") && w.contains("docindex enhance buckle_8-K_2024-11-22.html")
+    ));
+    assert!(doc.settings_key.ends_with(";llm-incomplete"));
+    assert!(doc
+        .nodes
+        .iter()
+        .all(|n| n.summary_engine == Engine::Extractive));
+
+    // Later, with the provider back, the failed stages run again on the stored document.
+    let back = ScriptedLlm::new("test/model", answer);
+    let outcome =
+        retry_failed_stages(&mut doc, &back, LlmOptions::default(), &mut NoProgress).unwrap();
     assert!(
-        matches!(err, IngestError::Llm(LlmError::Http { status: 503, .. })),
+        outcome.retried.contains(&LlmStage::Summaries),
+        "{outcome:?}"
+    );
+    assert!(doc.nodes.iter().any(|n| n.summary_engine == Engine::Llm));
+    let left: Vec<LlmStage> = outcome.still_failed.iter().map(|f| f.stage).collect();
+    assert!(
+        left.iter().all(|s| *s == LlmStage::Structure),
+        "only structure needs the source again: {left:?}"
+    );
+    assert_eq!(doc.warnings.len(), left.len(), "{:?}", doc.warnings);
+    assert_eq!(
+        doc.settings_key.ends_with(";llm-incomplete"),
+        !left.is_empty()
+    );
+    check_spans(&doc);
+
+    // Rejected credentials still stop the job at once.
+    let refused = ScriptedLlm::new("test/model", |_: &LlmRequest| {
+        Err(LlmError::Auth {
+            status: 401,
+            message: "bad key".into(),
+        })
+    });
+    let err = index_with(name, &refused).unwrap_err();
+    assert!(
+        matches!(err, IngestError::Llm(LlmError::Auth { .. })),
         "{err}"
     );
-    assert_eq!(err.fault(), docindex_core::Fault::Runtime);
 }
 
 #[test]

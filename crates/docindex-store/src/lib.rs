@@ -118,66 +118,42 @@ impl DocumentStore for SqliteStore {
 
     fn list(&self) -> Result<Vec<DocumentSummary>> {
         let mut stmt = self.conn.prepare(
-            "SELECT doc_id, doc_name, doc_type, company_name, ticker, fiscal_year, period_end_date, node_count, char_count, source_sha256, settings_key, format, page_count, description FROM documents ORDER BY doc_name",
+            "SELECT doc_id, doc_name, doc_type, company_name, ticker, fiscal_year, period_end_date, node_count, char_count, source_sha256, settings_key, format, page_count, description, warnings_json FROM documents ORDER BY doc_name",
         )?;
+        // The enums and the warnings are text in the row; they are checked after the query.
         let rows = stmt
             .query_map([], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, Option<String>>(3)?,
-                    r.get::<_, Option<String>>(4)?,
-                    r.get::<_, Option<i32>>(5)?,
-                    r.get::<_, Option<String>>(6)?,
-                    r.get::<_, i64>(7)?,
-                    r.get::<_, i64>(8)?,
-                    r.get::<_, String>(9)?,
-                    r.get::<_, String>(10)?,
-                    r.get::<_, String>(11)?,
-                    r.get::<_, i64>(12)?,
-                    r.get::<_, Option<String>>(13)?,
-                ))
+                let summary = DocumentSummary {
+                    doc_id: r.get(0)?,
+                    doc_name: r.get(1)?,
+                    doc_type: DocType::Generic,
+                    company_name: r.get(3)?,
+                    ticker: r.get(4)?,
+                    fiscal_year: r.get(5)?,
+                    period_end_date: r.get(6)?,
+                    node_count: r.get::<_, i64>(7)? as usize,
+                    char_count: r.get::<_, i64>(8)? as usize,
+                    source_sha256: r.get(9)?,
+                    settings_key: r.get(10)?,
+                    format: SourceFormat::Text,
+                    page_count: r.get::<_, i64>(12)? as usize,
+                    description: r.get(13)?,
+                    warnings: Vec::new(),
+                };
+                let text: (String, String, String) = (r.get(2)?, r.get(11)?, r.get(14)?);
+                Ok((summary, text))
             })?
             .collect::<std::result::Result<Vec<_>, _>>()?;
         rows.into_iter()
-            .map(
-                |(
-                    doc_id,
-                    doc_name,
-                    doc_type,
-                    company_name,
-                    ticker,
-                    fiscal_year,
-                    period_end_date,
-                    nodes,
-                    chars,
-                    sha,
-                    settings_key,
-                    format,
-                    page_count,
-                    description,
-                )| {
-                    Ok(DocumentSummary {
-                        description,
-                        doc_id,
-                        doc_name,
-                        doc_type: DocType::parse(&doc_type).ok_or_else(|| {
-                            StoreError::Corrupt(format!("unknown document type '{doc_type}'"))
-                        })?,
-                        format: enum_from(&format)?,
-                        page_count: page_count as usize,
-                        company_name,
-                        ticker,
-                        fiscal_year,
-                        period_end_date,
-                        node_count: nodes as usize,
-                        char_count: chars as usize,
-                        source_sha256: sha,
-                        settings_key,
-                    })
-                },
-            )
+            .map(|(mut summary, (doc_type, format, warnings))| {
+                summary.doc_type = DocType::parse(&doc_type).ok_or_else(|| {
+                    StoreError::Corrupt(format!("unknown document type '{doc_type}'"))
+                })?;
+                summary.format = enum_from(&format)?;
+                summary.warnings = serde_json::from_str(&warnings)
+                    .map_err(|e| StoreError::Corrupt(format!("warnings: {e}")))?;
+                Ok(summary)
+            })
             .collect()
     }
 

@@ -132,6 +132,8 @@ export function errorText(e: unknown): string {
 export const api = {
   listDocuments: () => invoke<DocumentSummary[]>("list_documents"),
   removeDocument: (docId: string) => invoke<boolean>("remove_document", { docId }),
+  enhanceDocument: (docId: string) =>
+    invoke<{ retried: string[]; still_failed: { stage: string; reason: string }[] }>("enhance_document", { docId }),
   openDocument: (docId: string) => invoke<DocumentView>("open_document", { docId }),
   samplePath: () => invoke<string>("sample_path"),
   indexFiles: (paths: string[], onMessage: (m: IndexMessage) => void) => {

@@ -13,6 +13,8 @@ export interface DocumentSummary {
   node_count: number;
   char_count: number;
   description: string | null;
+  /** Pages without text, LLM stages the provider failed (absent in older listings). */
+  warnings?: string[];
   /** Listing only: its chunks have vectors, so dense search reaches it. */
   dense_ready?: boolean;
 }

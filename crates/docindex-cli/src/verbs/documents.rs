@@ -37,7 +37,7 @@ pub fn list(session: &Session) -> Result<i32> {
                 .collect();
             writeln!(
                 out,
-                "{:<12}  {:<8}  {:<28}  {:<10}  {:>5}  {:>5}  {}",
+                "{:<12}  {:<8}  {:<28}  {:<10}  {:>5}  {:>5}  {}{}",
                 d.doc_id,
                 d.doc_type.as_str(),
                 company,
@@ -48,7 +48,14 @@ pub fn list(session: &Session) -> Result<i32> {
                 } else {
                     "-".to_string()
                 },
-                d.doc_name
+                d.doc_name,
+                match d.warnings.len() {
+                    0 => String::new(),
+                    n => format!(
+                        "  ({n} warning{}: docindex tree shows them)",
+                        if n == 1 { "" } else { "s" }
+                    ),
+                }
             )?;
         }
     }

@@ -54,3 +54,37 @@ pub fn embed(session: &mut Session) -> Result<i32> {
     embed_stage(&mut session.library, session.json);
     Ok(0)
 }
+
+/// Retry the LLM stages a provider failed for one document, then embed it again.
+pub fn enhance(session: &mut Session, doc: &str) -> Result<i32> {
+    let mut out = std::io::stdout().lock();
+    let outcome = session
+        .library
+        .enhance(doc, &mut docindex_core::progress::NoProgress)?;
+    if session.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&outcome)?)?;
+    } else {
+        if outcome.retried.is_empty() && outcome.still_failed.is_empty() {
+            writeln!(out, "nothing to retry: every LLM stage of {doc} finished")?;
+        }
+        for stage in &outcome.retried {
+            writeln!(out, "{}: done", stage.as_str())?;
+        }
+        for failed in &outcome.still_failed {
+            writeln!(
+                out,
+                "{}: still failed ({})",
+                failed.stage.as_str(),
+                failed.reason
+            )?;
+        }
+    }
+    if !outcome.retried.is_empty() {
+        embed_stage(&mut session.library, session.json);
+    }
+    Ok(if outcome.still_failed.is_empty() {
+        0
+    } else {
+        3
+    })
+}

@@ -6,6 +6,7 @@
 mod inputs;
 pub mod prompts;
 mod replies;
+pub mod retry;
 
 use inputs::*;
 use replies::*;
@@ -15,7 +16,9 @@ use crate::ingest::{BlockKind, Canonical};
 use crate::llm::json::complete_json;
 use crate::llm::{Llm, LlmError, LlmRequest, UsageMeter};
 use crate::model::NodeOrigin;
-use crate::model::{CrossRef, CrossRefKind, DocType, Engine, LlmEnhancement, Metadata, Node};
+use crate::model::{
+    CrossRef, CrossRefKind, DocType, Engine, FailedStage, LlmEnhancement, LlmStage, Metadata, Node,
+};
 use crate::progress::{ProgressSink, Stage};
 use crate::structure::{self, Entry, Section, TreeSettings};
 use prompts::{BlockLine, RefInput, SummaryInput};
@@ -92,6 +95,39 @@ impl<'a> Enhancer<'a> {
                 ..LlmEnhancement::default()
             },
         }
+    }
+
+    /// The result of a stage: a provider failure that retries did not cure (outage, rate
+    /// limits, timeouts, unusable replies) is recorded and the offline result stands
+    /// (`None`); rejected credentials, a wrong model, cancellation and our own errors stop
+    /// the job.
+    pub fn tolerate<T>(&mut self, stage: LlmStage, result: Result<T>) -> Result<Option<T>> {
+        match result {
+            Ok(value) => Ok(Some(value)),
+            Err(IngestError::Llm(e)) if e.fault() == crate::Fault::Runtime => {
+                log::warn!("{}: {e}; the offline result is kept", stage.as_str());
+                self.report.stages_failed.retain(|f| f.stage != stage);
+                self.report.stages_failed.push(FailedStage {
+                    stage,
+                    reason: e.to_string(),
+                });
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A stage that succeeded on a retry is no longer failed.
+    pub fn stage_done(&mut self, stage: LlmStage) {
+        self.report.stages_failed.retain(|f| f.stage != stage);
+    }
+
+    /// Start from what an earlier run reported (retrying its failed stages).
+    pub fn resume(&mut self, earlier: &LlmEnhancement) {
+        let model = self.report.model.clone();
+        self.report = earlier.clone();
+        self.report.model = model;
+        self.meter = UsageMeter::default();
     }
 
     pub fn finish(mut self) -> LlmEnhancement {
