@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up and runs the whole test suite: formatting, lints, the web UI's checks and unit
-# tests, unit, integration and CLI tests, and the desktop app's end-to-end tests in a real
-# window (WebKitGTK under Xvfb, driven through tauri-driver).
+# tests, unit, integration and CLI tests, the desktop app's end-to-end tests in a real
+# window (WebKitGTK under Xvfb, driven through tauri-driver), and the fuzz targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -18,6 +18,8 @@ status=0
 cargo test --workspace --no-fail-fast 2>&1 | tee -a "$log" || status=1
 # One automation session at a time: WebKit allows no more.
 xvfb-run -a cargo test -p docindex-desktop --test e2e -- --ignored --test-threads=1 2>&1 | tee -a "$log" || status=1
+# The loaders under coverage-guided fuzzing, a minute per target (FUZZ_SECONDS).
+bash scripts/fuzz.sh 2>&1 | tee -a "$log" || status=1
 count() { { grep -Eo "$1" "$log" || true; } | awk -v f="$2" '{s+=$f} END {print s+0}'; }
 passed=$(count "test result: ok\. [0-9]+ passed" 4)
 ui_passed=$(count "Tests +[0-9]+ passed" 2)

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Run every fuzz target (fuzz/fuzz_targets) for a bounded time from its seeds
+# (fuzz/seeds/<target>) and fail on the first crash, leak or timeout. The machine's stable
+# toolchain builds with RUSTC_BOOTSTRAP=1 (cargo-fuzz passes sanitizer flags).
+#   FUZZ_SECONDS   time per target (default 60)
+#   FUZZ_TARGET_DIR  build directory shared between runs (default /var/tmp/docindex-fuzz-target)
+set -euo pipefail
+cd "$(dirname "$0")/../fuzz"
+if ! command -v cargo-fuzz >/dev/null 2>&1; then
+    cargo install cargo-fuzz --locked
+fi
+export RUSTC_BOOTSTRAP=1
+export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-/var/tmp/docindex-fuzz-target}"
+seconds="${FUZZ_SECONDS:-60}"
+cargo fuzz build -O
+for target in $(cargo fuzz list); do
+    mkdir -p "corpus/$target"
+    echo "fuzz: $target for ${seconds}s"
+    # -timeout: one input taking over 20 s is a hang; -rss_limit_mb: a leak or blow-up.
+    cargo fuzz run -O "$target" "corpus/$target" "seeds/$target" -- \
+        -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=262144 \
+        -print_final_stats=1 2>&1 | tail -n 12
+    status=${PIPESTATUS[0]}
+    if [ "$status" -ne 0 ]; then
+        echo "fuzz: $target failed (artifacts in fuzz/artifacts/$target)"
+        exit "$status"
+    fi
+done
+echo "fuzz: every target ran ${seconds}s without a crash"
