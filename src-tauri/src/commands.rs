@@ -27,7 +27,7 @@ async fn blocking<T: Send + 'static>(
 /// Send on a channel; a closed window is not an error of the job.
 fn send<T: serde::Serialize + Clone>(channel: &Channel<T>, message: T) {
     if let Err(e) = channel.send(message) {
-        log::debug!("channel closed: {e}");
+        tracing::debug!("channel closed: {e}");
     }
 }
 

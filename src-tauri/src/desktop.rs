@@ -68,7 +68,7 @@ impl Desktop {
         let settings = settings::load(dir)?;
         for lib in [&mut library, &mut jobs] {
             if let Err(e) = apply_model(lib, &settings) {
-                log::warn!("model not used: {e}");
+                tracing::warn!("model not used: {e}");
             }
         }
         Ok(Desktop {
@@ -277,6 +277,7 @@ impl Desktop {
             api_key_stored,
             keychain_error,
             library_dir: self.inner.dir.display().to_string(),
+            log_dir: log_dir(&self.inner.dir).display().to_string(),
         }
     }
 
@@ -308,7 +309,7 @@ fn apply_model(library: &mut Library, settings: &Settings) -> Result<(), Desktop
     // No keychain (a headless session) is not fatal: a key from the environment still works.
     let api_key = if wants_model && !settings.offline {
         settings::api_key().unwrap_or_else(|e| {
-            log::warn!("{e}; using the provider's key from the environment, if any");
+            tracing::warn!("{e}; using the provider's key from the environment, if any");
             None
         })
     } else {
@@ -374,4 +375,9 @@ fn run_index(
         }
     }
     Ok(results)
+}
+
+/// Where the desktop app's rotating log files live.
+pub fn log_dir(library_dir: &std::path::Path) -> std::path::PathBuf {
+    library_dir.join("logs")
 }

@@ -11,9 +11,40 @@ mod views;
 
 use desktop::Desktop;
 
+/// Log to stderr and to a file rotated daily in `<library>/logs/` (shown in Settings), at
+/// `DOCINDEX_LOG` (default: warnings, and each file's indexing stages).
+fn init_logging(dir: &std::path::Path) -> tracing_appender::non_blocking::WorkerGuard {
+    use tracing_subscriber::prelude::*;
+    let filter = tracing_subscriber::EnvFilter::try_from_env("DOCINDEX_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,docindex_app=info"));
+    let files = tracing_appender::rolling::Builder::new()
+        .rotation(tracing_appender::rolling::Rotation::DAILY)
+        .filename_prefix("docindex")
+        .filename_suffix("log")
+        .max_log_files(7)
+        .build(desktop::log_dir(dir));
+    let (writer, guard) = match files {
+        Ok(appender) => tracing_appender::non_blocking(appender),
+        Err(e) => {
+            eprintln!("docindex-desktop: no log file ({e}); logging to stderr only");
+            tracing_appender::non_blocking(std::io::sink())
+        }
+    };
+    tracing_subscriber::registry()
+        .with(filter)
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_ansi(false)
+                .with_writer(writer),
+        )
+        .init();
+    guard
+}
+
 fn main() {
-    env_logger::Builder::from_env(env_logger::Env::new().filter_or("DOCINDEX_LOG", "warn")).init();
     let dir = docindex_app::default_library_dir();
+    let _log = init_logging(&dir);
     let desktop = match Desktop::open(&dir) {
         Ok(desktop) => desktop,
         Err(e) => {

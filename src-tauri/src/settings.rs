@@ -37,6 +37,8 @@ pub struct SettingsView {
     /// Why the keychain could not be read, when it could not.
     pub keychain_error: Option<String>,
     pub library_dir: String,
+    /// The folder of the rotating log files (one a day, a week kept).
+    pub log_dir: String,
 }
 
 pub fn settings_path(library_dir: &Path) -> PathBuf {

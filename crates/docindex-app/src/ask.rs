@@ -382,7 +382,7 @@ impl Library {
                     let mut read_any = false;
                     for id in plan.node_ids.iter().take(3) {
                         let Some((doc_id, node_id)) = shown.get(id).cloned() else {
-                            log::warn!(
+                            tracing::warn!(
                                 "the model named section {id:?}, which it was not offered; ignored"
                             );
                             dropped_ids += 1;
@@ -521,7 +521,7 @@ impl Library {
                     end_char: span.end_char,
                 }),
                 None => {
-                    log::warn!("quote for [{marker}] is not in {label}; not a citation");
+                    tracing::warn!("quote for [{marker}] is not in {label}; not a citation");
                     dropped += 1;
                 }
             }

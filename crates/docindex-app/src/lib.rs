@@ -313,21 +313,21 @@ impl Library {
         let key = match self.result_key(kind, key_parts) {
             Ok(key) => key,
             Err(e) => {
-                log::warn!("{kind} not looked up in the cache: {e}");
+                tracing::warn!("{kind} not looked up in the cache: {e}");
                 return None;
             }
         };
         let text = match cache.get(&key) {
             Ok(text) => text?,
             Err(e) => {
-                log::warn!("{e}; computing the {kind} afresh");
+                tracing::warn!("{e}; computing the {kind} afresh");
                 return None;
             }
         };
         match serde_json::from_str(&text) {
             Ok(value) => Some(value),
             Err(e) => {
-                log::warn!("cached {kind} unreadable ({e}); computing it afresh");
+                tracing::warn!("cached {kind} unreadable ({e}); computing it afresh");
                 None
             }
         }
@@ -344,7 +344,7 @@ impl Library {
             return;
         };
         if let Err(e) = cache.put(&key, &text, *ttl) {
-            log::warn!("{e}; result not cached");
+            tracing::warn!("{e}; result not cached");
         }
     }
 
@@ -427,12 +427,18 @@ impl Library {
                         .enumerate()
                         .for_each_with(tx, |tx, (i, path)| {
                             on_event(IndexEvent::Started { path });
+                            // Everything logged while this file is indexed (each stage
+                            // with its time, retries, dropped replies) carries its name.
+                            let _span =
+                                tracing::info_span!("index", file = %path.display()).entered();
                             let mut progress = FileProgress {
                                 path,
                                 on_event,
                                 cancel: &cancel,
+                                current: None,
                             };
                             let prepared = prepare(path, &settings, known, tools, &mut progress);
+                            drop(progress);
                             let _ = tx.send((i, prepared));
                         })
                 })
@@ -579,10 +585,31 @@ struct FileProgress<'a> {
     path: &'a Path,
     on_event: &'a (dyn Fn(IndexEvent) + Sync),
     cancel: &'a AtomicBool,
+    /// The stage running and when it began, so the log shows each stage's time.
+    current: Option<(Stage, Instant)>,
+}
+
+impl FileProgress<'_> {
+    /// Log the stage that just ended, with its time.
+    fn close_stage(&mut self) {
+        if let Some((stage, began)) = self.current.take() {
+            tracing::info!(stage = ?stage, millis = began.elapsed().as_millis() as u64, "stage done");
+        }
+    }
+}
+
+impl Drop for FileProgress<'_> {
+    fn drop(&mut self) {
+        self.close_stage();
+    }
 }
 
 impl ProgressSink for FileProgress<'_> {
     fn stage(&mut self, stage: Stage, done: u64, total: u64) {
+        if self.current.map(|(s, _)| s) != Some(stage) {
+            self.close_stage();
+            self.current = Some((stage, Instant::now()));
+        }
         (self.on_event)(IndexEvent::Progress {
             path: self.path,
             stage,

@@ -252,7 +252,7 @@ fn judge_with_llm(
         .map_err(AppError::Llm)?;
         for j in reply.value.judgements {
             let Some(i) = offered.iter().position(|o| o.id == j.id) else {
-                log::warn!(
+                tracing::warn!(
                     "provenance: the model judged {:?}, which it was not shown; ignored",
                     j.id
                 );

@@ -348,7 +348,7 @@ impl Library {
                 if batch_ids.contains(&s.node_id) {
                     scored.insert(s.node_id, (s.relevance.clamp(0.0, 1.0), s.reason));
                 } else {
-                    log::warn!(
+                    tracing::warn!(
                         "search: the model scored {:?}, which was not a candidate; ignored",
                         s.node_id
                     );

@@ -111,9 +111,14 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 fn main() {
-    // Warnings (retries, dropped model replies) go to stderr; DOCINDEX_LOG=debug shows more.
-    env_logger::Builder::from_env(env_logger::Env::default().filter_or("DOCINDEX_LOG", "warn"))
-        .format_timestamp(None)
+    // Warnings (retries, dropped model replies) go to stderr, inside the span of the file
+    // they concern; DOCINDEX_LOG=info shows each stage's time, debug and trace more.
+    let filter = tracing_subscriber::EnvFilter::try_from_env("DOCINDEX_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .without_time()
         .init();
     let cli = Cli::parse();
     match run(cli) {

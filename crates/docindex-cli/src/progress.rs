@@ -94,7 +94,7 @@ impl FileBars {
                 let stage = format!("{stage:?}").to_lowercase();
                 self.stage_line(path, &stage);
                 self.file_bar(path).set_message(stage);
-                log::info!("{}: {text}", path.display());
+                tracing::info!("{}: {text}", path.display());
             }
             IndexEvent::Finished { report } => {
                 if let Some(bar) = self

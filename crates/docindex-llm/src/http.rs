@@ -1,10 +1,10 @@
-//! One HTTP path for every provider: a ureq agent with timeouts, a bound on requests in
+//! One HTTP path for every provider: a reqwest client (rustls) with timeouts, a bound on requests in
 //! flight, and retries with backoff and jitter on 429, 5xx, timeouts and dropped
 //! connections, honouring `Retry-After`. Header values (keys) never reach a log or error.
 
 use crate::spec::RetryPolicy;
 use docindex_core::llm::LlmError;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
@@ -52,7 +52,7 @@ impl Gate {
 }
 
 pub struct Http {
-    agent: ureq::Agent,
+    client: reqwest::blocking::Client,
     timeout: Duration,
     retry: RetryPolicy,
     gate: Gate,
@@ -60,22 +60,26 @@ pub struct Http {
 
 /// A successful response, its body not yet read, holding its in-flight slot.
 pub struct Reply<'a> {
-    pub body: ureq::Body,
+    pub body: reqwest::blocking::Response,
     _permit: Permit<'a>,
 }
 
+/// The most of a reply body we read: a model's answer is far smaller.
+const MAX_REPLY_BYTES: u64 = 64 * 1024 * 1024;
+
 impl<'a> Reply<'a> {
-    pub fn text(mut self) -> Result<String, LlmError> {
+    pub fn text(self) -> Result<String, LlmError> {
+        let mut text = String::new();
         self.body
-            .with_config()
-            .limit(64 * 1024 * 1024)
-            .read_to_string()
-            .map_err(|e| read_error(&e))
+            .take(MAX_REPLY_BYTES)
+            .read_to_string(&mut text)
+            .map_err(|e| read_error(&e))?;
+        Ok(text)
     }
 
     /// The body as lines, as they arrive (SSE and NDJSON streams).
     pub fn lines(self) -> impl Iterator<Item = Result<String, LlmError>> + 'a {
-        let reader = BufReader::new(self.body.into_reader());
+        let reader = BufReader::new(self.body);
         let permit = self._permit;
         reader.lines().map(move |line| {
             let _held = &permit;
@@ -84,22 +88,26 @@ impl<'a> Reply<'a> {
     }
 }
 
-fn read_error(e: &ureq::Error) -> LlmError {
-    match e {
-        ureq::Error::Timeout(_) => LlmError::BadReply("the reply body timed out".into()),
-        other => LlmError::BadReply(format!("could not read the reply: {other}")),
+fn read_error(e: &std::io::Error) -> LlmError {
+    match e.kind() {
+        std::io::ErrorKind::TimedOut => LlmError::BadReply("the reply body timed out".into()),
+        _ => LlmError::BadReply(format!("could not read the reply: {e}")),
     }
 }
 
 impl Http {
-    pub fn new(timeout: Duration, retry: RetryPolicy, max_in_flight: usize) -> Self {
-        let config = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_connect(Some(Duration::from_secs(10)))
+    pub fn new(
+        timeout: Duration,
+        retry: RetryPolicy,
+        max_in_flight: usize,
+    ) -> Result<Self, LlmError> {
+        let client = reqwest::blocking::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
             .user_agent(concat!("docindex/", env!("CARGO_PKG_VERSION")))
-            .build();
-        Http {
-            agent: config.into(),
+            .build()
+            .map_err(|e| LlmError::Config(format!("cannot set up HTTP: {e}")))?;
+        Ok(Http {
+            client,
             timeout,
             retry,
             gate: Gate {
@@ -107,7 +115,7 @@ impl Http {
                 freed: Condvar::new(),
                 limit: max_in_flight.max(1),
             },
-        }
+        })
     }
 
     /// POST `out`, retrying what may succeed later. `stream` relaxes the overall timeout to
@@ -117,23 +125,22 @@ impl Http {
         let mut last: Option<LlmError> = None;
         for attempt in 0..attempts {
             let permit = self.gate.acquire();
-            let mut request = self.agent.post(&out.url);
+            let mut request = self.client.post(&out.url);
             for (name, value) in &out.headers {
                 request = request.header(name.as_str(), value.as_str());
             }
-            let request = if stream {
-                request
-                    .config()
-                    .timeout_recv_response(Some(self.timeout))
-                    .timeout_global(Some(self.timeout.saturating_mul(10)))
-                    .build()
-            } else {
-                request.config().timeout_global(Some(self.timeout)).build()
-            };
-            let (error, retry_after) = match request.send(&out.body[..]) {
+            // A stream may go on for minutes: it gets ten times the time of a plain reply.
+            let request = request
+                .timeout(if stream {
+                    self.timeout.saturating_mul(10)
+                } else {
+                    self.timeout
+                })
+                .body(out.body.clone());
+            let (error, retry_after) = match request.send() {
                 Ok(response) if response.status().is_success() => {
                     return Ok(Reply {
-                        body: response.into_body(),
+                        body: response,
                         _permit: permit,
                     });
                 }
@@ -144,12 +151,8 @@ impl Http {
                         .get("retry-after")
                         .and_then(|v| v.to_str().ok())
                         .and_then(parse_retry_after);
-                    let mut body = response.into_body();
-                    let text = body
-                        .with_config()
-                        .limit(1024 * 1024)
-                        .read_to_string()
-                        .unwrap_or_default();
+                    let mut text = String::new();
+                    let _ = response.take(1024 * 1024).read_to_string(&mut text);
                     let message = error_message(&text);
                     let error = match status {
                         401 | 403 => return Err(LlmError::Auth { status, message }),
@@ -168,7 +171,7 @@ impl Http {
                     }
                     (error, retry_after)
                 }
-                Err(ureq::Error::Timeout(_)) => (
+                Err(e) if e.is_timeout() => (
                     LlmError::Timeout {
                         seconds: self.timeout.as_secs(),
                         attempts: attempt + 1,
@@ -186,7 +189,7 @@ impl Http {
             drop(permit);
             if attempt + 1 < attempts {
                 let wait = self.retry.delay(attempt, retry_after);
-                log::warn!(
+                tracing::warn!(
                     "{}: {error}; retrying in {} ms",
                     host_of(&out.url),
                     wait.as_millis()

@@ -36,7 +36,7 @@ impl Connection {
     ) -> Result<Self, LlmError> {
         let spec = ModelSpec::parse(model)?;
         let settings = settings.resolve(&spec, env)?;
-        let http = Http::new(settings.timeout, settings.retry, settings.max_in_flight);
+        let http = Http::new(settings.timeout, settings.retry, settings.max_in_flight)?;
         Ok(Connection {
             spec,
             settings,

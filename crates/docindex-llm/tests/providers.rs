@@ -16,29 +16,44 @@ use std::time::Duration;
 const KEY: &str = "sk-test-7f3a9c-secret";
 
 /// Every log line of the process, at every level, so tests can check no key leaks.
-struct Capture(Mutex<Vec<String>>);
+#[derive(Clone)]
+struct Capture(Arc<Mutex<Vec<u8>>>);
 
-impl log::Log for Capture {
-    fn enabled(&self, _: &log::Metadata) -> bool {
-        true
+impl std::io::Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
     }
-    fn log(&self, record: &log::Record) {
-        self.0.lock().unwrap().push(format!(
-            "{} {} {}",
-            record.level(),
-            record.target(),
-            record.args()
-        ));
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
-    fn flush(&self) {}
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Capture {
+    type Writer = Capture;
+    fn make_writer(&'a self) -> Capture {
+        self.clone()
+    }
+}
+
+impl Capture {
+    fn lines(&self) -> Vec<String> {
+        String::from_utf8_lossy(&self.0.lock().unwrap())
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
 }
 
 fn logs() -> &'static Capture {
-    static LOGS: OnceLock<&'static Capture> = OnceLock::new();
+    static LOGS: OnceLock<Capture> = OnceLock::new();
     LOGS.get_or_init(|| {
-        let capture: &'static Capture = Box::leak(Box::new(Capture(Mutex::new(Vec::new()))));
-        log::set_logger(capture).unwrap();
-        log::set_max_level(log::LevelFilter::Trace);
+        let capture = Capture(Arc::new(Mutex::new(Vec::new())));
+        tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::TRACE)
+            .with_ansi(false)
+            .with_writer(capture.clone())
+            .init();
         capture
     })
 }
@@ -81,7 +96,7 @@ fn ask() -> LlmRequest {
 
 fn assert_no_key_anywhere(server: &ScriptedServer, extra: &str) {
     assert!(!extra.contains(KEY), "key in: {extra}");
-    for line in logs().0.lock().unwrap().iter() {
+    for line in logs().lines().iter() {
         assert!(!line.contains(KEY), "key in a log line: {line}");
     }
     for r in server.requests() {
@@ -374,6 +389,15 @@ fn rate_limits_and_server_errors_are_retried_honouring_retry_after() {
     assert!(
         matches!(err, LlmError::RateLimited { attempts: 3, ref message } if message.contains("Rate limit")),
         "{err}"
+    );
+    // The retries are in the log (through tracing), naming the host, never the key.
+    assert!(
+        logs()
+            .lines()
+            .iter()
+            .any(|l| l.contains("WARN") && l.contains("retrying in")),
+        "{:?}",
+        logs().lines()
     );
     assert_no_key_anywhere(&server, &err.to_string());
 }

@@ -116,6 +116,7 @@ export interface SettingsView extends Settings {
   api_key_stored: boolean;
   keychain_error: string | null;
   library_dir: string;
+  log_dir: string;
 }
 
 /** A command's failure: the message names the file or setting and the reason. */

@@ -105,7 +105,7 @@ impl<'a> Enhancer<'a> {
         match result {
             Ok(value) => Ok(Some(value)),
             Err(IngestError::Llm(e)) if e.fault() == crate::Fault::Runtime => {
-                log::warn!("{}: {e}; the offline result is kept", stage.as_str());
+                tracing::warn!("{}: {e}; the offline result is kept", stage.as_str());
                 self.report.stages_failed.retain(|f| f.stage != stage);
                 self.report.stages_failed.push(FailedStage {
                     stage,
@@ -196,7 +196,7 @@ impl<'a> Enhancer<'a> {
                 match outcome {
                     Ok(value) => results[i] = Some(value),
                     Err(LlmError::BadReply(why)) => {
-                        log::warn!("{}: {stage:?} batch {i} skipped: {why}", llm.model());
+                        tracing::warn!("{}: {stage:?} batch {i} skipped: {why}", llm.model());
                         failed += 1;
                     }
                     Err(LlmError::Cancelled) => {
@@ -270,7 +270,7 @@ impl<'a> Enhancer<'a> {
         for ((region, offered), reply) in windows.iter().zip(replies) {
             for heading in reply.map(|r| r.headings).unwrap_or_default() {
                 if !offered.contains(&heading.block) {
-                    log::warn!(
+                    tracing::warn!(
                         "{doc_name}: the model named block {} which it was not shown; dropped",
                         heading.block
                     );
@@ -285,7 +285,7 @@ impl<'a> Enhancer<'a> {
                         origin: NodeOrigin::Llm,
                     }),
                     None => {
-                        log::info!(
+                        tracing::info!(
                             "{doc_name}: heading {:?} is not at block {}; rejected",
                             heading.title,
                             heading.block
@@ -411,7 +411,7 @@ impl<'a> Enhancer<'a> {
                             self.report.summaries_written += 1;
                         }
                         _ => {
-                            log::warn!(
+                            tracing::warn!(
                                 "{doc_title}: summary for unknown or unasked node {:?} dropped",
                                 item.node_id
                             );
@@ -471,7 +471,7 @@ impl<'a> Enhancer<'a> {
                     .insert(field.to_string(), "llm".to_string());
             } else {
                 self.report.metadata_rejected += 1;
-                log::info!("{doc_name}: model value for {field} not supported by the text");
+                tracing::info!("{doc_name}: model value for {field} not supported by the text");
             }
             ok
         };
@@ -614,7 +614,7 @@ impl<'a> Enhancer<'a> {
             for m in reply.map(|r| r.matches).unwrap_or_default() {
                 let Some(node_id) = m.node_id else { continue };
                 if !asked.contains(&m.r#ref) || !known.contains(node_id.as_str()) {
-                    log::warn!(
+                    tracing::warn!(
                         "{doc_name}: match of reference {} to node {node_id:?} names something \
                          that does not exist; dropped",
                         m.r#ref

@@ -278,7 +278,7 @@ pub fn lead_for(
                 Ok(result) => result,
                 Err(e) => {
                     // The table is checked when it loads; this is our bug, not the filing's.
-                    log::error!("{}: {e}", concept.id);
+                    tracing::error!("{}: {e}", concept.id);
                     lead.missing
                         .push(format!("{}: {e}", capitalise(&concept.label)));
                     continue;

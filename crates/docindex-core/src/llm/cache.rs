@@ -100,7 +100,7 @@ impl CachedLlm {
                     Some(reply)
                 }
                 Err(e) => {
-                    log::warn!(
+                    tracing::warn!(
                         "cache {}: unreadable entry ignored: {e}",
                         self.cache.backend()
                     );
@@ -109,7 +109,7 @@ impl CachedLlm {
             },
             Ok(None) => None,
             Err(e) => {
-                log::warn!("{e}; calling the model");
+                tracing::warn!("{e}; calling the model");
                 None
             }
         }
@@ -122,10 +122,10 @@ impl CachedLlm {
         match serde_json::to_string(reply) {
             Ok(value) => {
                 if let Err(e) = self.cache.put(key, &value, self.ttl) {
-                    log::warn!("{e}; reply not cached");
+                    tracing::warn!("{e}; reply not cached");
                 }
             }
-            Err(e) => log::warn!("reply not cached: {e}"),
+            Err(e) => tracing::warn!("reply not cached: {e}"),
         }
     }
 }

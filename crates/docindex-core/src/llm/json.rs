@@ -175,7 +175,7 @@ pub fn complete_json<T: DeserializeOwned>(
         }
         Err(problem) => problem,
     };
-    log::warn!(
+    tracing::warn!(
         "{}: reply did not fit the expected JSON ({problem}); asking once more",
         llm.model()
     );
