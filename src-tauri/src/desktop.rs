@@ -174,7 +174,7 @@ impl Desktop {
     ) -> Result<AskResult, DesktopError> {
         let library = lock(&self.inner.jobs);
         let mut scope = SearchRequest::new("");
-        scope.doc = doc_id;
+        scope.scope.doc = doc_id;
         let answer = library.ask(question, &scope, &|event| match event {
             AskEvent::Step(text) => on_event(AskMessage::Step {
                 text: text.to_string(),
@@ -198,7 +198,7 @@ impl Desktop {
     ) -> Result<Vec<ProvenanceResult>, DesktopError> {
         let library = lock(&self.inner.jobs);
         let mut scope = SearchRequest::new("");
-        scope.doc = doc_id;
+        scope.scope.doc = doc_id;
         let mut options = ScanOptions::default();
         if let Some(t) = threshold {
             options.threshold = t.clamp(0.0, 1.0);

@@ -17,6 +17,7 @@ fn init_logging(dir: &std::path::Path) -> tracing_appender::non_blocking::Worker
     use tracing_subscriber::prelude::*;
     let filter = tracing_subscriber::EnvFilter::try_from_env("DOCINDEX_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,docindex_app=info"));
+    let _ = std::fs::create_dir_all(desktop::log_dir(dir));
     let files = tracing_appender::rolling::Builder::new()
         .rotation(tracing_appender::rolling::Rotation::DAILY)
         .filename_prefix("docindex")

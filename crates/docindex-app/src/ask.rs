@@ -10,7 +10,7 @@ use docindex_core::llm::json::complete_json;
 use docindex_core::llm::{Llm, UsageMeter};
 use docindex_core::model::{Engine, Span};
 use docindex_core::overview::{is_overview_question, overview};
-use docindex_core::qa::llm::{self as prompts, Candidate, Plan, Source};
+use docindex_core::prompts::answer::{self as prompts, Candidate, Plan, Source};
 use docindex_core::qa::{
     append_answer, compose_extractive, compose_from_prose, locate, unsupported_numbers, Answer,
     Citation, Confidence, ConfidenceLabel, Passage,
@@ -66,11 +66,11 @@ impl Library {
         let mut request = scope.clone();
         request.query = question.to_string();
         request.limit = request.limit.max(8);
-        if request.doc.is_none() && request.company.is_none() {
+        if request.scope.doc.is_none() && request.scope.company.is_none() {
             // A question that names a company is about that company's filings.
             if let Some(company) = self.company_named_in(question)? {
                 on_event(AskEvent::Step(&format!("the question names {company}")));
-                request.company = Some(company);
+                request.scope.company = Some(company);
             }
         }
         let key = format!("{question}\u{1f}{request:?}");
@@ -115,8 +115,8 @@ impl Library {
         // The company a question names is settled by the scope: filings call themselves
         // "the Company", so its name must not count against a sentence.
         let mut company_words = Vec::new();
-        let scoped = request.doc.is_some() || request.company.is_some();
-        for summary in self.scope(&request)?.into_iter().filter(|_| scoped) {
+        let scoped = request.scope.doc.is_some() || request.scope.company.is_some();
+        for summary in self.scope(&request.scope)?.into_iter().filter(|_| scoped) {
             if let Some(name) = summary.company_name {
                 company_words.extend(docindex_core::search::words(&name));
             }

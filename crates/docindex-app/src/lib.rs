@@ -396,6 +396,35 @@ impl Library {
 
     /// Index files, `jobs` at a time. Each file gets its own report; one bad file never
     /// stops the others, and a failed file leaves the library as it was.
+    /// Index one file exactly as `index_paths` would (same reader, model and settings) but
+    /// store nothing: what `docindex bench` times.
+    pub fn build_document(&self, path: &Path) -> Result<DocumentIndex> {
+        let bytes = std::fs::read(path).map_err(|source| AppError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_else(|| path.display().to_string());
+        let tools = IndexTools {
+            pdf_reader: Some(&PdfiumReader),
+            llm: self.llm.as_deref(),
+            llm_options: self.llm_options,
+        };
+        docindex_core::pipeline::index_document_with(
+            &name,
+            &bytes,
+            &self.settings,
+            &mut docindex_core::progress::NoProgress,
+            tools,
+        )
+        .map_err(|source| AppError::File {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
     pub fn index_paths(
         &mut self,
         paths: &[PathBuf],

@@ -14,16 +14,42 @@ use docindex_core::store::{DocumentStore, DocumentSummary};
 use serde::Serialize;
 use std::collections::HashMap;
 
-/// What to search for and where.
-#[derive(Debug, Clone)]
-pub struct SearchRequest {
-    pub query: String,
+/// Which documents an action reads; every field narrows the library. Search, ask and
+/// provenance share it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Scope {
     /// One document (id, name, stem or id prefix); the whole library when `None`.
     pub doc: Option<String>,
     /// Company name (substring, any case) or ticker.
     pub company: Option<String>,
     pub fiscal_year: Option<i32>,
     pub doc_type: Option<DocType>,
+}
+
+impl Scope {
+    /// One document.
+    pub fn document(doc: impl Into<String>) -> Self {
+        Scope {
+            doc: Some(doc.into()),
+            ..Scope::default()
+        }
+    }
+
+    /// Whether anything narrows the library.
+    pub fn is_narrowed(&self) -> bool {
+        self.doc.is_some()
+            || self.company.is_some()
+            || self.fiscal_year.is_some()
+            || self.doc_type.is_some()
+    }
+}
+
+/// What to search for and where.
+#[derive(Debug, Clone)]
+pub struct SearchRequest {
+    pub query: String,
+    /// The documents searched (and answered from, and scanned).
+    pub scope: Scope,
     pub limit: usize,
     pub fusion: Fusion,
     /// Legs to leave out (for comparisons).
@@ -36,10 +62,7 @@ impl SearchRequest {
     pub fn new(query: &str) -> Self {
         SearchRequest {
             query: query.to_string(),
-            doc: None,
-            company: None,
-            fiscal_year: None,
-            doc_type: None,
+            scope: Scope::default(),
             limit: 10,
             // Measured on tests/eval/questions.json: min-max 22/24, RRF 20/24.
             fusion: Fusion::MinMax,
@@ -108,12 +131,12 @@ pub struct SearchResults {
 }
 
 impl Library {
-    /// The documents a request covers.
-    pub fn scope(&self, request: &SearchRequest) -> Result<Vec<DocumentSummary>> {
-        if let Some(doc) = &request.doc {
+    /// The documents a scope covers.
+    pub fn scope(&self, scope: &Scope) -> Result<Vec<DocumentSummary>> {
+        if let Some(doc) = &scope.doc {
             return Ok(vec![self.resolve(doc)?]);
         }
-        let company = request.company.as_ref().map(|c| c.to_lowercase());
+        let company = scope.company.as_ref().map(|c| c.to_lowercase());
         Ok(self
             .list()?
             .into_iter()
@@ -125,8 +148,8 @@ impl Library {
                         || d.ticker.as_ref().is_some_and(|t| t.to_lowercase() == *c)
                 })
             })
-            .filter(|d| request.fiscal_year.is_none_or(|y| d.fiscal_year == Some(y)))
-            .filter(|d| request.doc_type.is_none_or(|t| d.doc_type == t))
+            .filter(|d| scope.fiscal_year.is_none_or(|y| d.fiscal_year == Some(y)))
+            .filter(|d| scope.doc_type.is_none_or(|t| d.doc_type == t))
             .collect())
     }
 
@@ -149,7 +172,7 @@ impl Library {
     }
 
     fn search_uncached(&self, request: &SearchRequest) -> Result<SearchResults> {
-        let scope = self.scope(request)?;
+        let scope = self.scope(&request.scope)?;
         let ids: Vec<String> = scope.iter().map(|d| d.doc_id.clone()).collect();
         let dictionary = self.store.dictionary_pairs(Some(&ids))?;
         let expansion = expand(&request.query, &dictionary);
@@ -314,7 +337,9 @@ impl Library {
         query: &str,
         results: &mut SearchResults,
     ) -> Result<()> {
-        use docindex_core::search::llm::{score_prompt, Candidate, Scores, RELEVANCE_THRESHOLD};
+        use docindex_core::prompts::search::{
+            score_prompt, Candidate, Scores, RELEVANCE_THRESHOLD,
+        };
         let meter = docindex_core::llm::UsageMeter::default();
         let ids: Vec<String> = (0..results.hits.len())
             .map(|i| format!("C{}", i + 1))

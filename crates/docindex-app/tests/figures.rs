@@ -33,7 +33,7 @@ fn library(files: &[&str]) -> (tempfile::TempDir, Library) {
 
 fn request(question: &str, doc: &str) -> SearchRequest {
     let mut r = SearchRequest::new(question);
-    r.doc = Some(doc.to_string());
+    r.scope.doc = Some(doc.to_string());
     r.without = vec![LegKind::Dense];
     r
 }

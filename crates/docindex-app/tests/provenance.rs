@@ -29,7 +29,7 @@ fn every_section_is_scanned_and_evidence_is_exact_and_exported() {
 
     let events = Mutex::new((0usize, 0usize, 0usize));
     let mut scope = SearchRequest::new("supply chain");
-    scope.doc = Some(APPLE.into());
+    scope.scope.doc = Some(APPLE.into());
     let report = library
         .provenance("supply chain", &scope, ScanOptions::default(), &|event| {
             let mut e = events.lock().unwrap();
@@ -157,7 +157,7 @@ fn hand_marked_topics_are_found_whole_and_clean() {
 
     // "change" alone is not climate change.
     let mut scope = SearchRequest::new("climate change");
-    scope.doc = Some(APPLE.into());
+    scope.scope.doc = Some(APPLE.into());
     let report = library
         .provenance("climate change", &scope, ScanOptions::default(), &|_| {})
         .unwrap();

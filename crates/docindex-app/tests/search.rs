@@ -75,7 +75,7 @@ fn words_and_titles_find_the_right_sections_with_exact_excerpts() {
 fn filters_and_scope_limit_the_documents_searched() {
     let (_dir, library) = library(&[APPLE, BUCKLE, BUCKLE_PR]);
     let mut request = lexical_only("net sales");
-    request.company = Some("buckle".into());
+    request.scope.company = Some("buckle".into());
     let results = library.search(&request).unwrap();
     assert_eq!(results.documents_searched, 2);
     assert!(!results.hits.is_empty());
@@ -85,12 +85,12 @@ fn filters_and_scope_limit_the_documents_searched() {
         .all(|h| h.doc_name.starts_with("buckle")));
 
     let mut request = lexical_only("net sales");
-    request.doc = Some(BUCKLE_PR.into());
+    request.scope.doc = Some(BUCKLE_PR.into());
     let results = library.search(&request).unwrap();
     assert!(results.hits.iter().all(|h| h.doc_name == BUCKLE_PR));
 
     let mut request = lexical_only("net sales");
-    request.fiscal_year = Some(1990);
+    request.scope.fiscal_year = Some(1990);
     let results = library.search(&request).unwrap();
     assert!(results.hits.is_empty());
     assert!(results.notes.iter().any(|n| n.contains("no document")));

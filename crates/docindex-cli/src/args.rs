@@ -3,7 +3,7 @@
 
 use clap::builder::BoolishValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use docindex_app::search::{self, SearchRequest};
+use docindex_app::search::{self, Scope, SearchRequest};
 use docindex_app::AppError;
 use docindex_core::model::DocType;
 use docindex_core::provenance::ScanOptions;
@@ -133,16 +133,23 @@ pub struct ScopeArgs {
 }
 
 impl ScopeArgs {
+    /// The application's scope.
+    pub fn scope(&self) -> Result<Scope, AppError> {
+        Ok(Scope {
+            doc: self.doc.clone(),
+            company: self.company.clone(),
+            fiscal_year: self.year,
+            doc_type: match &self.doc_type {
+                Some(t) => Some(DocType::parse(t).ok_or_else(|| search::unknown_doc_type(t))?),
+                None => None,
+            },
+        })
+    }
+
     /// The application's request for `text` over this scope.
     pub fn request(&self, text: &str) -> Result<SearchRequest, AppError> {
         let mut request = SearchRequest::new(text);
-        request.doc = self.doc.clone();
-        request.company = self.company.clone();
-        request.fiscal_year = self.year;
-        request.doc_type = match &self.doc_type {
-            Some(t) => Some(DocType::parse(t).ok_or_else(|| search::unknown_doc_type(t))?),
-            None => None,
-        };
+        request.scope = self.scope()?;
         Ok(request)
     }
 }

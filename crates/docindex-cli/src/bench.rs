@@ -4,12 +4,8 @@
 
 use anyhow::Result;
 use docindex_app::{Library, ModelConfig};
-use docindex_core::llm::Llm;
-use docindex_core::pipeline::index_document_with;
-use docindex_core::progress::NoProgress;
-use docindex_core::{IndexSettings, IndexTools};
-use docindex_pdf::PdfiumReader;
-use std::path::PathBuf;
+use docindex_core::IndexSettings;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub fn run(
@@ -19,9 +15,26 @@ pub fn run(
     settings: IndexSettings,
     model: Option<&ModelConfig>,
 ) -> Result<i32> {
-    if let Some(config) = model {
-        return economy(paths, settings, config);
-    }
+    // Every measurement goes through a scratch library, with the same reader, model and
+    // settings as `docindex index`.
+    let scratch = std::env::temp_dir().join(format!("docindex-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let outcome = match model {
+        Some(config) => economy(&scratch, paths, settings, config),
+        None => throughput(&scratch, paths, jobs, repeat, settings),
+    };
+    let _ = std::fs::remove_dir_all(&scratch);
+    outcome
+}
+
+fn throughput(
+    scratch: &Path,
+    paths: &[PathBuf],
+    jobs: usize,
+    repeat: usize,
+    settings: IndexSettings,
+) -> Result<i32> {
+    let library = Library::open(scratch, settings)?;
     // Build the tokenizer once, outside the timings (it costs ~0.3 s per process).
     docindex_core::tokens::TokenCounter::new()?;
     println!(
@@ -34,7 +47,7 @@ pub fn run(
     let mut total_pages = 0usize;
     let mut pdf_secs = 0f64;
     for path in paths {
-        let bytes = std::fs::read(path)?;
+        let bytes = std::fs::metadata(path)?.len() as usize;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
@@ -46,11 +59,7 @@ pub fn run(
         for _ in 0..repeat.max(1) {
             reset_peak_rss();
             let start = Instant::now();
-            let tools = IndexTools {
-                pdf_reader: Some(&PdfiumReader),
-                ..IndexTools::default()
-            };
-            let indexed = index_document_with(&name, &bytes, &settings, &mut NoProgress, tools);
+            let indexed = library.build_document(path);
             let elapsed = start.elapsed().as_secs_f64();
             match indexed {
                 Ok(doc) => {
@@ -68,7 +77,7 @@ pub fn run(
         if best == f64::MAX {
             continue;
         }
-        let mb = bytes.len() as f64 / 1e6;
+        let mb = bytes as f64 / 1e6;
         let per_page = if pages > 0 {
             format!("{:.2}", best * 1000.0 / pages as f64)
         } else {
@@ -91,7 +100,7 @@ pub fn run(
         if pages > 0 {
             pdf_secs += best;
         }
-        total_bytes += bytes.len();
+        total_bytes += bytes;
         total_nodes += nodes;
         total_secs += best;
     }
@@ -111,9 +120,9 @@ pub fn run(
             pdf_secs * 1000.0 / total_pages as f64
         );
     }
-    let scratch = std::env::temp_dir().join(format!("docindex-bench-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    let mut library = Library::open(&scratch, settings)?;
+    drop(library);
+    let parallel = scratch.join("parallel");
+    let mut library = Library::open(&parallel, settings)?;
     let start = Instant::now();
     let reports = library.index_paths(paths, jobs, &|_| {})?;
     let secs = start.elapsed().as_secs_f64();
@@ -125,17 +134,19 @@ pub fn run(
         secs * 1000.0,
         total_bytes as f64 / 1e6 / secs
     );
-    drop(library);
-    let _ = std::fs::remove_dir_all(&scratch);
     Ok(0)
 }
 
 /// LLM economy: index each file once with the model (through its cache, if any) and print
 /// the calls and tokens it took, against the file's pages.
-fn economy(paths: &[PathBuf], settings: IndexSettings, config: &ModelConfig) -> Result<i32> {
-    let scratch = std::env::temp_dir().join(format!("docindex-economy-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch)?;
-    let llm = docindex_app::model::connect(config, &scratch.join("cache.sqlite"))?;
+fn economy(
+    scratch: &Path,
+    paths: &[PathBuf],
+    settings: IndexSettings,
+    config: &ModelConfig,
+) -> Result<i32> {
+    let mut library = Library::open(scratch, settings)?;
+    library.set_model(config)?;
     println!(
         "{:<44} {:>6} {:>6} {:>6} {:>7} {:>10} {:>10} {:>10} {:>9} {:>8}",
         "file",
@@ -151,18 +162,12 @@ fn economy(paths: &[PathBuf], settings: IndexSettings, config: &ModelConfig) -> 
     );
     let (mut calls, mut pages_total, mut prompt) = (0u64, 0usize, 0u64);
     for path in paths {
-        let bytes = std::fs::read(path)?;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
-        let tools = IndexTools {
-            pdf_reader: Some(&PdfiumReader),
-            llm: Some(llm.as_ref() as &dyn Llm),
-            llm_options: config.options,
-        };
         let start = Instant::now();
-        let doc = match index_document_with(&name, &bytes, &settings, &mut NoProgress, tools) {
+        let doc = match library.build_document(path) {
             Ok(doc) => doc,
             Err(e) => {
                 println!("{name}: {e}");
@@ -199,7 +204,6 @@ fn economy(paths: &[PathBuf], settings: IndexSettings, config: &ModelConfig) -> 
         "total: {calls} calls, {prompt} prompt tokens for {pages_total} pages ({:.2} calls/page)",
         calls as f64 / pages_total.max(1) as f64
     );
-    let _ = std::fs::remove_dir_all(&scratch);
     Ok(0)
 }
 

@@ -21,6 +21,7 @@ pub mod model;
 pub mod overview;
 pub mod pipeline;
 pub mod progress;
+pub mod prompts;
 pub mod provenance;
 pub mod qa;
 pub mod search;

@@ -10,6 +10,9 @@ use docindex_core::llm::{LlmError, LlmRequest, ScriptedLlm};
 use docindex_core::model::{DocumentIndex, Engine, LlmStage, NodeOrigin};
 use docindex_core::pipeline::index_document_with;
 use docindex_core::progress::{NoProgress, RecordedProgress, Stage};
+use docindex_core::prompts::opening::{
+    DESCRIBE_DOCUMENT, LIST_HEADINGS, MATCH_REFERENCES, SUMMARISE_SECTIONS,
+};
 use docindex_core::{index_document, IndexSettings, IndexTools, IngestError};
 use regex::Regex;
 use serde_json::{json, Value};
@@ -30,7 +33,7 @@ fn user(req: &LlmRequest) -> &str {
 /// A cooperative model that also names one thing that does not exist in every list.
 fn answer(req: &LlmRequest) -> Result<String, LlmError> {
     let prompt = user(req);
-    let reply = if prompt.contains("List the blocks that begin a section") {
+    let reply = if prompt.contains(LIST_HEADINGS) {
         let line = Regex::new(r"(?m)^\[(\d+)\] (.+)$").unwrap();
         let mut headings: Vec<Value> = Vec::new();
         let mut first_prose = None;
@@ -51,7 +54,7 @@ fn answer(req: &LlmRequest) -> Result<String, LlmError> {
         }
         headings.push(json!({"block": 99_999_999u64, "title": "Invented", "level": 1}));
         json!({ "headings": headings })
-    } else if prompt.contains("Summarise each section below") {
+    } else if prompt.contains(SUMMARISE_SECTIONS) {
         let node = Regex::new(r"(?m)^=== node (\d{4}): (.+)$").unwrap();
         let mut summaries: Vec<Value> = node
             .captures_iter(prompt)
@@ -59,7 +62,7 @@ fn answer(req: &LlmRequest) -> Result<String, LlmError> {
             .collect();
         summaries.push(json!({"node_id": "9999", "summary": "No such node."}));
         json!({ "summaries": summaries })
-    } else if prompt.contains("Write a one-sentence description") {
+    } else if prompt.contains(DESCRIBE_DOCUMENT) {
         json!({
             "description": "An earnings call transcript.",
             "company_name": "Acme Widgets",
@@ -68,7 +71,7 @@ fn answer(req: &LlmRequest) -> Result<String, LlmError> {
             "fiscal_quarter": 3,
             "key_people": ["Jane Doe", "Nobody In This Text"],
         })
-    } else if prompt.contains("Match each cross-reference") {
+    } else if prompt.contains(MATCH_REFERENCES) {
         let section = Regex::new(r"(?m)^\[(\d{4})\] (.+)$").unwrap();
         let sections: Vec<(String, String)> = section
             .captures_iter(prompt)
@@ -513,7 +516,7 @@ fn prompts_frame_the_filing_as_data() {
 
 #[test]
 fn structure_and_cross_reference_prompts() {
-    use docindex_core::enhance::prompts;
+    use docindex_core::prompts::enhance as prompts;
     let lines = vec![
         prompts::BlockLine {
             block: 12,

@@ -6,6 +6,10 @@
 //! and prompt tokens with the same tokenizer as the index.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use docindex_core::prompts::opening::{
+    ANSWER_FROM_SOURCES, DESCRIBE_DOCUMENT, JUDGE_EXCERPTS, LIST_HEADINGS, MATCH_REFERENCES,
+    PLAN_NEXT_STEP, SCORE_SECTIONS, SUMMARISE_EVIDENCE, SUMMARISE_SECTIONS,
+};
 use docindex_core::tokens::TokenCounter;
 use regex::Regex;
 use serde_json::{json, Value};
@@ -294,7 +298,7 @@ pub fn prompt_text(recorded: &Recorded) -> String {
 /// Replies to our own prompts as a cooperative model would, plus one reference to
 /// something that does not exist in each list, so the product's checks are exercised.
 pub fn fake_model(prompt: &str) -> String {
-    if prompt.contains("List the blocks that begin a section") {
+    if prompt.contains(LIST_HEADINGS) {
         let line = Regex::new(r"(?m)^\[(\d+)\] (.+)$").unwrap();
         let mut headings = Vec::new();
         for cap in line.captures_iter(prompt) {
@@ -317,7 +321,7 @@ pub fn fake_model(prompt: &str) -> String {
         headings.push(json!({"block": 99_999_999u64, "title": "Invented heading", "level": 1}));
         return json!({ "headings": headings }).to_string();
     }
-    if prompt.contains("Evaluate how relevant each document section") {
+    if prompt.contains(SCORE_SECTIONS) {
         let candidate = Regex::new(r"(?m)^\[([CE]\d+)\] ").unwrap();
         let mut scores: Vec<Value> = candidate
             .captures_iter(prompt)
@@ -330,7 +334,7 @@ pub fn fake_model(prompt: &str) -> String {
         scores.push(json!({"node_id": "C999", "relevance": 1.0, "reason": "not a candidate"}));
         return json!({ "scores": scores }).to_string();
     }
-    if prompt.contains("Judge whether each excerpt of a financial filing") {
+    if prompt.contains(JUDGE_EXCERPTS) {
         // The first excerpt of every batch is on topic, the rest are not.
         let offered = Regex::new(r"(?m)^\[(X\d+)\] ").unwrap();
         let mut judgements: Vec<Value> = offered
@@ -344,10 +348,10 @@ pub fn fake_model(prompt: &str) -> String {
         judgements.push(json!({"id": "X999", "relevance": 1.0, "reason": "not offered"}));
         return json!({ "judgements": judgements }).to_string();
     }
-    if prompt.contains("Summarise the evidence on") {
+    if prompt.contains(SUMMARISE_EVIDENCE) {
         return "The filing discusses the topic in several sections [E1].".to_string();
     }
-    if prompt.contains("Decide the next step") {
+    if prompt.contains(PLAN_NEXT_STEP) {
         let candidate = Regex::new(r"(?m)^\[([0-9a-f]{1,6}:\d{4})\] ").unwrap();
         let first = candidate.captures(prompt).map(|c| c[1].to_string());
         return if prompt.contains("Read so far:\n(nothing yet)") {
@@ -357,7 +361,7 @@ pub fn fake_model(prompt: &str) -> String {
         }
         .to_string();
     }
-    if prompt.contains("Answer the question from these sources only") {
+    if prompt.contains(ANSWER_FROM_SOURCES) {
         let source = Regex::new(r"(?m)^S1: .*\n(.+)$").unwrap();
         let first_line = source
             .captures(prompt)
@@ -372,7 +376,7 @@ pub fn fake_model(prompt: &str) -> String {
             "According to the filing, {sentence} [1] It also reports 42 widgets [2].\nSOURCES:\n[1] S1: \"{sentence}\"\n[2] S1: \"The company sold 42 widgets on the moon.\"\n[3] S9: \"Nothing.\"\n"
         );
     }
-    if prompt.contains("Summarise each section below") {
+    if prompt.contains(SUMMARISE_SECTIONS) {
         let node = Regex::new(r"(?m)^=== node (\d{4,}): (.+)$").unwrap();
         let mut summaries: Vec<Value> = node
             .captures_iter(prompt)
@@ -381,7 +385,7 @@ pub fn fake_model(prompt: &str) -> String {
         summaries.push(json!({"node_id": "99999", "summary": "A section that does not exist."}));
         return json!({ "summaries": summaries }).to_string();
     }
-    if prompt.contains("Write a one-sentence description") {
+    if prompt.contains(DESCRIBE_DOCUMENT) {
         let doc = Regex::new(r"(?m)^Document: (.+?) \(detected type").unwrap();
         let name = doc
             .captures(prompt)
@@ -390,7 +394,7 @@ pub fn fake_model(prompt: &str) -> String {
         return json!({"description": format!("Scripted description of {name}."), "ticker": "ZZZZ"})
             .to_string();
     }
-    if prompt.contains("Match each cross-reference") {
+    if prompt.contains(MATCH_REFERENCES) {
         let section = Regex::new(r"(?m)^\[(\d{4,})\] (.+)$").unwrap();
         let sections: Vec<(String, String)> = section
             .captures_iter(prompt)

@@ -238,7 +238,7 @@ impl Library {
             let mut handed = Vec::new();
             for method in [Method::Ours, Method::OursRrf, Method::OursNoDense] {
                 let mut request = SearchRequest::new(&q.question);
-                request.doc = Some(summary.doc_id.clone());
+                request.scope.doc = Some(summary.doc_id.clone());
                 request.limit = 20;
                 if method == Method::OursRrf {
                     request.fusion = Fusion::Rrf;
@@ -428,7 +428,7 @@ impl Library {
         for (i, q) in questions.iter().enumerate() {
             on_progress(i, questions.len());
             let mut scope = SearchRequest::new(&q.question);
-            scope.doc = Some(q.doc.clone());
+            scope.scope.doc = Some(q.doc.clone());
             let answer = self.ask(&q.question, &scope, &|_| {})?;
             let excerpts = fold(
                 &answer

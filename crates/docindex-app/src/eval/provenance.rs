@@ -2,7 +2,7 @@
 //! document, precision (report rows that hold a marked sentence) and recall (the marked
 //! core sentences some row holds), offline, with the scan's time.
 
-use crate::search::SearchRequest;
+use crate::search::{Scope, SearchRequest};
 use crate::{Library, Result};
 use docindex_core::provenance::ScanOptions;
 use serde::{Deserialize, Serialize};
@@ -77,7 +77,7 @@ impl Library {
         for (i, case) in cases.iter().enumerate() {
             on_progress(i, cases.len());
             let mut scope = SearchRequest::new(&case.topic);
-            scope.doc = Some(case.doc.clone());
+            scope.scope = Scope::document(&case.doc);
             let started = Instant::now();
             let report = self.provenance(&case.topic, &scope, ScanOptions::default(), &|_| {})?;
             let millis = started.elapsed().as_secs_f64() * 1000.0;

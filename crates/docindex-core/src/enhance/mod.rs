@@ -4,7 +4,6 @@
 //! it changes anything; what fails a check is dropped, logged and counted.
 
 mod inputs;
-pub mod prompts;
 mod replies;
 pub mod retry;
 
@@ -20,8 +19,8 @@ use crate::model::{
     CrossRef, CrossRefKind, DocType, Engine, FailedStage, LlmEnhancement, LlmStage, Metadata, Node,
 };
 use crate::progress::{ProgressSink, Stage};
+use crate::prompts::enhance::{self as prompts, BlockLine, RefInput, SummaryInput};
 use crate::structure::{self, Entry, Section, TreeSettings};
-use prompts::{BlockLine, RefInput, SummaryInput};
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -4,7 +4,6 @@
 //! terms that put it there. Nothing is skipped or capped, so coverage is always "every
 //! section" and the report lists everything.
 
-pub mod llm;
 pub mod topics;
 
 use crate::charmap::CharMap;

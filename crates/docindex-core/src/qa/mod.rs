@@ -175,7 +175,6 @@ pub fn sub_questions(question: &str) -> Vec<String> {
 }
 
 mod compose;
-pub mod llm;
 mod merge;
 
 pub use compose::{compose_extractive, compose_from_prose};

@@ -10,8 +10,6 @@ use rust_stemmers::{Algorithm, Stemmer};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 
-pub mod llm;
-
 const STOPWORDS: &[&str] = &[
     "a",
     "an",
