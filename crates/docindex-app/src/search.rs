@@ -7,8 +7,8 @@ use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
 use docindex_core::model::{DocType, DocumentIndex};
 use docindex_core::search::{
-    self, best_excerpts, credit_parents, expand, fuse, ideal_score, rank_titles, Excerpt,
-    Expansion, Fusion, Leg, LegKind, Ranked,
+    self, expand, hit_excerpts, rank_nodes, rank_titles, Excerpt, Expansion, Fusion, Leg, LegKind,
+    Ranked,
 };
 use docindex_core::store::{DocumentStore, DocumentSummary};
 use serde::Serialize;
@@ -217,26 +217,19 @@ impl Library {
                 Err(why) => notes.push(format!("dense search skipped: {why}")),
             }
         }
-        let mut scores = fuse(&legs, request.fusion);
-        let mut touched: Vec<String> = scores.keys().map(|(d, _)| d.clone()).collect();
+        let mut touched: Vec<String> = legs
+            .iter()
+            .flat_map(|l| l.hits.iter().map(|h| h.doc_id.clone()))
+            .collect();
         touched.sort();
         touched.dedup();
         let parents = self.store.parents(&touched)?;
         let parent_of =
             |doc: &str, node: &str| parents.get(&(doc.to_string(), node.to_string())).cloned();
-        credit_parents(&mut scores, &parent_of);
-        // A perfect match in every leg scores 1; when aggregation lifts the best node past
-        // that, scores are scaled so only it reaches 1.
-        let top = scores.values().map(|s| s.score).fold(0.0, f64::max);
-        let ideal = ideal_score(&legs, request.fusion)
-            .max(top)
-            .max(f64::MIN_POSITIVE);
-        let mut ranked: Vec<((String, String), search::NodeScore)> = scores.into_iter().collect();
-        ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
-        ranked.truncate(request.limit);
+        let ranked = rank_nodes(&legs, request.fusion, &parent_of, request.limit);
         let stems = expansion.stems();
         let mut docs: HashMap<String, DocumentIndex> = HashMap::new();
-        for ((doc_id, _), _) in &ranked {
+        for search::RankedNode { doc_id, .. } in &ranked {
             if !docs.contains_key(doc_id) {
                 if let Some(doc) = self.store.get(doc_id)? {
                     docs.insert(doc_id.clone(), doc);
@@ -244,7 +237,13 @@ impl Library {
             }
         }
         let mut hits = Vec::new();
-        for ((doc_id, node_id), score) in ranked {
+        for search::RankedNode {
+            doc_id,
+            node_id,
+            score: fused,
+            detail: score,
+        } in ranked
+        {
             let Some(doc) = docs.get(&doc_id) else {
                 continue;
             };
@@ -252,7 +251,6 @@ impl Library {
                 continue;
             };
             let map = CharMap::new(&doc.text);
-            let mut excerpts = Vec::new();
             let passages: Vec<Excerpt> = score
                 .chunks
                 .iter()
@@ -263,28 +261,14 @@ impl Library {
                     text: map.slice(c.span).to_string(),
                 })
                 .collect();
-            for (chunk_index, _) in score.chunks.iter().take(3) {
-                if let Some(chunk) = doc.chunks.get(*chunk_index) {
-                    excerpts.extend(best_excerpts(
-                        map.slice(chunk.span),
-                        chunk.span.start_char,
-                        &stems,
-                        1,
-                    ));
-                }
-            }
-            if excerpts.is_empty() {
-                excerpts = best_excerpts(map.slice(node.span), node.span.start_char, &stems, 2);
-            }
-            excerpts.sort_by_key(|e| e.start_char);
-            excerpts.dedup();
+            let excerpts = hit_excerpts(doc, node, &score, &stems);
             hits.push(SearchHit {
                 doc_id: doc_id.clone(),
                 doc_name: doc.doc_name.clone(),
                 node_id: node_id.clone(),
                 title: node.title.clone(),
                 path: doc.path_of(&node_id),
-                score: score.score / ideal,
+                score: fused,
                 reason: reason(&score),
                 engine: docindex_core::model::Engine::Extractive,
                 start_char: node.span.start_char,

@@ -646,3 +646,32 @@ fn notes_headed_only_in_capitals_stand_beside_the_statements() {
         assert!(node.span.start_char >= cash_flows.span.end_char);
     }
 }
+
+/// The storage contract every `DocumentStore` keeps, on the in-memory store the core's
+/// tests use: a changed file replaces its entry (same name, new id) and says which it
+/// superseded; listing, reading back and removal follow.
+#[test]
+fn the_memory_store_keeps_the_storage_contract() {
+    use docindex_core::store::{DocumentStore, MemoryStore};
+    let settings = IndexSettings::default();
+    let name = "buckle_8-K_2024-11-22.html";
+    let (_, bytes) = fixture(name);
+    let first = index_document(name, &bytes, &settings, &mut NoProgress).unwrap();
+    let mut changed = bytes.clone();
+    changed.extend_from_slice(b"<p>Amended: one more paragraph.</p>");
+    let second = index_document(name, &changed, &settings, &mut NoProgress).unwrap();
+    assert_ne!(first.doc_id, second.doc_id, "new bytes, new id");
+
+    let mut store = MemoryStore::default();
+    assert!(store.replace(&first).unwrap().is_empty());
+    assert_eq!(store.replace(&second).unwrap(), vec![first.doc_id.clone()]);
+    let listed = store.list().unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].doc_id, second.doc_id);
+    assert_eq!(listed[0].node_count, second.nodes.len());
+    assert!(store.get(&first.doc_id).unwrap().is_none());
+    assert_eq!(store.get(&second.doc_id).unwrap().as_ref(), Some(&second));
+    assert!(store.remove(&second.doc_id).unwrap());
+    assert!(!store.remove(&second.doc_id).unwrap());
+    assert!(store.list().unwrap().is_empty());
+}

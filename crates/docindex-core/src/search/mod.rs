@@ -449,7 +449,7 @@ fn leg_name(kind: LegKind) -> &'static str {
 }
 
 /// Combine the legs into node scores keyed by (doc_id, node_id).
-pub fn fuse(legs: &[Leg], fusion: Fusion) -> HashMap<(String, String), NodeScore> {
+fn fuse(legs: &[Leg], fusion: Fusion) -> HashMap<(String, String), NodeScore> {
     let mut chunk_scores: HashMap<(String, String, usize), f64> = HashMap::new();
     let mut nodes: HashMap<(String, String), NodeScore> = HashMap::new();
     for leg in legs {
@@ -503,7 +503,7 @@ pub fn fuse(legs: &[Leg], fusion: Fusion) -> HashMap<(String, String), NodeScore
 
 /// The score of a node whose one chunk is first in every chunk leg and whose title is first
 /// in the title leg: relevance is a node's score as a share of it.
-pub fn ideal_score(legs: &[Leg], fusion: Fusion) -> f64 {
+fn ideal_score(legs: &[Leg], fusion: Fusion) -> f64 {
     let top = match fusion {
         Fusion::Rrf => 1.0 / (RRF_K + 1.0),
         Fusion::MinMax => 1.0,
@@ -540,7 +540,7 @@ pub fn rank_titles(hits: &mut [(Ranked, String)], stems: &BTreeSet<String>) {
 
 /// Give each ancestor a share of its best descendant's score, so a section whose parts all
 /// match ranks near them, but below the best of them.
-pub fn credit_parents(
+fn credit_parents(
     scores: &mut HashMap<(String, String), NodeScore>,
     parent_of: &dyn Fn(&str, &str) -> Option<String>,
 ) {
@@ -562,6 +562,73 @@ pub fn credit_parents(
         });
         entry.score += credit;
     }
+}
+
+/// A node of a hybrid search's ranking.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankedNode {
+    pub doc_id: String,
+    pub node_id: String,
+    /// 0..1: the fused score as a share of a perfect match in every leg (the best node is
+    /// scaled to 1 when aggregation lifts it past that).
+    pub score: f64,
+    /// What the score came from: legs, passages, credit from children.
+    pub detail: NodeScore,
+}
+
+/// Hybrid ranking, the one entry point search uses: fuse the legs' ranked lists into node
+/// scores, give parents a share of their best child's, scale to 0..1 and keep the best
+/// `limit`, best first (ties by document and node id, so the order is stable).
+pub fn rank_nodes(
+    legs: &[Leg],
+    fusion: Fusion,
+    parent_of: &dyn Fn(&str, &str) -> Option<String>,
+    limit: usize,
+) -> Vec<RankedNode> {
+    let mut scores = fuse(legs, fusion);
+    credit_parents(&mut scores, parent_of);
+    let top = scores.values().map(|s| s.score).fold(0.0, f64::max);
+    let ideal = ideal_score(legs, fusion).max(top).max(f64::MIN_POSITIVE);
+    let mut ranked: Vec<((String, String), NodeScore)> = scores.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+    ranked.truncate(limit);
+    ranked
+        .into_iter()
+        .map(|((doc_id, node_id), detail)| RankedNode {
+            doc_id,
+            node_id,
+            score: detail.score / ideal,
+            detail,
+        })
+        .collect()
+}
+
+/// The excerpts a hit shows: the best sentence of each of its three strongest passages,
+/// or, when no passage matched, the node's two best sentences; in document order.
+pub fn hit_excerpts(
+    doc: &crate::model::DocumentIndex,
+    node: &crate::model::Node,
+    detail: &NodeScore,
+    stems: &BTreeSet<String>,
+) -> Vec<Excerpt> {
+    let map = crate::charmap::CharMap::new(&doc.text);
+    let mut excerpts = Vec::new();
+    for (chunk_index, _) in detail.chunks.iter().take(3) {
+        if let Some(chunk) = doc.chunks.get(*chunk_index) {
+            excerpts.extend(best_excerpts(
+                map.slice(chunk.span),
+                chunk.span.start_char,
+                stems,
+                1,
+            ));
+        }
+    }
+    if excerpts.is_empty() {
+        excerpts = best_excerpts(map.slice(node.span), node.span.start_char, stems, 2);
+    }
+    excerpts.sort_by_key(|e| e.start_char);
+    excerpts.dedup();
+    excerpts
 }
 
 /// A passage of the document: `text` is exactly `document text[span]`.
@@ -655,6 +722,34 @@ mod tests {
             score: 1.0,
             boost: 1.0,
         }
+    }
+
+    #[test]
+    fn hybrid_ranking_scales_to_one_credits_parents_and_keeps_the_best() {
+        let legs = vec![
+            Leg {
+                kind: LegKind::Lexical,
+                hits: vec![hit("d", "0002", Some(0)), hit("d", "0003", Some(1))],
+            },
+            Leg {
+                kind: LegKind::Titles,
+                hits: vec![hit("d", "0002", None)],
+            },
+        ];
+        let parent_of = |_: &str, n: &str| (n != "0001").then(|| "0001".to_string());
+        let ranked = rank_nodes(&legs, Fusion::MinMax, &parent_of, 3);
+        assert_eq!(ranked.len(), 3);
+        assert_eq!(ranked[0].node_id, "0002", "first in both legs");
+        // Scaled against a perfect match in every leg: strong, not perfect.
+        assert!(
+            ranked[0].score > ranked[1].score && ranked[0].score <= 1.0,
+            "{ranked:?}"
+        );
+        assert!(ranked.iter().all(|r| (0.0..=1.0).contains(&r.score)));
+        assert!(ranked
+            .iter()
+            .any(|r| r.node_id == "0001" && r.detail.from_children));
+        assert_eq!(rank_nodes(&legs, Fusion::Rrf, &parent_of, 1).len(), 1);
     }
 
     #[test]
