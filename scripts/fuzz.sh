@@ -13,6 +13,10 @@ export RUSTC_BOOTSTRAP=1
 export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-/var/tmp/docindex-fuzz-target}"
 seconds="${FUZZ_SECONDS:-60}"
 cargo fuzz build -O
+# The small real filings are seeds too, read from the test fixtures (not copied here).
+mkdir -p corpus/html_ingest corpus/text_ingest
+cp ../tests/fixtures/buckle_8-K_2024-11-22.html ../tests/fixtures/oracle_8-K_2024-11-14_item5.07.html corpus/html_ingest/
+cp ../tests/fixtures/acme_q3_2024_earnings_call.txt corpus/text_ingest/
 for target in $(cargo fuzz list); do
     mkdir -p "corpus/$target"
     echo "fuzz: $target for ${seconds}s"

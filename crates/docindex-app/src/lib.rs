@@ -394,19 +394,10 @@ impl Library {
         &self.store
     }
 
-    /// Index files, `jobs` at a time. Each file gets its own report; one bad file never
-    /// stops the others, and a failed file leaves the library as it was.
     /// Index one file exactly as `index_paths` would (same reader, model and settings) but
     /// store nothing: what `docindex bench` times.
     pub fn build_document(&self, path: &Path) -> Result<DocumentIndex> {
-        let bytes = std::fs::read(path).map_err(|source| AppError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_else(|| path.display().to_string());
+        let (bytes, name) = read_source(path)?;
         let tools = IndexTools {
             pdf_reader: Some(&PdfiumReader),
             llm: self.llm.as_deref(),
@@ -425,6 +416,8 @@ impl Library {
         })
     }
 
+    /// Index files, `jobs` at a time. Each file gets its own report; one bad file never
+    /// stops the others, and a failed file leaves the library as it was.
     pub fn index_paths(
         &mut self,
         paths: &[PathBuf],
@@ -658,6 +651,19 @@ impl ProgressSink for FileProgress<'_> {
     }
 }
 
+/// A file's bytes and the name it is indexed under (its file name).
+fn read_source(path: &Path) -> Result<(Vec<u8>, String)> {
+    let bytes = std::fs::read(path).map_err(|source| AppError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| path.display().to_string());
+    Ok((bytes, name))
+}
+
 fn prepare(
     path: &Path,
     settings: &IndexSettings,
@@ -685,14 +691,7 @@ fn prepare(
             limit: settings.max_bytes,
         }));
     }
-    let bytes = std::fs::read(path).map_err(|source| AppError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_else(|| path.display().to_string());
+    let (bytes, name) = read_source(path)?;
     let sha = sha256_hex(&bytes);
     let settings_key = tools.settings_key(settings);
     // Without a model, an index a model enhanced from the same bytes and base settings is
