@@ -157,7 +157,8 @@ fn a_period_is_picked_from_the_columns_and_a_missing_operand_is_named() {
 #[test]
 fn a_model_is_handed_the_operand_rows_and_its_computed_figure_is_supported() {
     use docindex_core::enhance::LlmOptions;
-    use docindex_core::llm::{LlmRequest, ScriptedLlm};
+    use docindex_core::llm::LlmRequest;
+    use docindex_core::testing::ScriptedLlm;
     use std::sync::{Arc, Mutex};
     let (_dir, mut library) = library(&[APPLE]);
     let text = library.document(APPLE).unwrap().text;

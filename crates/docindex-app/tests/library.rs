@@ -4,8 +4,9 @@
 
 use docindex_app::{IndexEvent, IndexOutcome, Library};
 use docindex_core::enhance::LlmOptions;
-use docindex_core::llm::{LlmRequest, ScriptedLlm};
+use docindex_core::llm::LlmRequest;
 use docindex_core::progress::Stage;
+use docindex_core::testing::ScriptedLlm;
 use docindex_core::IndexSettings;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;

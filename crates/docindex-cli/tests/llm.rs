@@ -44,6 +44,18 @@ fn run_json(cmd: &mut Command) -> (Value, String) {
     (serde_json::from_slice(&out.stdout).unwrap(), stderr)
 }
 
+/// A library in a temporary folder with `name` indexed offline; keep the folder alive.
+fn indexed_library(server: &ScriptedServer, name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    docindex(&lib, server)
+        .arg("index")
+        .arg(fixture(name))
+        .assert()
+        .success();
+    (dir, lib)
+}
+
 const AEGON: &str = "aegon_20-F_FY2000_0000928385-01-500187.html";
 const BUCKLE: &str = "buckle_8-K_2024-11-22.html";
 
@@ -170,13 +182,7 @@ fn anthropic_model_strings_reach_the_messages_api() {
 #[test]
 fn an_outage_keeps_the_offline_index_with_a_warning_and_enhance_retries() {
     let server = ScriptedServer::start();
-    let dir = tempfile::tempdir().unwrap();
-    let lib = dir.path().join("lib");
-    docindex(&lib, &server)
-        .arg("index")
-        .arg(fixture(BUCKLE))
-        .assert()
-        .success();
+    let (_dir, lib) = indexed_library(&server, BUCKLE);
     // The first model request fails on every retry; the rest of the job goes on.
     for _ in 0..4 {
         server.push(Step::Reply {
@@ -261,6 +267,63 @@ fn an_outage_keeps_the_offline_index_with_a_warning_and_enhance_retries() {
 }
 
 #[test]
+fn a_provider_failing_half_its_requests_leaves_the_10k_indexed_with_a_warning() {
+    const APPLE: &str = "apple_10-K_FY2024_0000320193-24-000123.html";
+    let server = ScriptedServer::start();
+    server.fail_half();
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let out = docindex(&lib, &server)
+        .args(["--model", "openai/scripted-model", "--cache", "none"])
+        .args(["--json", "index"])
+        .arg(fixture(APPLE))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "the document is kept: {stderr}");
+    let answered = server.stats().calls - server.failed();
+    assert!(server.failed() > 0, "the server failed no request");
+    assert!(answered > 0, "the server answered no request");
+    let indexed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(indexed[0]["outcome"]["status"], "indexed", "{indexed}");
+    let (list, _) = run_json(docindex(&lib, &server).args(["--json", "list"]));
+    let warnings: Vec<&str> = list[0]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert!(!warnings.is_empty(), "{list}");
+    assert!(
+        warnings
+            .iter()
+            .all(|w| w.contains("HTTP 500") || w.contains("HTTP 429")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings.iter().any(|w| w.contains("requests failed")),
+        "a stage the provider half failed says how much: {warnings:?}"
+    );
+    // The offline index is whole, and what the model did finish is kept: some summaries
+    // are the model's, the rest the offline engine's.
+    let (tree, _) = run_json(docindex(&lib, &server).args(["--json", "tree", APPLE]));
+    let titles = tree.to_string();
+    for item in ["Item 1A", "Item 7", "Item 8"] {
+        assert!(titles.contains(item), "{item} missing from the tree");
+    }
+    let engines = |engine: &str| {
+        titles
+            .matches(&format!("\"summary_engine\":\"{engine}\""))
+            .count()
+    };
+    assert!(engines("llm") > 0, "no summary from the model was kept");
+    assert!(
+        engines("extractive") > 0,
+        "every summary came from the model"
+    );
+}
+
+#[test]
 fn a_bad_model_string_or_cache_is_refused_before_any_work() {
     let server = ScriptedServer::start();
     let dir = tempfile::tempdir().unwrap();
@@ -286,13 +349,7 @@ const TESLA: &str = "tesla_10-K_FY2023_0001628280-24-002390.html";
 #[test]
 fn the_llm_engine_cites_only_quotes_found_in_the_document() {
     let server = ScriptedServer::start();
-    let dir = tempfile::tempdir().unwrap();
-    let lib = dir.path().join("lib");
-    docindex(&lib, &server)
-        .arg("index")
-        .arg(fixture(TESLA))
-        .assert()
-        .success();
+    let (_dir, lib) = indexed_library(&server, TESLA);
     let (answer, stderr) = run_json(docindex(&lib, &server).args([
         "--json",
         "--model",
@@ -334,13 +391,7 @@ fn the_llm_engine_cites_only_quotes_found_in_the_document() {
 #[test]
 fn an_outage_mid_stream_ends_with_a_clear_error_and_keeps_what_was_saved() {
     let server = ScriptedServer::start();
-    let dir = tempfile::tempdir().unwrap();
-    let lib = dir.path().join("lib");
-    docindex(&lib, &server)
-        .arg("index")
-        .arg(fixture(TESLA))
-        .assert()
-        .success();
+    let (_dir, lib) = indexed_library(&server, TESLA);
     // A first answer is saved.
     docindex(&lib, &server)
         .args([
@@ -394,13 +445,7 @@ fn an_outage_mid_stream_ends_with_a_clear_error_and_keeps_what_was_saved() {
 #[test]
 fn the_llm_leg_of_search_scores_the_offline_candidates() {
     let server = ScriptedServer::start();
-    let dir = tempfile::tempdir().unwrap();
-    let lib = dir.path().join("lib");
-    docindex(&lib, &server)
-        .arg("index")
-        .arg(fixture(TESLA))
-        .assert()
-        .success();
+    let (_dir, lib) = indexed_library(&server, TESLA);
     let (offline, _) = run_json(docindex(&lib, &server).args([
         "--json",
         "search",
@@ -434,13 +479,7 @@ fn the_llm_leg_of_search_scores_the_offline_candidates() {
 #[test]
 fn with_a_model_provenance_reports_what_the_pre_filter_skipped() {
     let server = ScriptedServer::start();
-    let dir = tempfile::tempdir().unwrap();
-    let lib = dir.path().join("lib");
-    docindex(&lib, &server)
-        .arg("index")
-        .arg(fixture(TESLA))
-        .assert()
-        .success();
+    let (_dir, lib) = indexed_library(&server, TESLA);
     let (report, _) = run_json(docindex(&lib, &server).args([
         "--json",
         "--model",
@@ -483,13 +522,7 @@ fn with_a_model_provenance_reports_what_the_pre_filter_skipped() {
 #[test]
 fn model_searches_and_answers_are_cached_until_the_library_changes() {
     let server = ScriptedServer::start();
-    let dir = tempfile::tempdir().unwrap();
-    let lib = dir.path().join("lib");
-    docindex(&lib, &server)
-        .arg("index")
-        .arg(fixture(TESLA))
-        .assert()
-        .success();
+    let (_dir, lib) = indexed_library(&server, TESLA);
     let search = [
         "--json",
         "--model",

@@ -28,6 +28,8 @@ pub mod search;
 pub mod store;
 pub mod structure;
 pub mod summary;
+#[cfg(any(test, feature = "test-support"))]
+pub mod testing;
 pub mod tokens;
 pub mod xref;
 

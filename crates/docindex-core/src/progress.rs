@@ -40,25 +40,3 @@ pub struct NoProgress;
 impl ProgressSink for NoProgress {
     fn stage(&mut self, _stage: Stage, _done: u64, _total: u64) {}
 }
-
-/// Records progress, for tests.
-#[derive(Default)]
-pub struct RecordedProgress {
-    pub events: Vec<(Stage, u64, u64)>,
-    pub messages: Vec<(Stage, String)>,
-    pub cancel_at: Option<Stage>,
-}
-
-impl ProgressSink for RecordedProgress {
-    fn stage(&mut self, stage: Stage, done: u64, total: u64) {
-        self.events.push((stage, done, total));
-    }
-    fn message(&mut self, stage: Stage, text: &str) {
-        self.messages.push((stage, text.to_string()));
-    }
-
-    fn cancelled(&self) -> bool {
-        self.cancel_at
-            .is_some_and(|s| self.events.iter().any(|(e, _, _)| *e == s))
-    }
-}

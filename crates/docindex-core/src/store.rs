@@ -3,7 +3,6 @@
 
 use crate::model::{DocType, DocumentIndex, SourceFormat};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// One line of a library listing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,37 +62,4 @@ pub trait DocumentStore {
     fn get(&self, doc_id: &str) -> Result<Option<DocumentIndex>, Self::Error>;
     fn list(&self) -> Result<Vec<DocumentSummary>, Self::Error>;
     fn remove(&mut self, doc_id: &str) -> Result<bool, Self::Error>;
-}
-
-/// Keeps documents in memory; for tests and one-shot runs.
-#[derive(Default)]
-pub struct MemoryStore {
-    docs: BTreeMap<String, DocumentIndex>,
-}
-
-impl DocumentStore for MemoryStore {
-    type Error = std::convert::Infallible;
-
-    fn replace(&mut self, doc: &DocumentIndex) -> Result<Vec<String>, Self::Error> {
-        let replaced: Vec<String> = self
-            .docs
-            .values()
-            .filter(|d| d.doc_name == doc.doc_name || d.doc_id == doc.doc_id)
-            .map(|d| d.doc_id.clone())
-            .collect();
-        for id in &replaced {
-            self.docs.remove(id);
-        }
-        self.docs.insert(doc.doc_id.clone(), doc.clone());
-        Ok(replaced)
-    }
-    fn get(&self, doc_id: &str) -> Result<Option<DocumentIndex>, Self::Error> {
-        Ok(self.docs.get(doc_id).cloned())
-    }
-    fn list(&self) -> Result<Vec<DocumentSummary>, Self::Error> {
-        Ok(self.docs.values().map(DocumentSummary::of).collect())
-    }
-    fn remove(&mut self, doc_id: &str) -> Result<bool, Self::Error> {
-        Ok(self.docs.remove(doc_id).is_some())
-    }
 }

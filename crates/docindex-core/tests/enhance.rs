@@ -6,13 +6,15 @@
 use docindex_core::charmap::CharMap;
 use docindex_core::enhance::retry::retry_failed_stages;
 use docindex_core::enhance::LlmOptions;
-use docindex_core::llm::{LlmError, LlmRequest, ScriptedLlm};
+use docindex_core::llm::{LlmError, LlmRequest};
 use docindex_core::model::{DocumentIndex, Engine, LlmStage, NodeOrigin};
 use docindex_core::pipeline::index_document_with;
-use docindex_core::progress::{NoProgress, RecordedProgress, Stage};
+use docindex_core::progress::{NoProgress, Stage};
 use docindex_core::prompts::opening::{
     DESCRIBE_DOCUMENT, LIST_HEADINGS, MATCH_REFERENCES, SUMMARISE_SECTIONS,
 };
+use docindex_core::testing::RecordedProgress;
+use docindex_core::testing::ScriptedLlm;
 use docindex_core::{index_document, IndexSettings, IndexTools, IngestError};
 use regex::Regex;
 use serde_json::{json, Value};

@@ -4,8 +4,9 @@
 
 use docindex_core::charmap::CharMap;
 use docindex_core::model::{CrossRefKind, DocType, DocumentIndex, NodeOrigin};
-use docindex_core::progress::{NoProgress, RecordedProgress, Stage};
+use docindex_core::progress::{NoProgress, Stage};
 use docindex_core::structure::patterns::item_label;
+use docindex_core::testing::RecordedProgress;
 use docindex_core::{index_document, IndexSettings, IngestError};
 use std::path::PathBuf;
 
@@ -652,7 +653,8 @@ fn notes_headed_only_in_capitals_stand_beside_the_statements() {
 /// superseded; listing, reading back and removal follow.
 #[test]
 fn the_memory_store_keeps_the_storage_contract() {
-    use docindex_core::store::{DocumentStore, MemoryStore};
+    use docindex_core::store::DocumentStore;
+    use docindex_core::testing::MemoryStore;
     let settings = IndexSettings::default();
     let name = "buckle_8-K_2024-11-22.html";
     let (_, bytes) = fixture(name);

@@ -15,7 +15,7 @@ use regex::Regex;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
 use std::io::Read;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tiny_http::{Header, Response, Server, StatusCode};
@@ -99,6 +99,9 @@ struct State {
     completion_tokens: AtomicU64,
     in_flight: AtomicUsize,
     max_in_flight: AtomicUsize,
+    /// Requests answered with an error because of [`ScriptedServer::fail_half`].
+    failed: AtomicU64,
+    fail_half: AtomicBool,
 }
 
 pub struct ScriptedServer {
@@ -142,6 +145,18 @@ impl ScriptedServer {
         self.state.script.lock().unwrap().push_back(step);
     }
 
+    /// A flaky provider: once the script is used up, about half of all prompts (chosen by
+    /// a hash of the prompt, so every retry of one fails too) get a 500 or a 429 with
+    /// `retry-after: 0`; the others get the fake model's reply.
+    pub fn fail_half(&self) {
+        self.state.fail_half.store(true, Ordering::SeqCst);
+    }
+
+    /// Requests answered with an error by [`ScriptedServer::fail_half`].
+    pub fn failed(&self) -> u64 {
+        self.state.failed.load(Ordering::SeqCst)
+    }
+
     pub fn requests(&self) -> Vec<Recorded> {
         self.state.requests.lock().unwrap().clone()
     }
@@ -173,7 +188,27 @@ fn serve(mut request: tiny_http::Request, state: &State) {
     };
     state.requests.lock().unwrap().push(recorded.clone());
     state.calls.fetch_add(1, Ordering::SeqCst);
-    let step = state.script.lock().unwrap().pop_front();
+    let mut step = state.script.lock().unwrap().pop_front();
+    if step.is_none() && state.fail_half.load(Ordering::SeqCst) {
+        let hash = prompt_text(&recorded)
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+        if hash % 2 == 0 {
+            state.failed.fetch_add(1, Ordering::SeqCst);
+            let (status, message) = if hash % 4 == 0 {
+                (500, "Internal server error")
+            } else {
+                (429, "Rate limit reached")
+            };
+            step = Some(Step::Reply {
+                status,
+                headers: vec![("retry-after".into(), "0".into())],
+                body: format!(r#"{{"error":{{"message":"{message}"}}}}"#),
+            });
+        }
+    }
     let said = match step {
         Some(Step::Reply {
             status,
@@ -259,6 +294,22 @@ fn respond_chunks(
     let _ = request.respond(response);
 }
 
+/// Judgements of the items a prompt lists (ids captured by `item`): the first is relevant,
+/// the rest are not, and one more judges `invented`, an id the prompt never offered.
+fn judge_first_of_each(prompt: &str, item: &str, id_key: &str, invented: &str) -> Vec<Value> {
+    let mut judged: Vec<Value> = Regex::new(item)
+        .unwrap()
+        .captures_iter(prompt)
+        .enumerate()
+        .map(|(i, c)| {
+            let relevance = if i == 0 { 0.9 } else { 0.2 };
+            json!({id_key: &c[1], "relevance": relevance, "reason": format!("scripted judgement {}", i + 1)})
+        })
+        .collect();
+    judged.push(json!({id_key: invented, "relevance": 1.0, "reason": "not offered"}));
+    judged
+}
+
 /// The text of every message of the request, whatever its wire format.
 pub fn prompt_text(recorded: &Recorded) -> String {
     let v = recorded.json();
@@ -322,30 +373,11 @@ pub fn fake_model(prompt: &str) -> String {
         return json!({ "headings": headings }).to_string();
     }
     if prompt.contains(SCORE_SECTIONS) {
-        let candidate = Regex::new(r"(?m)^\[([CE]\d+)\] ").unwrap();
-        let mut scores: Vec<Value> = candidate
-            .captures_iter(prompt)
-            .enumerate()
-            .map(|(i, c)| {
-                let relevance = if i == 0 { 0.9 } else { 0.2 };
-                json!({"node_id": &c[1], "relevance": relevance, "reason": format!("scripted judgement {}", i + 1)})
-            })
-            .collect();
-        scores.push(json!({"node_id": "C999", "relevance": 1.0, "reason": "not a candidate"}));
+        let scores = judge_first_of_each(prompt, r"(?m)^\[([CE]\d+)\] ", "node_id", "C999");
         return json!({ "scores": scores }).to_string();
     }
     if prompt.contains(JUDGE_EXCERPTS) {
-        // The first excerpt of every batch is on topic, the rest are not.
-        let offered = Regex::new(r"(?m)^\[(X\d+)\] ").unwrap();
-        let mut judgements: Vec<Value> = offered
-            .captures_iter(prompt)
-            .enumerate()
-            .map(|(i, c)| {
-                let relevance = if i == 0 { 0.9 } else { 0.2 };
-                json!({"id": &c[1], "relevance": relevance, "reason": format!("scripted judgement {}", i + 1)})
-            })
-            .collect();
-        judgements.push(json!({"id": "X999", "relevance": 1.0, "reason": "not offered"}));
+        let judgements = judge_first_of_each(prompt, r"(?m)^\[(X\d+)\] ", "id", "X999");
         return json!({ "judgements": judgements }).to_string();
     }
     if prompt.contains(SUMMARISE_EVIDENCE) {

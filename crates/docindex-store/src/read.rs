@@ -3,116 +3,209 @@
 
 use crate::{enum_from, Result, SqliteStore, StoreError};
 use docindex_core::model::*;
-use rusqlite::{params, OptionalExtension};
+use rusqlite::{params, Row};
+
+/// A JSON column, or the store is corrupt.
+fn json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+/// The span stored in columns `start` and `start + 1`.
+fn span_at(row: &Row, start: usize) -> Result<Span> {
+    Ok(Span::new(
+        row.get::<_, i64>(start)? as usize,
+        row.get::<_, i64>(start + 1)? as usize,
+    ))
+}
 
 impl SqliteStore {
+    /// Every row `sql` selects for one document, each turned into a value by `read`.
+    fn rows_of<T>(
+        &self,
+        sql: &str,
+        doc_id: &str,
+        read: impl Fn(&Row) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let mut stmt = self.conn.prepare(sql)?;
+        let mut rows = stmt.query(params![doc_id])?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next()? {
+            out.push(read(row)?);
+        }
+        Ok(out)
+    }
+
     pub(crate) fn load(&self, doc_id: &str) -> Result<Option<DocumentIndex>> {
-        let row = self
-            .conn
-            .query_row(
-                "SELECT d.doc_name, d.doc_type, d.format, d.source_sha256, d.encoding, d.description, d.metadata_json, d.settings_key, t.text, d.warnings_json, d.enhancement_json
-                 FROM documents d JOIN document_text t ON t.doc_id = d.doc_id WHERE d.doc_id = ?1",
-                params![doc_id],
-                |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, String>(3)?,
-                        r.get::<_, String>(4)?,
-                        r.get::<_, Option<String>>(5)?,
-                        r.get::<_, String>(6)?,
-                        r.get::<_, String>(7)?,
-                        r.get::<_, String>(8)?,
-                        r.get::<_, String>(9)?,
-                        r.get::<_, Option<String>>(10)?,
-                    ))
-                },
-            )
-            .optional()?;
-        let Some((
-            doc_name,
-            doc_type,
-            format,
-            sha,
-            encoding,
-            description,
-            metadata_json,
-            settings_key,
-            text,
-            warnings_json,
-            enhancement_json,
-        )) = row
-        else {
+        let Some(mut doc) = self.load_document_row(doc_id)? else {
             return Ok(None);
         };
-        let doc_type = DocType::parse(&doc_type)
-            .ok_or_else(|| StoreError::Corrupt(format!("unknown document type '{doc_type}'")))?;
-        let metadata: Metadata =
-            serde_json::from_str(&metadata_json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-        let mut nodes: Vec<Node> = Vec::new();
-        let mut unclassified = false;
-        {
-            let mut stmt = self.conn.prepare(
-                "SELECT node_id, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin, start_page, end_page, financial_json FROM nodes WHERE doc_id = ?1 ORDER BY ordinal",
-            )?;
-            let rows = stmt.query_map(params![doc_id], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, Option<String>>(1)?,
-                    r.get::<_, u32>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, i64>(4)?,
-                    r.get::<_, i64>(5)?,
-                    r.get::<_, i64>(6)?,
-                    r.get::<_, String>(7)?,
-                    r.get::<_, String>(8)?,
-                    r.get::<_, String>(9)?,
-                    r.get::<_, Option<u32>>(10)?,
-                    r.get::<_, Option<u32>>(11)?,
-                    r.get::<_, String>(12)?,
-                ))
-            })?;
-            for row in rows {
-                let (
-                    node_id,
-                    parent_id,
-                    level,
-                    title,
-                    s,
-                    e,
-                    tokens,
-                    summary,
-                    engine,
-                    origin,
-                    start_page,
-                    end_page,
-                    financial_json,
-                ) = row?;
-                let financial = if financial_json == "unset" {
-                    unclassified = true;
-                    None
-                } else {
-                    serde_json::from_str(&financial_json)
-                        .map_err(|e| StoreError::Corrupt(e.to_string()))?
-                };
-                nodes.push(Node {
-                    node_id,
-                    title,
-                    level,
-                    parent_id,
-                    span: Span::new(s as usize, e as usize),
-                    token_count: tokens as usize,
-                    summary,
-                    summary_engine: enum_from(&engine)?,
-                    origin: enum_from(&origin)?,
-                    children: Vec::new(),
-                    start_page,
-                    end_page,
-                    financial,
-                });
-            }
+        let (nodes, unclassified) = self.load_nodes(doc_id)?;
+        doc.nodes = nodes;
+        doc.chunks = self.rows_of(
+            "SELECT chunk_index, node_id, start_char, end_char, token_count, context, start_page, end_page FROM chunks WHERE doc_id = ?1 ORDER BY chunk_index",
+            doc_id,
+            |r| {
+                Ok(Chunk {
+                    chunk_index: r.get::<_, i64>(0)? as usize,
+                    node_id: r.get(1)?,
+                    span: span_at(r, 2)?,
+                    token_count: r.get::<_, i64>(4)? as usize,
+                    context: r.get(5)?,
+                    start_page: r.get(6)?,
+                    end_page: r.get(7)?,
+                })
+            },
+        )?;
+        doc.cross_refs = self.rows_of(
+            "SELECT kind, source_node_id, start_char, end_char, target, target_node_id FROM cross_refs WHERE doc_id = ?1 ORDER BY start_char, end_char",
+            doc_id,
+            |r| {
+                Ok(CrossRef {
+                    kind: enum_from(&r.get::<_, String>(0)?)?,
+                    source_node_id: r.get(1)?,
+                    span: span_at(r, 2)?,
+                    target: r.get(4)?,
+                    target_node_id: r.get(5)?,
+                })
+            },
+        )?;
+        doc.dictionary = self.rows_of(
+            "SELECT term, definition, kind, start_char, end_char, node_id FROM dictionary WHERE doc_id = ?1 ORDER BY start_char",
+            doc_id,
+            |r| {
+                Ok(DictionaryEntry {
+                    term: r.get(0)?,
+                    definition: r.get(1)?,
+                    kind: enum_from(&r.get::<_, String>(2)?)?,
+                    span: span_at(r, 3)?,
+                    node_id: r.get(5)?,
+                })
+            },
+        )?;
+        doc.links = self.rows_of(
+            "SELECT href, start_char, end_char, target_char FROM links WHERE doc_id = ?1 ORDER BY start_char",
+            doc_id,
+            |r| {
+                Ok(Hyperlink {
+                    href: r.get(0)?,
+                    span: span_at(r, 1)?,
+                    target_char: r.get::<_, Option<i64>>(3)?.map(|c| c as usize),
+                })
+            },
+        )?;
+        doc.pages = self.rows_of(
+            "SELECT page, start_char, end_char, label, furniture_json, has_text FROM pages WHERE doc_id = ?1 ORDER BY page",
+            doc_id,
+            |r| {
+                Ok(PageInfo {
+                    page: r.get(0)?,
+                    span: span_at(r, 1)?,
+                    label: r.get(3)?,
+                    furniture: json(&r.get::<_, String>(4)?)?,
+                    has_text: r.get(5)?,
+                })
+            },
+        )?;
+        doc.images = self.rows_of(
+            "SELECT page, left, bottom, right, top, at_char, node_id, caption FROM images WHERE doc_id = ?1 ORDER BY rowid",
+            doc_id,
+            |r| {
+                Ok(ImageRef {
+                    page: r.get(0)?,
+                    bbox: Rect::new(r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
+                    at_char: r.get::<_, i64>(5)? as usize,
+                    node_id: r.get(6)?,
+                    caption: r.get(7)?,
+                })
+            },
+        )?;
+        doc.facts = self.rows_of(
+            "SELECT concept, start_char, end_char FROM facts WHERE doc_id = ?1 ORDER BY rowid",
+            doc_id,
+            |r| {
+                Ok(TaggedFact {
+                    concept: r.get(0)?,
+                    span: span_at(r, 1)?,
+                })
+            },
+        )?;
+        // A document stored before section types existed gets them on reading.
+        if unclassified {
+            docindex_core::finance::classify_sections(&mut doc);
         }
+        Ok(Some(doc))
+    }
+
+    /// The document's own row and text, with no nodes or other parts yet.
+    fn load_document_row(&self, doc_id: &str) -> Result<Option<DocumentIndex>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT d.doc_name, d.doc_type, d.format, d.source_sha256, d.encoding, d.description, d.metadata_json, d.settings_key, t.text, d.warnings_json, d.enhancement_json
+             FROM documents d JOIN document_text t ON t.doc_id = d.doc_id WHERE d.doc_id = ?1",
+        )?;
+        let mut rows = stmt.query(params![doc_id])?;
+        let Some(r) = rows.next()? else {
+            return Ok(None);
+        };
+        let doc_type: String = r.get(1)?;
+        let enhancement: Option<String> = r.get(10)?;
+        Ok(Some(DocumentIndex {
+            doc_id: doc_id.to_string(),
+            doc_name: r.get(0)?,
+            doc_type: DocType::parse(&doc_type).ok_or_else(|| {
+                StoreError::Corrupt(format!("unknown document type '{doc_type}'"))
+            })?,
+            format: enum_from(&r.get::<_, String>(2)?)?,
+            source_sha256: r.get(3)?,
+            encoding: r.get(4)?,
+            description: r.get(5)?,
+            metadata: json(&r.get::<_, String>(6)?)?,
+            settings_key: r.get(7)?,
+            text: r.get(8)?,
+            warnings: json(&r.get::<_, String>(9)?)?,
+            enhancement: enhancement.as_deref().map(json).transpose()?,
+            nodes: Vec::new(),
+            chunks: Vec::new(),
+            cross_refs: Vec::new(),
+            dictionary: Vec::new(),
+            links: Vec::new(),
+            pages: Vec::new(),
+            images: Vec::new(),
+            facts: Vec::new(),
+        }))
+    }
+
+    /// The nodes in document order with their children linked, and whether any was stored
+    /// before section types existed.
+    fn load_nodes(&self, doc_id: &str) -> Result<(Vec<Node>, bool)> {
+        let unclassified = std::cell::Cell::new(false);
+        let mut nodes = self.rows_of(
+            "SELECT node_id, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin, start_page, end_page, financial_json FROM nodes WHERE doc_id = ?1 ORDER BY ordinal",
+            doc_id,
+            |r| {
+                let financial_json: String = r.get(12)?;
+                Ok(Node {
+                    node_id: r.get(0)?,
+                    parent_id: r.get(1)?,
+                    level: r.get(2)?,
+                    title: r.get(3)?,
+                    span: span_at(r, 4)?,
+                    token_count: r.get::<_, i64>(6)? as usize,
+                    summary: r.get(7)?,
+                    summary_engine: enum_from(&r.get::<_, String>(8)?)?,
+                    origin: enum_from(&r.get::<_, String>(9)?)?,
+                    children: Vec::new(),
+                    start_page: r.get(10)?,
+                    end_page: r.get(11)?,
+                    financial: match financial_json.as_str() {
+                        "unset" => {
+                            unclassified.set(true);
+                            None
+                        }
+                        stored => json(stored)?,
+                    },
+                })
+            },
+        )?;
         let ids: Vec<(String, Option<String>)> = nodes
             .iter()
             .map(|n| (n.node_id.clone(), n.parent_id.clone()))
@@ -122,161 +215,6 @@ impl SqliteStore {
                 p.children.push(child);
             }
         }
-        let mut stmt = self.conn.prepare(
-            "SELECT chunk_index, node_id, start_char, end_char, token_count, context, start_page, end_page FROM chunks WHERE doc_id = ?1 ORDER BY chunk_index",
-        )?;
-        let chunks = stmt
-            .query_map(params![doc_id], |r| {
-                Ok(Chunk {
-                    chunk_index: r.get::<_, i64>(0)? as usize,
-                    node_id: r.get(1)?,
-                    span: Span::new(r.get::<_, i64>(2)? as usize, r.get::<_, i64>(3)? as usize),
-                    token_count: r.get::<_, i64>(4)? as usize,
-                    context: r.get(5)?,
-                    start_page: r.get(6)?,
-                    end_page: r.get(7)?,
-                })
-            })?
-            .collect::<std::result::Result<Vec<_>, _>>()?;
-        let mut stmt = self.conn.prepare(
-            "SELECT kind, source_node_id, start_char, end_char, target, target_node_id FROM cross_refs WHERE doc_id = ?1 ORDER BY start_char, end_char",
-        )?;
-        let raw_refs = stmt
-            .query_map(params![doc_id], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, i64>(2)?,
-                    r.get::<_, i64>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, Option<String>>(5)?,
-                ))
-            })?
-            .collect::<std::result::Result<Vec<_>, _>>()?;
-        let mut cross_refs = Vec::with_capacity(raw_refs.len());
-        for (kind, source_node_id, s, e, target, target_node_id) in raw_refs {
-            cross_refs.push(CrossRef {
-                kind: enum_from(&kind)?,
-                source_node_id,
-                span: Span::new(s as usize, e as usize),
-                target,
-                target_node_id,
-            });
-        }
-        let mut stmt = self.conn.prepare(
-            "SELECT term, definition, kind, start_char, end_char, node_id FROM dictionary WHERE doc_id = ?1 ORDER BY start_char",
-        )?;
-        let raw_terms = stmt
-            .query_map(params![doc_id], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, i64>(3)?,
-                    r.get::<_, i64>(4)?,
-                    r.get::<_, Option<String>>(5)?,
-                ))
-            })?
-            .collect::<std::result::Result<Vec<_>, _>>()?;
-        let mut dictionary = Vec::with_capacity(raw_terms.len());
-        for (term, definition, kind, s, e, node_id) in raw_terms {
-            dictionary.push(DictionaryEntry {
-                term,
-                definition,
-                kind: enum_from(&kind)?,
-                span: Span::new(s as usize, e as usize),
-                node_id,
-            });
-        }
-        let mut stmt = self.conn.prepare("SELECT href, start_char, end_char, target_char FROM links WHERE doc_id = ?1 ORDER BY start_char")?;
-        let links = stmt
-            .query_map(params![doc_id], |r| {
-                Ok(Hyperlink {
-                    href: r.get(0)?,
-                    span: Span::new(r.get::<_, i64>(1)? as usize, r.get::<_, i64>(2)? as usize),
-                    target_char: r.get::<_, Option<i64>>(3)?.map(|c| c as usize),
-                })
-            })?
-            .collect::<std::result::Result<Vec<_>, _>>()?;
-        let mut stmt = self.conn.prepare("SELECT page, start_char, end_char, label, furniture_json, has_text FROM pages WHERE doc_id = ?1 ORDER BY page")?;
-        let raw_pages = stmt
-            .query_map(params![doc_id], |r| {
-                Ok((
-                    r.get::<_, u32>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, i64>(2)?,
-                    r.get::<_, Option<String>>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, bool>(5)?,
-                ))
-            })?
-            .collect::<std::result::Result<Vec<_>, _>>()?;
-        let mut pages = Vec::with_capacity(raw_pages.len());
-        for (page, s, e, label, furniture, has_text) in raw_pages {
-            pages.push(PageInfo {
-                page,
-                span: Span::new(s as usize, e as usize),
-                label,
-                furniture: serde_json::from_str(&furniture)
-                    .map_err(|e| StoreError::Corrupt(e.to_string()))?,
-                has_text,
-            });
-        }
-        let mut stmt = self.conn.prepare("SELECT page, left, bottom, right, top, at_char, node_id, caption FROM images WHERE doc_id = ?1 ORDER BY rowid")?;
-        let images = stmt
-            .query_map(params![doc_id], |r| {
-                Ok(ImageRef {
-                    page: r.get(0)?,
-                    bbox: Rect::new(r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
-                    at_char: r.get::<_, i64>(5)? as usize,
-                    node_id: r.get(6)?,
-                    caption: r.get(7)?,
-                })
-            })?
-            .collect::<std::result::Result<Vec<_>, _>>()?;
-        let warnings: Vec<String> =
-            serde_json::from_str(&warnings_json).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-        let facts = self
-            .conn
-            .prepare(
-                "SELECT concept, start_char, end_char FROM facts WHERE doc_id = ?1 ORDER BY rowid",
-            )?
-            .query_map(params![doc_id], |r| {
-                Ok(TaggedFact {
-                    concept: r.get(0)?,
-                    span: Span::new(r.get::<_, i64>(1)? as usize, r.get::<_, i64>(2)? as usize),
-                })
-            })?
-            .collect::<std::result::Result<Vec<_>, _>>()?;
-        let mut doc = DocumentIndex {
-            doc_id: doc_id.to_string(),
-            doc_name,
-            doc_type,
-            format: enum_from(&format)?,
-            source_sha256: sha,
-            encoding,
-            description,
-            metadata,
-            text,
-            nodes,
-            chunks,
-            cross_refs,
-            dictionary,
-            links,
-            pages,
-            images,
-            warnings,
-            facts,
-            settings_key,
-            enhancement: enhancement_json
-                .map(|j| serde_json::from_str(&j))
-                .transpose()
-                .map_err(|e| StoreError::Corrupt(e.to_string()))?,
-        };
-        // A document stored before section types existed gets them on reading.
-        if unclassified {
-            docindex_core::finance::classify_sections(&mut doc);
-        }
-        Ok(Some(doc))
+        Ok((nodes, unclassified.get()))
     }
 }

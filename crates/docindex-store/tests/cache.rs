@@ -3,7 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use docindex_core::llm::cache::{Cache, CachedLlm};
-use docindex_core::llm::{Llm, LlmRequest, ScriptedLlm};
+use docindex_core::llm::{Llm, LlmRequest};
+use docindex_core::testing::ScriptedLlm;
 use docindex_store::{RedisCache, SqliteCache};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;

@@ -75,12 +75,19 @@ pub struct Parsed<'a> {
     pub tree: TreeSettings,
 }
 
+/// Provider failures in a row, with no success in between, after which a stage stops
+/// rather than wait out every request's retries: the provider looks down.
+pub const PROVIDER_DOWN_AFTER: usize = 6;
+
 /// One document's LLM stages, sharing a usage meter and a report.
 pub struct Enhancer<'a> {
     llm: &'a dyn Llm,
     options: LlmOptions,
     meter: UsageMeter,
     report: LlmEnhancement,
+    /// Requests of the stage under way that the provider failed (retries exhausted), of how
+    /// many, and the first reason; [`Enhancer::tolerate`] turns it into a failed stage.
+    unfinished: Option<(usize, usize, LlmError)>,
 }
 
 impl<'a> Enhancer<'a> {
@@ -93,16 +100,32 @@ impl<'a> Enhancer<'a> {
                 model: llm.model().to_string(),
                 ..LlmEnhancement::default()
             },
+            unfinished: None,
         }
     }
 
     /// The result of a stage: a provider failure that retries did not cure (outage, rate
     /// limits, timeouts, unusable replies) is recorded and the offline result stands
     /// (`None`); rejected credentials, a wrong model, cancellation and our own errors stop
-    /// the job.
+    /// the job. A stage some of whose requests failed keeps what the others returned and
+    /// is recorded as failed, so `enhance` retries it.
     pub fn tolerate<T>(&mut self, stage: LlmStage, result: Result<T>) -> Result<Option<T>> {
+        let unfinished = self.unfinished.take();
         match result {
-            Ok(value) => Ok(Some(value)),
+            Ok(value) => {
+                if let Some((failed, total, e)) = unfinished {
+                    tracing::warn!(
+                        "{}: {failed} of {total} requests failed ({e}); what the others returned is kept",
+                        stage.as_str()
+                    );
+                    self.report.stages_failed.retain(|f| f.stage != stage);
+                    self.report.stages_failed.push(FailedStage {
+                        stage,
+                        reason: format!("{failed} of {total} requests failed: {e}"),
+                    });
+                }
+                Ok(Some(value))
+            }
             Err(IngestError::Llm(e)) if e.fault() == crate::Fault::Runtime => {
                 tracing::warn!("{}: {e}; the offline result is kept", stage.as_str());
                 self.report.stages_failed.retain(|f| f.stage != stage);
@@ -136,7 +159,9 @@ impl<'a> Enhancer<'a> {
 
     /// Ask for JSON of type `T` for each request, `concurrency` at a time, reporting
     /// progress on `stage`. A reply still unusable after the corrective re-ask is `None`
-    /// (and counted); any other provider failure stops the job.
+    /// (and counted). A request the provider failed after its retries (an outage, rate
+    /// limits) is `None` too and the stage goes on, unless [`PROVIDER_DOWN_AFTER`] fail in a
+    /// row; any other failure stops the job.
     fn run_batches<T: DeserializeOwned + Send>(
         &mut self,
         requests: &[LlmRequest],
@@ -165,6 +190,8 @@ impl<'a> Enhancer<'a> {
         let workers = self.options.concurrency.clamp(1, total);
         let mut fatal: Option<IngestError> = None;
         let mut failed = 0;
+        let mut failed_in_a_row = 0;
+        let mut provider_failed: Option<(usize, LlmError)> = None;
         std::thread::scope(|scope| {
             let (sender, receiver) = mpsc::channel();
             for _ in 0..workers {
@@ -193,7 +220,10 @@ impl<'a> Enhancer<'a> {
             for (i, outcome) in receiver {
                 done += weight.map_or(1, |w| w.get(i).copied().unwrap_or(1));
                 match outcome {
-                    Ok(value) => results[i] = Some(value),
+                    Ok(value) => {
+                        results[i] = Some(value);
+                        failed_in_a_row = 0;
+                    }
                     Err(LlmError::BadReply(why)) => {
                         tracing::warn!("{}: {stage:?} batch {i} skipped: {why}", llm.model());
                         failed += 1;
@@ -201,6 +231,21 @@ impl<'a> Enhancer<'a> {
                     Err(LlmError::Cancelled) => {
                         fatal.get_or_insert(IngestError::Cancelled);
                         stop.store(true, Ordering::Relaxed);
+                    }
+                    Err(e) if e.fault() == crate::Fault::Runtime => {
+                        tracing::warn!("{}: {stage:?} batch {i} failed: {e}", llm.model());
+                        let count = provider_failed.as_ref().map_or(0, |(n, _)| *n) + 1;
+                        failed_in_a_row += 1;
+                        if failed_in_a_row >= PROVIDER_DOWN_AFTER {
+                            // The provider looks down: stop rather than wait out every retry.
+                            fatal.get_or_insert(IngestError::Llm(e));
+                            stop.store(true, Ordering::Relaxed);
+                        } else {
+                            match &mut provider_failed {
+                                Some((n, _)) => *n = count,
+                                None => provider_failed = Some((count, e)),
+                            }
+                        }
                     }
                     Err(e) => {
                         fatal.get_or_insert(IngestError::Llm(e));
@@ -215,6 +260,15 @@ impl<'a> Enhancer<'a> {
             }
         });
         self.report.batches_failed += failed;
+        if let Some((count, e)) = provider_failed {
+            self.report.batches_failed += count;
+            self.unfinished = Some(match self.unfinished.take() {
+                Some((before, before_total, first)) => {
+                    (before + count, before_total + total, first)
+                }
+                None => (count, total, e),
+            });
+        }
         match fatal {
             Some(e) => Err(e),
             None => Ok(results),

@@ -166,7 +166,7 @@ impl Llm for CachedLlm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::llm::ScriptedLlm;
+    use crate::testing::ScriptedLlm;
 
     #[test]
     fn a_hit_makes_no_call_and_a_changed_parameter_misses() {

@@ -211,7 +211,7 @@ fn parse_as<T: DeserializeOwned>(text: &str) -> Result<T, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::llm::ScriptedLlm;
+    use crate::testing::ScriptedLlm;
     use serde::Deserialize;
     use serde_json::json;
 

@@ -114,7 +114,7 @@ pub enum LlmError {
     #[error("the provider rejected the credentials (HTTP {status}): {message}")]
     Auth { status: u16, message: String },
     /// Still rate-limited after every retry.
-    #[error("rate-limited by the provider after {attempts} attempts: {message}")]
+    #[error("rate-limited by the provider (HTTP 429) after {attempts} attempts: {message}")]
     RateLimited { attempts: u32, message: String },
     /// An HTTP error status the retries did not cure.
     #[error("the provider answered HTTP {status} after {attempts} attempts: {message}")]
@@ -210,52 +210,5 @@ impl UsageMeter {
             prompt_tokens: self.prompt_tokens.load(Ordering::Relaxed),
             completion_tokens: self.completion_tokens.load(Ordering::Relaxed),
         }
-    }
-}
-
-/// A model whose replies come from a function, counting its calls: for tests of the core.
-pub struct ScriptedLlm<F> {
-    pub model: String,
-    pub reply: F,
-    pub calls: AtomicU64,
-}
-
-impl<F> ScriptedLlm<F>
-where
-    F: Fn(&LlmRequest) -> Result<String, LlmError> + Send + Sync,
-{
-    pub fn new(model: &str, reply: F) -> Self {
-        ScriptedLlm {
-            model: model.to_string(),
-            reply,
-            calls: AtomicU64::new(0),
-        }
-    }
-
-    pub fn call_count(&self) -> u64 {
-        self.calls.load(Ordering::Relaxed)
-    }
-}
-
-impl<F> Llm for ScriptedLlm<F>
-where
-    F: Fn(&LlmRequest) -> Result<String, LlmError> + Send + Sync,
-{
-    fn model(&self) -> &str {
-        &self.model
-    }
-
-    fn complete(&self, request: &LlmRequest) -> Result<LlmReply, LlmError> {
-        self.calls.fetch_add(1, Ordering::Relaxed);
-        let text = (self.reply)(request)?;
-        Ok(LlmReply {
-            usage: Usage {
-                prompt_tokens: (request.prompt_chars() / 4) as u64,
-                completion_tokens: (text.len() / 4) as u64,
-            },
-            text,
-            cached: false,
-            truncated: false,
-        })
     }
 }

@@ -1,12 +1,8 @@
-//! Running headers, footers and page numbers: lines at a page's edges that repeat across
-//! pages (or are page labels) are set aside, never part of the text.
+//! Where furniture sits on a laid-out PDF page: the lines at its top and bottom edges that
+//! are page labels or repeat across pages (what furniture is: `ingest::furniture`).
 
 use super::*;
-
-pub(super) static PAGE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:page\s+)?[-–—]?\s*((?:[A-Z]{1,2}\s?-\s?)?\d{1,4}|[ivxlc]{1,7})\s*[-–—]?(?:\s*(?:of|/)\s*\d{1,4})?$")
-        .unwrap_or_else(|_| unreachable!())
-});
+use crate::ingest::furniture::{is_page_label, repetition_key, MAX_RUNNING_CHARS, MIN_REPEATS};
 
 /// The lines nearest the top and bottom of a page (by position, not reading order): up to
 /// `n` from each end.
@@ -26,13 +22,18 @@ pub(super) fn edge_lines(page: &LaidPage, n: usize) -> Vec<usize> {
 pub(super) fn mark_furniture(pages: &mut [LaidPage]) {
     const EDGE_LINES: usize = 3;
     // Running headers sit at the same height on every page they repeat on.
-    let key_of = |line: &Line| (normalize(&line.text), (line.baseline / 6.0).round() as i32);
+    let key_of = |line: &Line| {
+        (
+            repetition_key(&line.text),
+            (line.baseline / 6.0).round() as i32,
+        )
+    };
     let mut counts: HashMap<(String, i32), usize> = HashMap::new();
     let edges: Vec<Vec<usize>> = pages.iter().map(|p| edge_lines(p, EDGE_LINES)).collect();
     for (page, edge) in pages.iter().zip(&edges) {
         let mut seen = std::collections::HashSet::new();
         for &i in edge {
-            if page.lines[i].text.chars().count() <= 160 {
+            if page.lines[i].text.chars().count() <= MAX_RUNNING_CHARS {
                 let key = key_of(&page.lines[i]);
                 if seen.insert(key.clone()) {
                     *counts.entry(key).or_default() += 1;
@@ -40,7 +41,7 @@ pub(super) fn mark_furniture(pages: &mut [LaidPage]) {
             }
         }
     }
-    let needed = 3.max(pages.len() / 7);
+    let needed = MIN_REPEATS.max(pages.len() / 7);
     for (page, edge) in pages.iter_mut().zip(&edges) {
         let mut furniture = Vec::new();
         // A running header removed once per page: the same words again are the body's own.
@@ -49,12 +50,9 @@ pub(super) fn mark_furniture(pages: &mut [LaidPage]) {
         for &i in edge {
             let line = &page.lines[i];
             let text = line.text.trim();
-            let key = normalize(text);
+            let key = repetition_key(text);
             let repeated = counts.get(&key_of(line)).is_some_and(|&n| n >= needed);
-            let page_number = text.len() <= 16
-                && PAGE_LABEL.is_match(text)
-                && !line.is_row
-                && extreme.contains(&i);
+            let page_number = is_page_label(text, line.is_row) && extreme.contains(&i);
             if (repeated || page_number) && taken.insert(key) {
                 furniture.push(i);
             }

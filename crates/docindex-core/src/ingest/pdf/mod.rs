@@ -228,7 +228,11 @@ fn page_extents(c: &Canonical, pages: &[LaidPage]) -> Vec<PageExtent> {
         let label = furniture
             .iter()
             .rev()
-            .find_map(|t| PAGE_LABEL.captures(t.trim()).and_then(|m| m.get(1)))
+            .find_map(|t| {
+                crate::ingest::furniture::PAGE_LABEL
+                    .captures(t.trim())
+                    .and_then(|m| m.get(1))
+            })
             .map(|m| m.as_str().replace(' ', ""));
         extents.push(PageExtent {
             number: page.number,

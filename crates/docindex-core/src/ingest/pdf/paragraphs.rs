@@ -3,12 +3,6 @@
 
 use super::*;
 
-/// A line's identity across pages: case, spacing, cell bars and the digits of page numbers
-/// do not count.
-pub(super) fn normalize(text: &str) -> String {
-    crate::ingest::furniture::normalize(&text.to_lowercase().replace('|', ""))
-}
-
 pub(super) static LIST_START: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"^(?:[•●▪■◦○\-–—*]\s|\(?[a-z0-9]{1,3}\)\s|\d{1,2}\.\s|(?i:item|part|note)\s+[0-9IVX]+)",

@@ -1,0 +1,136 @@
+//! Excerpts located as exact spans: the best sentences of a passage for a query.
+
+use super::fusion::NodeScore;
+use super::query::words;
+use crate::model::Span;
+use crate::summary::sentences;
+use rust_stemmers::{Algorithm, Stemmer};
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+/// The excerpts a hit shows: the best sentence of each of its three strongest passages,
+/// or, when no passage matched, the node's two best sentences; in document order.
+pub fn hit_excerpts(
+    doc: &crate::model::DocumentIndex,
+    node: &crate::model::Node,
+    detail: &NodeScore,
+    stems: &BTreeSet<String>,
+) -> Vec<Excerpt> {
+    let map = crate::charmap::CharMap::new(&doc.text);
+    let mut excerpts = Vec::new();
+    for (chunk_index, _) in detail.chunks.iter().take(3) {
+        if let Some(chunk) = doc.chunks.get(*chunk_index) {
+            excerpts.extend(best_excerpts(
+                map.slice(chunk.span),
+                chunk.span.start_char,
+                stems,
+                1,
+            ));
+        }
+    }
+    if excerpts.is_empty() {
+        excerpts = best_excerpts(map.slice(node.span), node.span.start_char, stems, 2);
+    }
+    excerpts.sort_by_key(|e| e.start_char);
+    excerpts.dedup();
+    excerpts
+}
+
+/// A passage of the document: `text` is exactly `document text[span]`.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct Excerpt {
+    pub start_char: usize,
+    pub end_char: usize,
+    pub text: String,
+}
+
+impl Excerpt {
+    pub fn span(&self) -> Span {
+        Span {
+            start_char: self.start_char,
+            end_char: self.end_char,
+        }
+    }
+}
+
+/// Sentences (and table rows) of `text` with their char offsets from its start.
+pub fn sentence_spans(text: &str) -> Vec<(usize, usize, &str)> {
+    let mut out = Vec::new();
+    let base = text.as_ptr() as usize;
+    for line in text.split('\n') {
+        for sentence in sentences(line) {
+            let start_byte = sentence.as_ptr() as usize - base;
+            let end_byte = start_byte + sentence.len();
+            out.push((start_byte, end_byte, sentence));
+        }
+    }
+    let mut chars = Vec::with_capacity(out.len());
+    let mut counted_bytes = 0;
+    let mut counted_chars = 0;
+    for (start, end, s) in out {
+        counted_chars += text[counted_bytes..start].chars().count();
+        let start_char = counted_chars;
+        let end_char = start_char + s.chars().count();
+        counted_chars = end_char;
+        counted_bytes = end;
+        chars.push((start_char, end_char, s));
+    }
+    chars
+}
+
+/// How many of `stems` a sentence contains, weighted by distinct matches.
+pub fn match_score(sentence: &str, stems: &BTreeSet<String>) -> usize {
+    let stemmer = Stemmer::create(Algorithm::English);
+    let found: BTreeSet<String> = words(sentence)
+        .into_iter()
+        .map(|w| stemmer.stem(&w).to_string())
+        .filter(|w| stems.contains(w))
+        .collect();
+    found.len()
+}
+
+/// The best sentences of a passage for the query, at most `max`, in document order.
+/// `passage_start` is the passage's char offset in the document.
+pub fn best_excerpts(
+    passage: &str,
+    passage_start: usize,
+    stems: &BTreeSet<String>,
+    max: usize,
+) -> Vec<Excerpt> {
+    let mut scored: Vec<(usize, usize, usize, &str)> = sentence_spans(passage)
+        .into_iter()
+        .map(|(s, e, text)| (match_score(text, stems), s, e, text))
+        .filter(|(score, ..)| *score > 0)
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored.truncate(max);
+    scored.sort_by_key(|s| s.1);
+    scored
+        .into_iter()
+        .map(|(_, s, e, text)| Excerpt {
+            start_char: passage_start + s,
+            end_char: passage_start + e,
+            text: text.to_string(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::*;
+
+    #[test]
+    fn excerpts_are_exact_spans_of_the_best_sentences() {
+        let text = "Intro line.\nNet sales rose 2% to $391.0 billion. Costs were flat. Sales of iPhone grew.";
+        let stems = expand("net sales", &[]).stems();
+        let ex = best_excerpts(text, 100, &stems, 2);
+        assert_eq!(ex.len(), 2);
+        let chars: Vec<char> = text.chars().collect();
+        for e in &ex {
+            let s: String = chars[e.start_char - 100..e.end_char - 100].iter().collect();
+            assert_eq!(s, e.text);
+        }
+        assert_eq!(ex[0].text, "Net sales rose 2% to $391.0 billion.");
+    }
+}

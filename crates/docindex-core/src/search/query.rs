@@ -1,0 +1,418 @@
+//! Query expansion: stopwords, stems, the phrasings filings use for what a question says,
+//! and the dictionary of defined terms and acronyms.
+
+use crate::model::DictionaryEntry;
+use rust_stemmers::{Algorithm, Stemmer};
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+const STOPWORDS: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "of",
+    "in",
+    "on",
+    "for",
+    "to",
+    "and",
+    "or",
+    "what",
+    "was",
+    "were",
+    "is",
+    "are",
+    "how",
+    "much",
+    "many",
+    "did",
+    "does",
+    "do",
+    "which",
+    "who",
+    "whom",
+    "when",
+    "where",
+    "why",
+    "by",
+    "with",
+    "from",
+    "at",
+    "as",
+    "be",
+    "been",
+    "it",
+    "its",
+    "their",
+    "our",
+    "we",
+    "this",
+    "that",
+    "these",
+    "those",
+    "about",
+    "during",
+    "any",
+    "has",
+    "have",
+    "had",
+    "there",
+    "company",
+    "companies",
+    // Filings date figures by period ("three months ended July 1, 2023"); "fiscal" in a
+    // question only says which kind of year it means.
+    "fiscal",
+    "s",
+    "tell",
+    "me",
+    "describe",
+    "list",
+    "show",
+    "give",
+    "please",
+];
+
+/// Phrasings that mean the same thing in filings. A question asks "how much stock did they
+/// buy back" while the filing says "repurchased"; an analyst's "head office" is the filing's
+/// "headquarters". A query using one phrasing also searches the others of its group.
+const EQUIVALENTS: &[&[&str]] = &[
+    &["buy back", "buyback", "repurchase", "repurchased"],
+    &[
+        "head office",
+        "headquarters",
+        "headquartered",
+        "principal executive offices",
+    ],
+    &[
+        "employees",
+        "employ",
+        "headcount",
+        "workforce",
+        "people",
+        "staff",
+    ],
+    &["relationship", "partnership", "collaboration"],
+    &["revenue", "net sales", "net revenues", "turnover"],
+    &["profit", "net income", "earnings", "net earnings"],
+    &[
+        "auditor",
+        "independent registered public accounting firm",
+        "accountants",
+    ],
+    &["lawsuit", "litigation", "legal proceedings"],
+    &["debt", "borrowings", "indebtedness", "term debt"],
+    &["bonds", "notes", "senior notes", "debentures"],
+    &["obligor", "issuer"],
+    &["new money", "net proceeds", "proceeds"],
+    &["layoffs", "job cuts", "headcount reductions", "severance"],
+    &["capex", "capital expenditures"],
+    &[
+        "comps",
+        "comparable store sales",
+        "comparable sales",
+        "same-store sales",
+        "comparable store net sales",
+    ],
+    &["raise", "net proceeds"],
+    &["stake", "ownership interest"],
+    &["shareholders", "stockholders", "shareowners"],
+    &["pay", "compensation"],
+    &["outlook", "guidance"],
+    &[
+        "one-off",
+        "one-time",
+        "non-recurring",
+        "nonrecurring",
+        "unusual",
+        "discrete",
+    ],
+    &["fine", "penalty", "penalties"],
+    &["buy", "acquire", "acquisition"],
+    &["made", "manufactured", "manufacturing"],
+    &["quarter", "three months", "three-month"],
+    &["year", "twelve months", "annual"],
+];
+
+/// "Q2", "2Q23", "FY2023": which period a question means. Filings date their figures by
+/// column headings ("Three Months Ended June 30, 2023"), never with these words, so they are
+/// not searched for nor asked of a sentence.
+pub fn is_period_shorthand(word: &str) -> bool {
+    static SHORTHAND: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"^(?:q[1-4](?:'?\d{2})?|[1-4]q(?:'?\d{2})?|fy'?\d{2}(?:\d{2})?|h[12])$")
+            .ok()
+    });
+    SHORTHAND.as_ref().is_some_and(|re| re.is_match(word))
+}
+
+/// Stems of every word of `text`, stopwords included (phrases are matched whole).
+fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
+    words(text)
+        .iter()
+        .map(|w| stemmer.stem(w).to_string())
+        .collect()
+}
+
+/// Every [`EQUIVALENTS`] group the query uses, whole. Longer phrases claim their words
+/// first, so "buy back" is a buy-back and not also a purchase.
+fn equivalent_groups(query: &str) -> Vec<Vec<String>> {
+    let stemmer = Stemmer::create(Algorithm::English);
+    let query_stems = phrase_stems(&stemmer, query);
+    // (group, first word, word count) of every phrase found in the query.
+    let mut found: Vec<(usize, usize, usize)> = Vec::new();
+    for (g, group) in EQUIVALENTS.iter().enumerate() {
+        for phrase in group.iter() {
+            let wanted = phrase_stems(&stemmer, phrase);
+            if wanted.is_empty() {
+                continue;
+            }
+            for (at, window) in query_stems.windows(wanted.len()).enumerate() {
+                if window == wanted.as_slice() {
+                    found.push((g, at, wanted.len()));
+                }
+            }
+        }
+    }
+    found.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.cmp(&b.1)));
+    let mut claimed = vec![false; query_stems.len()];
+    let mut used: Vec<usize> = Vec::new();
+    for (g, at, len) in found {
+        if claimed[at..at + len].iter().any(|c| *c) {
+            continue;
+        }
+        claimed[at..at + len].iter_mut().for_each(|c| *c = true);
+        if !used.contains(&g) {
+            used.push(g);
+        }
+    }
+    used.sort_unstable();
+    used.into_iter()
+        .map(|g| EQUIVALENTS[g].iter().map(|p| (*p).to_string()).collect())
+        .collect()
+}
+
+/// The query as searched: its content words and what the dictionary added.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct Expansion {
+    /// Lowercase content words of the query.
+    pub terms: Vec<String>,
+    /// Phrases the dictionary added: an acronym's expansion or a defined term's acronym.
+    pub added: Vec<String>,
+    /// Other phrasings filings use for words of the query ("repurchase" for "buy back").
+    #[serde(default)]
+    pub equivalents: Vec<String>,
+    /// The equivalence groups those came from, each whole.
+    #[serde(default)]
+    pub equivalent_groups: Vec<Vec<String>>,
+    /// The FTS5 expression: every term and phrase, OR'ed.
+    pub fts_query: String,
+}
+
+/// Stems of the content words (stopwords left out) of `texts`.
+fn content_stems<'a>(
+    stemmer: &Stemmer,
+    texts: impl IntoIterator<Item = &'a String>,
+) -> BTreeSet<String> {
+    texts
+        .into_iter()
+        .flat_map(|t| words(t))
+        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+        .map(|w| stemmer.stem(&w).to_string())
+        .collect()
+}
+
+impl Expansion {
+    /// Stems of every searched word, for scoring sentences and excerpts.
+    pub fn stems(&self) -> BTreeSet<String> {
+        let stemmer = Stemmer::create(Algorithm::English);
+        content_stems(
+            &stemmer,
+            self.terms
+                .iter()
+                .chain(&self.added)
+                .chain(&self.equivalents),
+        )
+    }
+
+    /// Stems of the query's own words and the dictionary's additions, without equivalent
+    /// phrasings: how much of the question a title covers is measured against these.
+    pub fn query_stems(&self) -> BTreeSet<String> {
+        let stemmer = Stemmer::create(Algorithm::English);
+        content_stems(&stemmer, self.terms.iter().chain(&self.added))
+    }
+
+    /// What an answer must cover: one set of interchangeable stems per query word (the
+    /// word and, when it belongs to an equivalence group, every phrasing of the group) and
+    /// one per word the dictionary added.
+    pub fn concepts(&self) -> Vec<BTreeSet<String>> {
+        let stemmer = Stemmer::create(Algorithm::English);
+        let group_stems: Vec<BTreeSet<String>> = self
+            .equivalent_groups
+            .iter()
+            .map(|group| content_stems(&stemmer, group))
+            .collect();
+        let mut concepts: Vec<BTreeSet<String>> = Vec::new();
+        for term in self.terms.iter().chain(self.added.iter()) {
+            for stem in content_stems(&stemmer, [term]) {
+                let mut concept: BTreeSet<String> = BTreeSet::from([stem.clone()]);
+                for group in group_stems.iter().filter(|g| g.contains(&stem)) {
+                    concept.extend(group.iter().cloned());
+                }
+                if !concepts.contains(&concept) {
+                    concepts.push(concept);
+                }
+            }
+        }
+        concepts
+    }
+}
+
+/// The share of `concepts` that `text` covers: a concept counts when any of its stems is
+/// among the text's words.
+pub fn concept_coverage(text: &str, concepts: &[BTreeSet<String>]) -> f64 {
+    if concepts.is_empty() {
+        return 0.0;
+    }
+    let stemmer = Stemmer::create(Algorithm::English);
+    let found: BTreeSet<String> = words(text)
+        .into_iter()
+        .map(|w| stemmer.stem(&w).to_string())
+        .collect();
+    let covered = concepts
+        .iter()
+        .filter(|c| c.iter().any(|stem| found.contains(stem)))
+        .count();
+    covered as f64 / concepts.len() as f64
+}
+
+/// Lowercase words of `text` (letters, digits, inner `'`, `.` and `-` kept).
+pub fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-' || c == '.'))
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+fn fts_phrase(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', " "))
+}
+
+/// Expand `query` with the dictionary: an acronym in the query brings its definition, a
+/// defined phrase in the query brings its acronym.
+pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
+    let terms: Vec<String> = words(query)
+        .into_iter()
+        .filter(|w| !STOPWORDS.contains(&w.as_str()) && !is_period_shorthand(w))
+        .collect();
+    let lowered = query.to_lowercase();
+    let mut added = Vec::new();
+    for (term, definition) in dictionary {
+        let term_l = term.to_lowercase();
+        let def_l = definition.to_lowercase();
+        let term_in_query =
+            terms.contains(&term_l) || (term_l.contains(' ') && lowered.contains(&term_l));
+        if term_in_query && def_l.split_whitespace().count() <= 8 && !added.contains(&def_l) {
+            added.push(def_l.clone());
+        }
+        if !term_in_query
+            && def_l.split_whitespace().count() >= 2
+            && lowered.contains(&def_l)
+            && !added.contains(&term_l)
+        {
+            added.push(term_l.clone());
+        }
+    }
+    let mut parts: Vec<String> = terms.iter().map(|t| fts_phrase(t)).collect();
+    // Passages where the query's words stand together score higher.
+    if terms.len() >= 2 {
+        let near: Vec<String> = terms.iter().map(|t| fts_phrase(t)).collect();
+        parts.push(format!("NEAR({}, 6)", near.join(" ")));
+    }
+    parts.extend(added.iter().map(|a| fts_phrase(a)));
+    let groups = equivalent_groups(query);
+    let lowered_terms = words(query);
+    let equivalents: Vec<String> = groups
+        .iter()
+        .flatten()
+        .filter(|phrase| {
+            !added.contains(phrase) && !(words(phrase).iter().all(|w| lowered_terms.contains(w)))
+        })
+        .cloned()
+        .collect();
+    parts.extend(equivalents.iter().map(|e| fts_phrase(e)));
+    parts.dedup();
+    Expansion {
+        terms,
+        added,
+        equivalents,
+        equivalent_groups: groups,
+        fts_query: parts.join(" OR "),
+    }
+}
+
+/// Dictionary entries as (term, definition) pairs for [`expand`].
+pub fn dictionary_pairs(entries: &[DictionaryEntry]) -> Vec<(String, String)> {
+    entries
+        .iter()
+        .map(|e| (e.term.clone(), e.definition.clone()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dictionary_expands_acronyms_both_ways() {
+        let dict = vec![(
+            "EBITDA".to_string(),
+            "earnings before interest, taxes, depreciation and amortization".to_string(),
+        )];
+        let e = expand("What was EBITDA in 2024?", &dict);
+        assert_eq!(e.terms, vec!["ebitda", "2024"]);
+        assert_eq!(e.added.len(), 1);
+        assert!(
+            e.fts_query.contains(
+                "\"ebitda\" OR \"2024\" OR NEAR(\"ebitda\" \"2024\", 6) OR \"earnings before"
+            ),
+            "{}",
+            e.fts_query
+        );
+        let back = expand(
+            "earnings before interest, taxes, depreciation and amortization",
+            &dict,
+        );
+        assert!(back.added.contains(&"ebitda".to_string()));
+    }
+
+    #[test]
+    fn a_question_also_searches_the_phrasings_filings_use() {
+        let e = expand("How much stock did the company buy back?", &[]);
+        assert!(e.equivalents.contains(&"repurchased".to_string()));
+        assert!(e.fts_query.contains("\"repurchase\""), "{}", e.fts_query);
+        assert!(e.stems().contains("repurchas"));
+        assert!(!e.query_stems().contains("repurchas"));
+        // A phrase matches whole: "back" alone brings nothing, and a group the query
+        // already uses in full adds only its other phrasings.
+        assert!(expand("Go back to the start", &[]).equivalents.is_empty());
+        let hq = expand("Where are the headquarters?", &[]);
+        assert!(hq.equivalents.contains(&"head office".to_string()));
+        assert!(!hq.equivalents.contains(&"headquarters".to_string()));
+    }
+
+    #[test]
+    fn a_sentence_in_the_filing_phrasing_covers_the_question() {
+        let e = expand("How much stock did Apple buy back?", &[]);
+        let concepts = e.concepts();
+        let filing = "The Company repurchased $95.0 billion of its common stock.";
+        assert!(
+            concept_coverage(filing, &concepts) < 1.0,
+            "apple is not named"
+        );
+        let full = "Apple repurchased $95.0 billion of its common stock.";
+        assert_eq!(concept_coverage(full, &concepts), 1.0);
+        assert_eq!(concept_coverage("Apple stock", &concepts), 2.0 / 3.0);
+    }
+}
