@@ -5,6 +5,7 @@
 use crate::search::{reading_order, SearchHit, SearchRequest, SearchResults};
 use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
+use docindex_core::companies::{CompanyDirectory, CompanyMentions};
 use docindex_core::finance::{concept_table, focus_question, lead_for, with_figures, FiguresLead};
 use docindex_core::llm::json::complete_json;
 use docindex_core::llm::{Llm, UsageMeter};
@@ -12,8 +13,8 @@ use docindex_core::model::{Engine, Span};
 use docindex_core::overview::{is_overview_question, overview};
 use docindex_core::prompts::answer::{self as prompts, Candidate, Plan, Source};
 use docindex_core::qa::{
-    append_answer, compose_extractive, compose_from_prose, locate, unsupported_numbers, Answer,
-    Citation, Confidence, ConfidenceLabel, Passage,
+    append_answer, combine_by_company, compose_extractive, compose_from_prose, locate,
+    unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel, Passage,
 };
 use docindex_core::search::expand;
 use docindex_core::search::Excerpt;
@@ -29,31 +30,64 @@ pub enum AskEvent<'a> {
 }
 
 impl Library {
-    /// The company of a library document whose name (its first distinctive word) or ticker
-    /// the question mentions.
-    pub fn company_named_in(&self, question: &str) -> Result<Option<String>> {
-        let words: Vec<String> = docindex_core::search::words(question)
-            .into_iter()
-            .map(|w| w.trim_end_matches("'s").trim_end_matches('’').to_string())
-            .collect();
-        for doc in self.list()? {
-            let Some(name) = &doc.company_name else {
-                continue;
-            };
-            let first = docindex_core::search::words(name)
-                .into_iter()
-                .find(|w| w.len() >= 3 && !["the", "inc", "corp"].contains(&w.as_str()));
-            let by_name = first.as_ref().is_some_and(|f| words.contains(f));
-            let by_ticker = doc.ticker.as_ref().is_some_and(|t| {
-                question
-                    .split_whitespace()
-                    .any(|w| w.trim_matches(|c: char| !c.is_alphanumeric()) == t)
-            });
-            if by_name || by_ticker {
-                return Ok(Some(first.unwrap_or_else(|| name.to_lowercase())));
-            }
+    /// The companies `question` names, resolved to the library's filers, and those it
+    /// names that the library has no filing for.
+    pub fn company_mentions(&self, question: &str) -> Result<CompanyMentions> {
+        Ok(self.company_directory()?.mentions(question))
+    }
+
+    /// The scope's document type, or, when the question asks of a year (not a quarter) and
+    /// the company has both annual and quarterly filings, its annual report's type: "total
+    /// revenues in its latest fiscal year" is the 10-K's figure, not a 10-Q's quarter.
+    fn annual_report_for(
+        &self,
+        request: &SearchRequest,
+        question: &str,
+    ) -> Result<Option<docindex_core::model::DocType>> {
+        use docindex_core::model::DocType;
+        if request.scope.doc_type.is_some() {
+            return Ok(request.scope.doc_type);
         }
-        Ok(None)
+        let lower = question.to_lowercase();
+        let quarterly = [
+            "quarter",
+            "10-q",
+            "three months",
+            "six months",
+            "nine months",
+            "q1",
+            "q2",
+            "q3",
+            "q4",
+            "june 30",
+            "march 31",
+            "september 30",
+        ]
+        .iter()
+        .any(|w| lower.contains(w));
+        if quarterly || lower.contains("10-k") && lower.contains("10-q") {
+            return Ok(None);
+        }
+        let types: Vec<DocType> = self
+            .scope(&request.scope)?
+            .iter()
+            .map(|d| d.doc_type)
+            .collect();
+        let annual = [DocType::Form10K, DocType::Form20F]
+            .into_iter()
+            .find(|t| types.contains(t));
+        Ok(annual.filter(|_| types.contains(&DocType::Form10Q)))
+    }
+
+    /// The library's filers and the names people use for them.
+    pub fn company_directory(&self) -> Result<CompanyDirectory> {
+        let documents = self.list()?;
+        CompanyDirectory::new(
+            documents
+                .iter()
+                .map(|d| (d.company_name.as_deref(), d.ticker.as_deref())),
+        )
+        .map_err(AppError::Companies)
     }
 
     /// Answer `question` within `scope` (its `query` is ignored).
@@ -67,10 +101,46 @@ impl Library {
         request.query = question.to_string();
         request.limit = request.limit.max(8);
         if request.scope.doc.is_none() && request.scope.company.is_none() {
-            // A question that names a company is about that company's filings.
-            if let Some(company) = self.company_named_in(question)? {
-                on_event(AskEvent::Step(&format!("the question names {company}")));
-                request.scope.company = Some(company);
+            // A question that names companies is about those companies' filings only: each
+            // is answered from its own, and one the library lacks is said to be missing.
+            let directory = self.company_directory()?;
+            let mentions = directory.mentions(question);
+            let for_each = directory.question_for_each(question);
+            if !mentions.absent.is_empty() {
+                on_event(AskEvent::Step(&format!(
+                    "no filing in the library for {}",
+                    mentions.absent.join(", ")
+                )));
+            }
+            if mentions.known.len() == 1 && mentions.absent.is_empty() {
+                on_event(AskEvent::Step(&format!(
+                    "the question names {}",
+                    mentions.known[0]
+                )));
+                request.scope.company = Some(mentions.known[0].clone());
+                request.scope.doc_type = self.annual_report_for(&request, question)?;
+                let mut answer = self.ask(&for_each, &request, on_event)?;
+                answer.question = question.to_string();
+                return Ok(answer);
+            } else if !mentions.is_empty() {
+                let mut parts = Vec::new();
+                for company in &mentions.known {
+                    on_event(AskEvent::Step(&format!("answering for {company}")));
+                    let mut part_request = request.clone();
+                    part_request.scope.company = Some(company.clone());
+                    part_request.scope.doc_type =
+                        self.annual_report_for(&part_request, question)?;
+                    let quiet = |_: AskEvent| {};
+                    parts.push((company.clone(), self.ask(&for_each, &part_request, &quiet)?));
+                }
+                let answer = combine_by_company(question, parts, &mentions.absent);
+                for step in &answer.reasoning {
+                    on_event(AskEvent::Step(step));
+                }
+                for piece in answer.answer.split_inclusive(' ') {
+                    on_event(AskEvent::Token(piece));
+                }
+                return Ok(answer);
             }
         }
         let key = format!("{question}\u{1f}{request:?}");

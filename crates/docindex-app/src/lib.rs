@@ -69,6 +69,8 @@ pub enum AppError {
     Finance(docindex_core::finance::FinanceError),
     #[error("{0}")]
     Topic(docindex_core::provenance::topics::TopicError),
+    #[error("{0}")]
+    Companies(docindex_core::companies::CompaniesDataError),
 }
 
 impl AppError {
@@ -89,6 +91,7 @@ impl AppError {
             AppError::Embed(_) => Fault::Runtime,
             AppError::Finance(e) => e.fault(),
             AppError::Topic(e) => e.fault(),
+            AppError::Companies(_) => Fault::Bug,
         }
     }
 }

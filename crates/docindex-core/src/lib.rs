@@ -8,6 +8,7 @@
 
 pub mod charmap;
 pub mod chunk;
+pub mod companies;
 pub mod dictionary;
 pub mod doctype;
 pub mod embed;

@@ -1,7 +1,7 @@
 //! Answers joined: a second answer's statements appended after a first's, its citations
 //! renumbered, the statements the first already quotes left out.
 
-use super::{Answer, Citation};
+use super::{Answer, Citation, Confidence, ConfidenceLabel};
 use regex::Regex;
 
 /// `text` with every citation marker `[n]` raised by `shift`.
@@ -98,4 +98,86 @@ pub fn append_answer(mut first: Answer, second: Answer) -> Answer {
         }
     }
     first
+}
+
+/// One answer from per-company answers to the same question, each under its company's
+/// name, citations renumbered in order; `absent` companies are said to have no filing.
+/// Confidence follows the sub-questions: HIGH when every company is answered from three
+/// or more sections in all, MEDIUM when more than half are, LOW otherwise.
+pub fn combine_by_company(
+    question: &str,
+    parts: Vec<(String, Answer)>,
+    absent: &[String],
+) -> Answer {
+    let mut text = Vec::new();
+    if !absent.is_empty() {
+        text.push(format!(
+            "The library has no filing for {}, so nothing is said about {}.",
+            absent.join(" or "),
+            if absent.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    let total = parts.len() + absent.len();
+    let mut combined: Option<Answer> = None;
+    let mut answered = 0;
+    let mut sections = std::collections::BTreeSet::new();
+    for (company, part) in parts {
+        let shift = combined.as_ref().map_or(0, |c| c.citations.len());
+        if part.answered {
+            answered += 1;
+            sections.extend(
+                part.citations
+                    .iter()
+                    .map(|c| (c.doc_id.clone(), c.node_id.clone())),
+            );
+            text.push(format!(
+                "{company}: {}",
+                renumber_markers(&part.answer, shift)
+            ));
+        } else {
+            text.push(format!(
+                "{company}: its filings do not appear to answer this."
+            ));
+        }
+        let citations: Vec<Citation> = part
+            .citations
+            .iter()
+            .map(|c| Citation {
+                marker: c.marker + shift,
+                ..c.clone()
+            })
+            .collect();
+        match &mut combined {
+            None => combined = Some(Answer { citations, ..part }),
+            Some(all) => {
+                all.citations.extend(citations);
+                all.citations_dropped += part.citations_dropped;
+                all.unsupported_numbers.extend(part.unsupported_numbers);
+                all.reasoning.extend(part.reasoning);
+                all.nodes_visited.extend(part.nodes_visited);
+                all.tokens_used += part.tokens_used;
+                all.computed.extend(part.computed);
+                all.from_cache &= part.from_cache;
+            }
+        }
+    }
+    let mut answer = combined.unwrap_or_else(|| Answer::unanswered(question));
+    answer.question = question.to_string();
+    answer.answer = text.join("\n\n");
+    answer.answered = answered > 0;
+    let label = if answered == total && sections.len() >= 3 {
+        ConfidenceLabel::High
+    } else if answered * 2 > total && !sections.is_empty() {
+        ConfidenceLabel::Medium
+    } else {
+        ConfidenceLabel::Low
+    };
+    answer.confidence = Confidence {
+        label,
+        score: answered as f64 / total.max(1) as f64,
+        answered,
+        unanswered: total - answered,
+        source_nodes: sections.len(),
+    };
+    answer
 }

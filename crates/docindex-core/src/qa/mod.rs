@@ -68,6 +68,33 @@ pub struct Answer {
     pub computed: Vec<ComputedMetric>,
 }
 
+impl Answer {
+    /// An answer that says the documents do not answer `question`, citing nothing.
+    pub fn unanswered(question: &str) -> Answer {
+        Answer {
+            question: question.to_string(),
+            answer: "The indexed documents do not appear to answer this question.".to_string(),
+            answered: false,
+            confidence: Confidence {
+                label: ConfidenceLabel::Low,
+                score: 0.0,
+                answered: 0,
+                unanswered: 1,
+                source_nodes: 0,
+            },
+            citations: Vec::new(),
+            citations_dropped: 0,
+            unsupported_numbers: Vec::new(),
+            reasoning: Vec::new(),
+            nodes_visited: Vec::new(),
+            engine: Engine::Extractive,
+            tokens_used: 0,
+            from_cache: false,
+            computed: Vec::new(),
+        }
+    }
+}
+
 /// A metric an answer computed: its value and how, every operand a cited row's cell.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ComputedMetric {
@@ -178,7 +205,7 @@ mod compose;
 mod merge;
 
 pub use compose::{compose_extractive, compose_from_prose};
-pub use merge::{append_answer, renumber_markers};
+pub use merge::{append_answer, combine_by_company, renumber_markers};
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,521 @@
+//! Which companies a question names, resolved to the library's filers: names as people
+//! write them (case, spacing, punctuation, "Inc."/"Corp."/"& Co.", possessives, short and
+//! former names from `data/companies.toml`) and tickers. A company the library lacks is
+//! reported as absent, so nothing about it is answered from another company's filing.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+use thiserror::Error;
+
+const KNOWN_COMPANIES: &str = include_str!("../data/companies.toml");
+
+/// The well-known companies file does not parse: a bug in the build, not the user's input.
+#[derive(Debug, Error)]
+#[error("data/companies.toml: {0}")]
+pub struct CompaniesDataError(String);
+
+#[derive(Debug, Deserialize)]
+struct KnownCompanies {
+    version: u32,
+    company: Vec<KnownCompany>,
+}
+
+#[derive(Debug, Deserialize)]
+struct KnownCompany {
+    name: String,
+    tickers: Vec<String>,
+    aliases: Vec<String>,
+}
+
+static KNOWN: LazyLock<Result<KnownCompanies, String>> = LazyLock::new(|| {
+    let known: KnownCompanies = toml::from_str(KNOWN_COMPANIES).map_err(|e| e.to_string())?;
+    if known.version != 1 {
+        return Err(format!("unknown version {}", known.version));
+    }
+    Ok(known)
+});
+
+/// Words that end a company's legal name and say nothing about which company it is.
+const LEGAL_SUFFIXES: &[&str] = &[
+    "inc",
+    "incorporated",
+    "corp",
+    "corporation",
+    "co",
+    "company",
+    "companies",
+    "ltd",
+    "limited",
+    "plc",
+    "nv",
+    "sa",
+    "ag",
+    "se",
+    "llc",
+    "lp",
+    "holdings",
+    "group",
+    "the",
+];
+
+/// First words of names too common to name a company alone ("General", "American").
+const GENERIC_FIRST_WORDS: &[&str] = &[
+    "general",
+    "american",
+    "first",
+    "united",
+    "national",
+    "international",
+    "global",
+    "new",
+    "bank",
+    "capital",
+    "financial",
+    "target",
+    "best",
+    "advanced",
+    "home",
+    "the",
+];
+
+/// Capitalised words whose possessive is the filing's own voice, not a company's name.
+const NOT_COMPANIES: &[&str] = &[
+    "company",
+    "management",
+    "registrant",
+    "board",
+    "group",
+    "firm",
+    "issuer",
+    "fund",
+    "trust",
+    "bank",
+    "year",
+    "quarter",
+    "nation",
+    "world",
+    "america",
+    "investor",
+    "auditor",
+    "today",
+    "what",
+    "which",
+    "who",
+    "how",
+    "it",
+];
+
+/// Words that frame a comparison between companies rather than say what is compared.
+const COMPARISON_WORDS: &[&str] = &[
+    "which",
+    "who",
+    "whose",
+    "company",
+    "companies",
+    "firm",
+    "compare",
+    "compared",
+    "comparing",
+    "comparison",
+    "vs",
+    "v",
+    "versus",
+    "against",
+    "with",
+    "higher",
+    "more",
+    "larger",
+    "bigger",
+    "greater",
+    "lower",
+    "less",
+    "smaller",
+    "or",
+    "and",
+    "by",
+    "how",
+    "much",
+    "did",
+    "does",
+    "do",
+    "had",
+    "has",
+    "have",
+    "is",
+    "was",
+    "were",
+    "at",
+    "between",
+    "both",
+    "each",
+    "-",
+    "the",
+    "what",
+    "their",
+    "its",
+];
+
+/// A company of the library: its name as a filing states it, and how people refer to it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Filer {
+    /// The name as one of its filings states it ("JPMorgan Chase & Co.").
+    pub name: String,
+    pub tickers: BTreeSet<String>,
+    /// Compact forms (lowercase letters and digits) that name it.
+    aliases: BTreeSet<String>,
+    /// Compact forms that name it only when written with a capital ("Target").
+    capitalised_aliases: BTreeSet<String>,
+}
+
+/// What a question says about companies.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct CompanyMentions {
+    /// Library filers the question names, in the order it names them (by filer name).
+    pub known: Vec<String>,
+    /// Companies the question names that the library has no filing for, as written or as
+    /// the well-known list names them.
+    pub absent: Vec<String>,
+}
+
+impl CompanyMentions {
+    pub fn is_empty(&self) -> bool {
+        self.known.is_empty() && self.absent.is_empty()
+    }
+}
+
+/// The library's filers, with the names people use for them.
+#[derive(Debug, Clone, Default)]
+pub struct CompanyDirectory {
+    filers: Vec<Filer>,
+    /// Well-known companies the library lacks: (display name, compact aliases, tickers).
+    outside: Vec<(String, BTreeSet<String>, BTreeSet<String>)>,
+}
+
+/// Lowercase letters and digits only: "J.P. Morgan" and "JP Morgan" both become "jpmorgan".
+pub fn compact(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A name's words without punctuation, possessives and trailing legal suffixes.
+fn core_words(name: &str) -> Vec<String> {
+    let mut words: Vec<String> = name
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '&' || c == '/')
+        .map(|w| compact(w.trim_end_matches("'s").trim_end_matches("’s")))
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.first().is_some_and(|w| w == "the") {
+        words.remove(0);
+    }
+    while words.len() > 1
+        && words
+            .last()
+            .is_some_and(|w| LEGAL_SUFFIXES.contains(&w.as_str()))
+    {
+        words.pop();
+    }
+    words
+}
+
+impl CompanyDirectory {
+    /// A directory of the library's filers from each document's (company name, ticker).
+    pub fn new<'a>(
+        documents: impl IntoIterator<Item = (Option<&'a str>, Option<&'a str>)>,
+    ) -> Result<Self, CompaniesDataError> {
+        let known = KNOWN.as_ref().map_err(|e| CompaniesDataError(e.clone()))?;
+        let mut filers: Vec<Filer> = Vec::new();
+        for (name, ticker) in documents {
+            let Some(name) = name.filter(|n| !n.trim().is_empty()) else {
+                continue;
+            };
+            let words = core_words(name);
+            let Some(first) = words.first() else {
+                continue;
+            };
+            let whole = words.concat();
+            let filer = match filers.iter_mut().position(|f| f.aliases.contains(&whole)) {
+                Some(i) => &mut filers[i],
+                None => {
+                    filers.push(Filer {
+                        name: name.trim().to_string(),
+                        tickers: BTreeSet::new(),
+                        aliases: BTreeSet::new(),
+                        capitalised_aliases: BTreeSet::new(),
+                    });
+                    let i = filers.len() - 1;
+                    &mut filers[i]
+                }
+            };
+            filer.aliases.insert(whole);
+            if words.len() > 2 {
+                filer.aliases.insert(words[..2].concat());
+            }
+            if words.len() > 1 && first.len() >= 3 {
+                if GENERIC_FIRST_WORDS.contains(&first.as_str()) {
+                    filer.capitalised_aliases.insert(first.clone());
+                } else {
+                    filer.aliases.insert(first.clone());
+                }
+            }
+            if let Some(t) = ticker.filter(|t| !t.trim().is_empty()) {
+                filer.tickers.insert(t.trim().to_uppercase());
+            }
+        }
+        let mut outside = Vec::new();
+        for company in &known.company {
+            let mut aliases: BTreeSet<String> = std::iter::once(&company.name)
+                .chain(&company.aliases)
+                .map(|n| core_words(n).concat())
+                .collect();
+            aliases.insert(compact(&company.name));
+            let tickers: BTreeSet<String> = company.tickers.iter().cloned().collect();
+            let in_library = filers
+                .iter_mut()
+                .find(|f| !f.aliases.is_disjoint(&aliases) || !f.tickers.is_disjoint(&tickers));
+            match in_library {
+                Some(filer) => {
+                    filer.tickers.extend(tickers);
+                    for alias in aliases {
+                        if GENERIC_FIRST_WORDS.contains(&alias.as_str()) {
+                            filer.capitalised_aliases.insert(alias);
+                        } else {
+                            filer.aliases.insert(alias);
+                        }
+                    }
+                }
+                None => outside.push((company.name.clone(), aliases, tickers)),
+            }
+        }
+        Ok(CompanyDirectory { filers, outside })
+    }
+
+    pub fn filers(&self) -> &[Filer] {
+        &self.filers
+    }
+
+    /// The companies `question` names: filers of the library, and companies it lacks.
+    pub fn mentions(&self, question: &str) -> CompanyMentions {
+        self.scan(question).0
+    }
+
+    /// What `question` asks of each company it names: the question without the companies'
+    /// names and the words that frame a comparison ("Which company had higher total revenues,
+    /// Apple or Tesla?" → "total revenues"). Each company's filing answers it in its scope,
+    /// where the company is settled and its name would only count against a sentence.
+    pub fn question_for_each(&self, question: &str) -> String {
+        let (_, tokens, claimed) = self.scan(question);
+        let kept: Vec<&str> = tokens
+            .iter()
+            .zip(&claimed)
+            .filter(|(token, claimed)| {
+                let word = token
+                    .trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase();
+                !**claimed && !COMPARISON_WORDS.contains(&word.as_str())
+            })
+            .map(|(token, _)| *token)
+            .collect();
+        let text = kept.join(" ");
+        let text = text.trim_matches(|c: char| !c.is_alphanumeric() && c != '$');
+        if text.split_whitespace().count() < 2 {
+            question.to_string()
+        } else {
+            text.to_string()
+        }
+    }
+
+    /// The mentions, the question's tokens, and which tokens name a company.
+    fn scan<'q>(&self, question: &'q str) -> (CompanyMentions, Vec<&'q str>, Vec<bool>) {
+        let tokens: Vec<&str> = question
+            .split(|c: char| {
+                c.is_whitespace() || c == ',' || c == '?' || c == ';' || c == '(' || c == ')'
+            })
+            .filter(|t| !t.is_empty())
+            .collect();
+        let mut claimed = vec![false; tokens.len()];
+        let mut mentions = CompanyMentions::default();
+        let add = |list: &mut Vec<String>, name: &str| {
+            if !list.iter().any(|n| n == name) {
+                list.push(name.to_string());
+            }
+        };
+        // Longer names first, so "Bank of America" is not "America".
+        for n in (1..=4).rev() {
+            for start in 0..tokens.len().saturating_sub(n - 1) {
+                if claimed[start..start + n].iter().any(|c| *c) {
+                    continue;
+                }
+                let window = &tokens[start..start + n];
+                let written = window.join(" ");
+                let trimmed = written.trim_matches(|c: char| !c.is_alphanumeric() && c != '$');
+                let capitalised = trimmed.chars().next().is_some_and(char::is_uppercase);
+                let bare = trimmed
+                    .trim_end_matches("'s")
+                    .trim_end_matches("’s")
+                    .trim_end_matches('\'')
+                    .trim_end_matches('’');
+                let forms = [compact(trimmed), compact(bare)];
+                let ticker = (n == 1).then(|| ticker_written(trimmed)).flatten();
+                let filer = self.filers.iter().find(|f| {
+                    forms.iter().any(|c| {
+                        f.aliases.contains(c) || (capitalised && f.capitalised_aliases.contains(c))
+                    }) || ticker.as_ref().is_some_and(|t| f.tickers.contains(t))
+                });
+                if let Some(filer) = filer {
+                    add(&mut mentions.known, &filer.name);
+                    claimed[start..start + n].iter_mut().for_each(|c| *c = true);
+                    continue;
+                }
+                let outside = self.outside.iter().find(|(_, aliases, tickers)| {
+                    (capitalised && forms.iter().any(|c| aliases.contains(c)))
+                        || ticker.as_ref().is_some_and(|t| tickers.contains(t))
+                });
+                if let Some((name, ..)) = outside {
+                    add(&mut mentions.absent, name);
+                    claimed[start..start + n].iter_mut().for_each(|c| *c = true);
+                }
+            }
+        }
+        // A capitalised possessive nobody knows ("Acme's margin") still names a company.
+        for (i, token) in tokens.iter().enumerate() {
+            if claimed[i] {
+                continue;
+            }
+            let Some(name) = token
+                .strip_suffix("'s")
+                .or_else(|| token.strip_suffix("’s"))
+                .filter(|n| n.chars().next().is_some_and(char::is_uppercase))
+            else {
+                continue;
+            };
+            if NOT_COMPANIES.contains(&compact(name).as_str()) || compact(name).len() < 2 {
+                continue;
+            }
+            add(&mut mentions.absent, name);
+            claimed[i] = true;
+        }
+        (mentions, tokens, claimed)
+    }
+}
+
+/// A ticker as people write one: "$KO", or two to five capitals ("TSLA", "BRK.B").
+fn ticker_written(token: &str) -> Option<String> {
+    if let Some(rest) = token.strip_prefix('$') {
+        let upper = rest.to_uppercase();
+        return (!upper.is_empty() && upper.len() <= 6).then_some(upper);
+    }
+    let bare = token.trim_end_matches("'s").trim_end_matches("’s");
+    let letters = bare.chars().filter(|c| c.is_ascii_alphabetic()).count();
+    let upper = bare.chars().all(|c| c.is_ascii_uppercase() || c == '.');
+    (upper && (2..=5).contains(&letters)).then(|| bare.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shared_corpus() -> CompanyDirectory {
+        let docs = [
+            (Some("AMCOR PLC"), None),
+            (Some("JPMorgan Chase & Co."), Some("JPM")),
+            (Some("MGM Resorts International"), None),
+            (Some("MICROSOFT CORPORATION"), None),
+            (Some("NIKE, Inc."), None),
+            (Some("AEGON N.V."), None),
+            (Some("Apple Inc."), Some("AAPL")),
+            (Some("BUCKLE, INC"), Some("BKE")),
+            (Some("THE BUCKLE, INC."), Some("BKE")),
+            (Some("Cabot Corporation"), None),
+            (Some("MEDICIS PHARMACEUTICAL CORPORATION"), None),
+            (Some("ORACLE CORP"), Some("ORCL")),
+            (Some("Tesla, Inc."), Some("TSLA")),
+        ];
+        CompanyDirectory::new(docs).unwrap()
+    }
+
+    fn known(question: &str) -> Vec<String> {
+        shared_corpus().mentions(question).known
+    }
+
+    fn absent(question: &str) -> Vec<String> {
+        shared_corpus().mentions(question).absent
+    }
+
+    #[test]
+    fn names_as_people_write_them_resolve_to_the_filer() {
+        assert_eq!(
+            known("What were JP Morgan's total deposits?"),
+            ["JPMorgan Chase & Co."]
+        );
+        assert_eq!(known("jpmorgan chase deposits"), ["JPMorgan Chase & Co."]);
+        assert_eq!(known("NKE revenue FY23"), ["NIKE, Inc."]);
+        assert_eq!(
+            known("How much cash does Microsoft Corp. have?"),
+            ["MICROSOFT CORPORATION"]
+        );
+        assert_eq!(known("Buckle's sales"), ["BUCKLE, INC"]);
+        assert_eq!(
+            known("MGM Resorts revenue in Q2"),
+            ["MGM Resorts International"]
+        );
+        assert_eq!(known("$TSLA deliveries"), ["Tesla, Inc."]);
+        assert_eq!(
+            known("Which company had higher total revenues, Apple or Tesla?"),
+            ["Apple Inc.", "Tesla, Inc."]
+        );
+        assert_eq!(
+            known("Compare R&D spend at Apple, Microsoft and Tesla"),
+            ["Apple Inc.", "MICROSOFT CORPORATION", "Tesla, Inc."]
+        );
+    }
+
+    #[test]
+    fn companies_the_library_lacks_are_absent_not_someone_else() {
+        let coke = shared_corpus().mentions("What was Coca-Cola's operating income in 2023?");
+        assert!(coke.known.is_empty());
+        assert_eq!(coke.absent, ["Coca-Cola"]);
+        assert_eq!(absent("How much did Lowe's spend on buybacks?"), ["Lowe's"]);
+        assert_eq!(absent("What is Ford's debt load?"), ["Ford"]);
+        assert_eq!(absent("What was Acme's gross margin?"), ["Acme"]);
+        let mixed = shared_corpus().mentions("Did Alphabet or Apple earn more in fiscal 2024?");
+        assert_eq!(mixed.known, ["Apple Inc."]);
+        assert_eq!(mixed.absent, ["Alphabet"]);
+    }
+
+    #[test]
+    fn each_company_is_asked_the_question_without_the_comparison() {
+        let directory = shared_corpus();
+        let each = |q: &str| directory.question_for_each(q);
+        assert_eq!(
+            each("Which company had higher total revenues in its latest fiscal year, Apple or Tesla, and by how much?"),
+            "total revenues in latest fiscal year"
+        );
+        assert_eq!(
+            each("Compare R&D spend at Apple, Microsoft and Tesla"),
+            "R&D spend"
+        );
+        assert_eq!(
+            each("What were JP Morgan's total deposits at June 30, 2023?"),
+            "total deposits June 30 2023"
+        );
+        assert_eq!(each("NKE revenue FY23"), "revenue FY23");
+    }
+
+    #[test]
+    fn ordinary_words_name_no_company() {
+        for question in [
+            "What drove the change in gross margin?",
+            "What is the Company's quick ratio?",
+            "Management's discussion of liquidity",
+            "What was the target leverage ratio?",
+            "How much capex in FY2023?",
+            "What was revenue in Q2?",
+        ] {
+            let mentions = shared_corpus().mentions(question);
+            assert!(mentions.is_empty(), "{question}: {mentions:?}");
+        }
+    }
+}
