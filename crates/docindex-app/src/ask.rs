@@ -703,24 +703,14 @@ fn not_answered(
 ) -> Answer {
     let totals = meter.totals();
     Answer {
-        question: question.to_string(),
-        answer: "The indexed documents do not appear to answer this question.".to_string(),
-        answered: false,
         confidence: Confidence {
-            label: ConfidenceLabel::Low,
             score: 0.1,
-            answered: 0,
-            unanswered: 1,
-            source_nodes: 0,
+            ..Answer::unanswered(question).confidence
         },
-        citations: Vec::new(),
-        citations_dropped: 0,
-        unsupported_numbers: Vec::new(),
         reasoning,
         nodes_visited: visited,
         engine: Engine::Llm,
         tokens_used: totals.prompt_tokens + totals.completion_tokens,
-        from_cache: false,
-        computed: Vec::new(),
+        ..Answer::unanswered(question)
     }
 }

@@ -48,7 +48,7 @@ fn answers_are_cited_verified_and_streamed() {
         .lock()
         .unwrap()
         .iter()
-        .any(|s| s.contains("names tesla")));
+        .any(|s| s.contains("names Tesla")));
     assert!(
         answer.answer.contains("1,808,581") && answer.answer.contains("[1]"),
         "{}",
