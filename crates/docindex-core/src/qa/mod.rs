@@ -226,7 +226,6 @@ mod tests {
             end_char: at + excerpt.chars().count(),
         };
         let answer = |text: &str, citations: Vec<Citation>| Answer {
-            question: "q".into(),
             answer: text.into(),
             answered: true,
             confidence: Confidence {
@@ -237,14 +236,7 @@ mod tests {
                 source_nodes: 1,
             },
             citations,
-            citations_dropped: 0,
-            unsupported_numbers: Vec::new(),
-            reasoning: Vec::new(),
-            nodes_visited: Vec::new(),
-            engine: Engine::Extractive,
-            tokens_used: 0,
-            from_cache: false,
-            computed: Vec::new(),
+            ..Answer::unanswered("q")
         };
         let first = answer(
             "Sales rose 21%. [1]",
