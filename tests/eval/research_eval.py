@@ -5,9 +5,11 @@ usage: research_eval.py DOCINDEX LIBRARY [QUESTIONS.json] [extra docindex args..
 
 A question counts when, for every expected company, the answer cites that company's
 filing (the expected document) and the figure appears in the answer or in a citation of
-that document; when no citation comes from a company the question does not name; and
-when every absent company is said to have no filing (and, if nothing else is asked, the
-answer cites nothing)."""
+that document; when no citation comes from a company the question does not name; when a
+`difference` is given, the answer's comparison works it out; when `expect_docs` are given
+(a listing question), each is cited and no `not_docs` one is; and when every absent
+company is said to have no filing (and, if nothing else is asked, the answer cites
+nothing)."""
 import json, re, subprocess, sys
 
 def compact(s):
@@ -43,16 +45,30 @@ def main():
                 notes.append(f"{e['company']}: {'no citation' if not from_doc else 'figure ' + e['figure'] + ' missing'}")
         named = [compact(e["company"]) for e in q["expect"]]
         strays = {c["doc_name"] for c in cites
-                  if not any(n[:4] in company_of.get(c["doc_id"], "") for n in named)}
+                  if named and not any(n[:4] in company_of.get(c["doc_id"], "") for n in named)}
         if strays:
             ok = False
             wrong_company += 1
             notes.append("cites other companies: " + ", ".join(sorted(strays)))
+        if q.get("difference"):
+            diffs = [d["shown"] for d in (answer.get("comparison") or {}).get("differences", [])]
+            if q["difference"] not in diffs:
+                ok = False
+                notes.append(f"difference {q['difference']} not worked out ({', '.join(diffs) or 'none'})")
+        cited_docs = {c["doc_name"].rsplit(".", 1)[0] for c in cites}
+        for doc in q.get("expect_docs", []):
+            if doc not in cited_docs:
+                ok = False
+                notes.append(f"{doc} not listed with a citation")
+        for doc in q.get("not_docs", []):
+            if doc in cited_docs:
+                ok = False
+                notes.append(f"{doc} listed but does not mention it")
         for a in q.get("absent", []):
             if "no filing" not in answer["answer"].lower() or a.lower().replace("'", "") not in answer["answer"].lower().replace("'", "").replace("’", ""):
                 ok = False
                 notes.append(f"does not say {a} is missing")
-        if not q["expect"] and cites:
+        if not q["expect"] and not q.get("expect_docs") and cites:
             ok = False
         passed += ok
         print(f"{q['id']} {'ok ' if ok else 'MISS'} [{answer['confidence']['label']}] {q['question']}" + ("" if ok else "  — " + "; ".join(notes)))

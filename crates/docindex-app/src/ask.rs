@@ -2,6 +2,7 @@
 //! search, compose a cited extractive answer, verify every citation against the stored
 //! text, and stream the reasoning steps and the answer as they are produced.
 
+use crate::research::{cited_of, filings_listed_for, scope_reason};
 use crate::search::{reading_order, SearchHit, SearchRequest, SearchResults};
 use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
@@ -13,8 +14,8 @@ use docindex_core::model::{Engine, Span};
 use docindex_core::overview::{is_overview_question, overview};
 use docindex_core::prompts::answer::{self as prompts, Candidate, Plan, Source};
 use docindex_core::qa::{
-    append_answer, combine_by_company, compose_extractive, compose_from_prose, locate,
-    unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel, Passage,
+    append_answer, compose_extractive, compose_from_prose, locate, unsupported_numbers, Answer,
+    Citation, Confidence, ConfidenceLabel, Passage,
 };
 use docindex_core::search::expand;
 use docindex_core::search::Excerpt;
@@ -39,7 +40,7 @@ impl Library {
     /// The scope's document type, or, when the question asks of a year (not a quarter) and
     /// the company has both annual and quarterly filings, its annual report's type: "total
     /// revenues in its latest fiscal year" is the 10-K's figure, not a 10-Q's quarter.
-    fn annual_report_for(
+    pub(crate) fn annual_report_for(
         &self,
         request: &SearchRequest,
         question: &str,
@@ -100,49 +101,33 @@ impl Library {
         let mut request = scope.clone();
         request.query = question.to_string();
         request.limit = request.limit.max(8);
+        if request.scope.doc.is_none() {
+            if let Some(topic) = filings_listed_for(question) {
+                return self.list_filings(question, &topic, &request, on_event);
+            }
+        }
         if request.scope.doc.is_none() && request.scope.company.is_none() {
             // A question that names companies is about those companies' filings only: each
             // is answered from its own, and one the library lacks is said to be missing.
-            let directory = self.company_directory()?;
-            let mentions = directory.mentions(question);
-            let for_each = directory.question_for_each(question);
-            if !mentions.absent.is_empty() {
-                on_event(AskEvent::Step(&format!(
-                    "no filing in the library for {}",
-                    mentions.absent.join(", ")
-                )));
-            }
-            if mentions.known.len() == 1 && mentions.absent.is_empty() {
-                on_event(AskEvent::Step(&format!(
-                    "the question names {}",
-                    mentions.known[0]
-                )));
-                request.scope.company = Some(mentions.known[0].clone());
-                request.scope.doc_type = self.annual_report_for(&request, question)?;
-                let mut answer = self.ask(&for_each, &request, on_event)?;
-                answer.question = question.to_string();
-                return Ok(answer);
-            } else if !mentions.is_empty() {
-                let mut parts = Vec::new();
-                for company in &mentions.known {
-                    on_event(AskEvent::Step(&format!("answering for {company}")));
-                    let mut part_request = request.clone();
-                    part_request.scope.company = Some(company.clone());
-                    part_request.scope.doc_type =
-                        self.annual_report_for(&part_request, question)?;
-                    let quiet = |_: AskEvent| {};
-                    parts.push((company.clone(), self.ask(&for_each, &part_request, &quiet)?));
-                }
-                let answer = combine_by_company(question, parts, &mentions.absent);
-                for step in &answer.reasoning {
-                    on_event(AskEvent::Step(step));
-                }
-                for piece in answer.answer.split_inclusive(' ') {
-                    on_event(AskEvent::Token(piece));
-                }
+            if let Some(answer) = self.ask_by_company(question, &request, on_event)? {
                 return Ok(answer);
             }
         }
+        let mut answer = self.ask_in_scope(question, &request, on_event)?;
+        if answer.documents.is_empty() {
+            answer.documents = self.documents_used(&answer, &request, &scope_reason(&request))?;
+        }
+        Ok(answer)
+    }
+
+    /// The answer from the sections search finds in `request`'s scope; across several
+    /// files, from the files the sections' votes choose.
+    fn ask_in_scope(
+        &self,
+        question: &str,
+        request: &SearchRequest,
+        on_event: &dyn Fn(AskEvent),
+    ) -> Result<Answer> {
         let key = format!("{question}\u{1f}{request:?}");
         if self.llm.is_some() {
             // A cached answer needs no search either.
@@ -156,11 +141,16 @@ impl Library {
             }
         }
         on_event(AskEvent::Step("searching the indexed sections"));
-        let results = self.search(&request)?;
+        let mut results = self.search(request)?;
+        let voted = match request.scope.doc {
+            None => self.keep_voted_files(&mut results, on_event)?,
+            Some(_) => Vec::new(),
+        };
         if let Some(llm) = self.llm.clone() {
             let lead = self.figures_lead(question, &results)?;
-            let answer =
+            let mut answer =
                 self.ask_with_llm(llm.as_ref(), question, &results, lead.as_ref(), on_event)?;
+            answer.documents = cited_of(voted, &answer);
             self.store_result("answer", &key, &answer);
             return Ok(answer);
         }
@@ -276,6 +266,14 @@ impl Library {
         }
         answer.citations_dropped = before - verified.len();
         answer.citations = verified;
+        // A figure is shown in a table only with every citation it names.
+        let cited = &answer.citations;
+        answer.figures.retain(|f| {
+            f.markers
+                .iter()
+                .all(|m| cited.iter().any(|c| c.marker == *m))
+        });
+        answer.documents = cited_of(voted, &answer);
         for step in &answer.reasoning {
             on_event(AskEvent::Step(step));
         }
@@ -608,6 +606,23 @@ impl Library {
             ConfidenceLabel::Low
         };
         let verified_share = citations.len() as f64 / (citations.len() + dropped).max(1) as f64;
+        // The statement cells the lead found stay cited beside the model's quotes, so that a
+        // comparison's cells open their rows.
+        let shift = citations.iter().map(|c| c.marker).max().unwrap_or(0);
+        let stated: Vec<_> = figures
+            .map(|lead| lead.figures.iter().map(|f| f.shifted(shift)).collect())
+            .unwrap_or_default();
+        if !stated.is_empty() {
+            citations.extend(
+                figures
+                    .into_iter()
+                    .flat_map(|lead| lead.citations.iter())
+                    .map(|c| Citation {
+                        marker: c.marker + shift,
+                        ..c.clone()
+                    }),
+            );
+        }
         let excerpts: Vec<&str> = citations.iter().map(|c| c.excerpt.as_str()).collect();
         let totals = meter.totals();
         // A figure the statements' arithmetic gives is supported by the cited cells.
@@ -641,6 +656,10 @@ impl Library {
             engine: Engine::Llm,
             tokens_used: totals.prompt_tokens + totals.completion_tokens,
             from_cache: false,
+            figures: stated,
+            comparison: None,
+            documents: Vec::new(),
+            invented_dropped: 0,
         })
     }
 

@@ -8,6 +8,7 @@ pub mod export;
 pub mod links;
 pub mod model;
 pub mod provenance;
+mod research;
 pub mod saved;
 pub mod search;
 mod statements;
@@ -173,6 +174,8 @@ pub struct Library {
     /// Every chunk vector, loaded once per state of the embedding stage (model, count):
     /// a long-lived library (the app) does not re-read them for every search.
     vectors: std::sync::Mutex<Option<LoadedVectors>>,
+    /// How summary and text matches count when the library's files vote (seed 002).
+    pub vote_weights: docindex_core::search::voting::VoteWeights,
 }
 
 /// Vectors loaded for a model at a fingerprint of the stored set.
@@ -209,6 +212,7 @@ impl Library {
             embedder: std::sync::OnceLock::new(),
             results_cache: None,
             vectors: std::sync::Mutex::new(None),
+            vote_weights: Default::default(),
         })
     }
 
@@ -406,7 +410,7 @@ impl Library {
             llm: self.llm.as_deref(),
             llm_options: self.llm_options,
         };
-        docindex_core::pipeline::index_document_with(
+        build_from_bytes(
             &name,
             &bytes,
             &self.settings,
@@ -654,6 +658,27 @@ impl ProgressSink for FileProgress<'_> {
     }
 }
 
+/// Whether a file is a PageIndex tree to import rather than a filing to index: a `.json`
+/// name, or JSON with a `structure` list.
+pub fn is_pageindex_file(name: &str, bytes: &[u8]) -> bool {
+    name.to_lowercase().ends_with(".json") || docindex_core::import::looks_like_pageindex(bytes)
+}
+
+/// A document from a file's bytes: a PageIndex tree is imported, anything else indexed.
+fn build_from_bytes(
+    name: &str,
+    bytes: &[u8],
+    settings: &IndexSettings,
+    progress: &mut dyn ProgressSink,
+    tools: IndexTools<'_>,
+) -> std::result::Result<DocumentIndex, IngestError> {
+    if is_pageindex_file(name, bytes) {
+        docindex_core::pipeline::import_pageindex(name, bytes, settings, progress)
+    } else {
+        docindex_core::pipeline::index_document_with(name, bytes, settings, progress, tools)
+    }
+}
+
 /// A file's bytes and the name it is indexed under (its file name).
 fn read_source(path: &Path) -> Result<(Vec<u8>, String)> {
     let bytes = std::fs::read(path).map_err(|source| AppError::Read {
@@ -707,9 +732,7 @@ fn prepare(
     }) {
         return Ok(Prepared::Unchanged(Box::new(existing.clone())));
     }
-    let doc =
-        docindex_core::pipeline::index_document_with(&name, &bytes, settings, progress, tools)
-            .map_err(file_err)?;
+    let doc = build_from_bytes(&name, &bytes, settings, progress, tools).map_err(file_err)?;
     Ok(Prepared::Fresh(
         Box::new(doc),
         bytes.len() as u64,

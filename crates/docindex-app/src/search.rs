@@ -6,6 +6,7 @@
 use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
 use docindex_core::model::{DocType, DocumentIndex};
+use docindex_core::search::voting::{vote_files, Ballot, FileVote};
 use docindex_core::search::{
     self, expand, hit_excerpts, rank_nodes, rank_titles, Excerpt, Expansion, Fusion, Leg, LegKind,
     Ranked,
@@ -103,6 +104,9 @@ pub struct SearchHit {
     /// items the query needs; [`reading_order`] hands them over beyond its per-hit limit.
     #[serde(default)]
     pub pinned: usize,
+    /// The share of `score` that came from the node's title or summary (for file votes).
+    #[serde(default)]
+    pub summary_share: f64,
     /// Exactly the node's text.
     pub text: String,
 }
@@ -130,7 +134,63 @@ pub struct SearchResults {
     pub statement_rows: Vec<docindex_core::finance::LocatedRow>,
 }
 
+/// A file the library-wide vote chose, with the sections that voted for it.
+#[derive(Debug, Clone, Serialize)]
+pub struct VotedFile {
+    pub doc_id: String,
+    pub doc_name: String,
+    pub company: Option<String>,
+    pub doc_type: DocType,
+    pub vote: FileVote,
+    /// The voting sections' hits, in the vote's order.
+    pub hits: Vec<SearchHit>,
+}
+
 impl Library {
+    /// Seed 002's file retrieval: the best `request.limit` sections of the scope each vote
+    /// for their file with the library's weights; the best `top_k` files, best first.
+    pub fn vote_files(&self, request: &SearchRequest, top_k: usize) -> Result<Vec<VotedFile>> {
+        let results = self.search(request)?;
+        self.tally(&results.hits, top_k)
+    }
+
+    /// The files `hits` vote for, best first, at most `top_k`.
+    pub fn tally(&self, hits: &[SearchHit], top_k: usize) -> Result<Vec<VotedFile>> {
+        let ballots: Vec<Ballot> = hits
+            .iter()
+            .map(|h| Ballot {
+                doc_id: &h.doc_id,
+                node_id: &h.node_id,
+                score: h.score,
+                summary_share: h.summary_share,
+            })
+            .collect();
+        let summaries = self.list()?;
+        Ok(vote_files(&ballots, self.vote_weights, top_k)
+            .into_iter()
+            .filter_map(|vote| {
+                let summary = summaries.iter().find(|d| d.doc_id == vote.doc_id)?;
+                let voted = vote
+                    .nodes
+                    .iter()
+                    .filter_map(|n| {
+                        hits.iter()
+                            .find(|h| h.doc_id == vote.doc_id && h.node_id == n.node_id)
+                            .cloned()
+                    })
+                    .collect();
+                Some(VotedFile {
+                    doc_id: vote.doc_id.clone(),
+                    doc_name: summary.doc_name.clone(),
+                    company: summary.company_name.clone(),
+                    doc_type: summary.doc_type,
+                    vote,
+                    hits: voted,
+                })
+            })
+            .collect())
+    }
+
     /// The documents a scope covers.
     pub fn scope(&self, scope: &Scope) -> Result<Vec<DocumentSummary>> {
         if let Some(doc) = &scope.doc {
@@ -284,6 +344,11 @@ impl Library {
                     .collect(),
                 passages,
                 pinned: 0,
+                summary_share: if score.score > 0.0 {
+                    (score.title_score / score.score).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                },
                 text: map.slice(node.span).to_string(),
             });
         }

@@ -129,6 +129,7 @@ fn pin_rows(doc: &DocumentIndex, rows: &[LocatedRow], hits: &mut Vec<SearchHit>)
                     passages: Vec::new(),
                     passage_scores: Vec::new(),
                     pinned: 0,
+                    summary_share: 0.0,
                     text: map.slice(node.span).to_string(),
                 });
                 hits.len() - 1

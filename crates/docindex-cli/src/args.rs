@@ -59,14 +59,27 @@ pub struct Cli {
         default_value_t = 4
     )]
     pub llm_concurrency: usize,
+    /// How a section's title/summary match and its text match count when files vote across
+    /// the library (seed 002): `summary=1.5,text=1.0`.
+    #[arg(
+        long,
+        global = true,
+        env = "DOCINDEX_VOTE_WEIGHTS",
+        default_value = "summary=1.5,text=1.0"
+    )]
+    pub vote_weights: docindex_core::search::voting::VoteWeights,
     #[command(subcommand)]
     pub command: Command,
 }
 
 #[derive(Subcommand)]
 pub enum Command {
-    /// Index files (HTML, PDF, text, Markdown) into the library.
+    /// Index files (HTML, PDF, text, Markdown; PageIndex tree JSON is imported) into the
+    /// library.
     Index(IndexArgs),
+    /// Import PageIndex tree JSON files (with or without node text) into the library,
+    /// searchable and citable like indexed filings.
+    Import(IndexArgs),
     /// Compute the local embeddings of every document that has none yet (dense search).
     Embed,
     /// Retry the LLM stages (summaries, profile, cross-references) a provider failed while
@@ -222,6 +235,13 @@ pub struct SearchArgs {
     /// How the legs are combined.
     #[arg(long, value_enum, default_value = "minmax")]
     pub fusion: FusionArg,
+    /// Rank files instead of sections: the best `--limit` sections vote for their files
+    /// (seed 002), and the best `--top-files` files are listed with their sections.
+    #[arg(long)]
+    pub files: bool,
+    /// Files listed with `--files`.
+    #[arg(long, default_value_t = 5)]
+    pub top_files: usize,
 }
 
 #[derive(Args)]

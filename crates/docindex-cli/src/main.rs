@@ -57,9 +57,11 @@ fn run(cli: Cli) -> Result<i32> {
     }
     let dir = cli.library.clone().unwrap_or_else(default_library_dir);
     let mut library = Library::open(&dir, settings)?;
+    library.vote_weights = cli.vote_weights;
     let uses_model = matches!(
         cli.command,
         Command::Index(_)
+            | Command::Import(_)
             | Command::Enhance { .. }
             | Command::Ask(_)
             | Command::Search(_)
@@ -76,6 +78,7 @@ fn run(cli: Cli) -> Result<i32> {
     let s = &mut session;
     match cli.command {
         Command::Index(args) => verbs::index::index(s, args),
+        Command::Import(args) => verbs::index::import(s, args),
         Command::Embed => verbs::index::embed(s),
         Command::Enhance { doc } => verbs::index::enhance(s, &doc),
         Command::List => verbs::documents::list(s),

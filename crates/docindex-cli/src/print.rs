@@ -1,7 +1,9 @@
-//! How results look in a terminal: page ranges and search hits.
+//! How results look in a terminal: page ranges, search hits, voted files, comparison
+//! tables and the documents an answer used.
 
 use anyhow::Result;
-use docindex_app::search::SearchResults;
+use docindex_app::search::{SearchResults, VotedFile};
+use docindex_core::qa::{Comparison, DocumentUse};
 use std::io::Write;
 
 /// ` p.3` or ` pp.3-5` for a page range, empty without pages.
@@ -39,6 +41,104 @@ pub fn print_search(out: &mut impl Write, results: &SearchResults) -> Result<()>
             let text: String = e.text.chars().take(220).collect();
             writeln!(out, "      [{}..{}] {text}", e.start_char, e.end_char)?;
         }
+    }
+    Ok(())
+}
+
+/// Files ranked by their sections' votes, each with the sections that voted.
+pub fn print_files(out: &mut impl Write, files: &[VotedFile]) -> Result<()> {
+    if files.is_empty() {
+        writeln!(out, "No file matches.")?;
+    }
+    for (i, file) in files.iter().enumerate() {
+        writeln!(
+            out,
+            "{:>2}. {:.2}  {}  {} {}  (summary {:.2}, text {:.2}; {} section(s))",
+            i + 1,
+            file.vote.total,
+            file.doc_name,
+            file.company.as_deref().unwrap_or("—"),
+            file.doc_type.as_str(),
+            file.vote.summary_votes,
+            file.vote.text_votes,
+            file.vote.nodes.len()
+        )?;
+        for (node, hit) in file.vote.nodes.iter().zip(&file.hits).take(3) {
+            let pages = page_range((hit.start_page, hit.end_page));
+            writeln!(
+                out,
+                "      {:.2} {:?}  {} {}{}",
+                node.score, node.content_type, hit.node_id, hit.path, pages
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A comparison as an aligned table (cells with their citation markers), then its
+/// differences, conflicts and notes.
+pub fn print_comparison(out: &mut impl Write, table: &Comparison) -> Result<()> {
+    let mut grid: Vec<Vec<String>> = vec![std::iter::once(String::new())
+        .chain(table.columns.iter().map(|c| c.label.clone()))
+        .collect()];
+    for row in &table.rows {
+        let mut line = vec![row.label.clone()];
+        for cell in &row.cells {
+            line.push(match cell {
+                Some(f) => {
+                    let markers: String = f.markers.iter().map(|m| format!("[{m}]")).collect();
+                    let scale = f
+                        .scale
+                        .as_deref()
+                        .map(|s| format!(" {s}"))
+                        .unwrap_or_default();
+                    format!("{}{scale} {markers}", f.shown)
+                }
+                None => "—".to_string(),
+            });
+        }
+        grid.push(line);
+    }
+    let widths: Vec<usize> = (0..grid[0].len())
+        .map(|i| grid.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    writeln!(out, "comparison:")?;
+    for (n, row) in grid.iter().enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (cell, w))| match i {
+                0 => format!("{cell:<w$}"),
+                _ => format!("{cell:>w$}"),
+            })
+            .collect();
+        writeln!(out, "  {}", cells.join("  "))?;
+        if n == 0 {
+            writeln!(
+                out,
+                "  {}",
+                "-".repeat(widths.iter().sum::<usize>() + 2 * (widths.len() - 1))
+            )?;
+        }
+    }
+    for conflict in &table.conflicts {
+        writeln!(out, "  ! {}", conflict.text)?;
+    }
+    for note in &table.notes {
+        writeln!(out, "  note: {note}")?;
+    }
+    Ok(())
+}
+
+/// The documents an answer read, and why.
+pub fn print_documents(out: &mut impl Write, documents: &[DocumentUse]) -> Result<()> {
+    if documents.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "documents used:")?;
+    for d in documents {
+        writeln!(out, "  {} — {}", d.doc_name, d.why)?;
     }
     Ok(())
 }

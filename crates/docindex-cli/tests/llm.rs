@@ -560,3 +560,59 @@ fn model_searches_and_answers_are_cached_until_the_library_changes() {
     let (third, _) = run_json(docindex(&lib, &server).args(search));
     assert_eq!(third["from_cache"], false);
 }
+
+#[test]
+fn a_research_question_is_split_by_the_model_and_its_invented_targets_are_dropped() {
+    const APPLE: &str = "apple_10-K_FY2024_0000320193-24-000123.html";
+    let server = ScriptedServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    docindex(&lib, &server)
+        .arg("index")
+        .args([fixture(APPLE), fixture(TESLA)])
+        .assert()
+        .success();
+    let (answer, _) = run_json(docindex(&lib, &server).args([
+        "--json",
+        "--model",
+        "openai/scripted-model",
+        "--cache",
+        "none",
+        "ask",
+        "Which company had higher total revenues, Apple or Tesla?",
+    ]));
+    // The scripted model adds a company nobody named and a year nobody asked about.
+    assert_eq!(answer["invented_dropped"], 2, "{answer}");
+    let reasoning = answer["reasoning"].to_string();
+    assert!(
+        reasoning.contains("the model split the question into 3 sub-question(s)"),
+        "{reasoning}"
+    );
+    assert!(reasoning.contains("Globex Corporation, which the question does not name"));
+    assert!(reasoning.contains("dropped the year 1987"));
+    let decompositions = server
+        .requests()
+        .iter()
+        .filter(|r| r.body.contains("independent sub-questions"))
+        .count();
+    assert_eq!(decompositions, 1);
+    // Each company answered from its own filing; the table's cells are the statements'
+    // cells, cited beside the model's quotes.
+    let mut cited: Vec<&str> = answer["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["doc_name"].as_str().unwrap())
+        .collect();
+    cited.sort();
+    cited.dedup();
+    assert_eq!(cited, [APPLE, TESLA], "{answer}");
+    let rows = answer["comparison"]["rows"].as_array().unwrap();
+    let shown: Vec<&str> = rows
+        .iter()
+        .map(|r| r["cells"][0]["shown"].as_str().unwrap())
+        .collect();
+    assert_eq!(shown, ["391,035", "96,773"], "{answer}");
+    assert_eq!(answer["comparison"]["differences"][0]["shown"], "294,262");
+    assert_eq!(answer["engine"], "llm");
+}

@@ -40,6 +40,8 @@ pub enum IngestError {
     /// The language model failed in a way retries did not cure; nothing was stored.
     #[error("the language model failed: {0}")]
     Llm(#[from] crate::llm::LlmError),
+    #[error(transparent)]
+    PageIndex(#[from] crate::import::ImportError),
     #[error("indexing was cancelled")]
     Cancelled,
     #[error("internal error: {0}")]

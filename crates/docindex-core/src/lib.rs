@@ -15,6 +15,7 @@ pub mod embed;
 pub mod enhance;
 pub mod error;
 pub mod finance;
+pub mod import;
 pub mod ingest;
 pub mod llm;
 pub mod metadata;

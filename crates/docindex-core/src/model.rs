@@ -207,6 +207,8 @@ pub enum NodeOrigin {
     SizeSplit,
     /// A heading the language model named and the text confirmed at that block.
     Llm,
+    /// A node of an imported tree (PageIndex JSON), kept as the tree gave it.
+    Imported,
 }
 
 /// A node of the section tree.
@@ -366,6 +368,9 @@ pub enum SourceFormat {
     Text,
     Markdown,
     Pdf,
+    /// A PageIndex tree JSON file brought in by `import`.
+    #[serde(rename = "pageindex")]
+    PageIndex,
 }
 
 /// A fully indexed document: canonical text plus everything derived from it.

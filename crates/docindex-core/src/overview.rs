@@ -110,6 +110,10 @@ pub fn overview(question: &str, doc: &DocumentIndex) -> Option<Answer> {
         tokens_used: 0,
         from_cache: false,
         computed: Vec::new(),
+        figures: Vec::new(),
+        comparison: None,
+        documents: Vec::new(),
+        invented_dropped: 0,
     })
 }
 

@@ -101,6 +101,20 @@ pub fn index_document(
     index_document_with(name, bytes, settings, progress, IndexTools::default())
 }
 
+/// Refuse an empty file and one over the configured size.
+fn check_size(bytes: &[u8], settings: &IndexSettings) -> Result<()> {
+    if bytes.len() as u64 > settings.max_bytes {
+        return Err(IngestError::TooLarge {
+            size: bytes.len() as u64,
+            limit: settings.max_bytes,
+        });
+    }
+    if bytes.is_empty() {
+        return Err(IngestError::Empty);
+    }
+    Ok(())
+}
+
 /// Whether the file is a PDF, by its name or its header.
 pub fn is_pdf(name: &str, bytes: &[u8]) -> bool {
     let by_name = name
@@ -119,15 +133,7 @@ pub fn index_document_with(
     progress: &mut dyn ProgressSink,
     tools: IndexTools<'_>,
 ) -> Result<DocumentIndex> {
-    if bytes.len() as u64 > settings.max_bytes {
-        return Err(IngestError::TooLarge {
-            size: bytes.len() as u64,
-            limit: settings.max_bytes,
-        });
-    }
-    if bytes.is_empty() {
-        return Err(IngestError::Empty);
-    }
+    check_size(bytes, settings)?;
     progress.stage(Stage::Decode, 0, 1);
     let (format, canonical, encoding) = if is_pdf(name, bytes) {
         let reader = tools.pdf_reader.ok_or_else(|| {
@@ -150,7 +156,67 @@ pub fn index_document_with(
         format,
         encoding,
     };
-    index_canonical(&source, canonical, settings, progress, tools)
+    index_canonical(&source, canonical, settings, progress, tools, None)
+}
+
+/// Import a PageIndex tree JSON file: its tree is checked and kept as it is (titles,
+/// nesting, pages, summaries), its node texts laid out as the canonical text, and the rest
+/// of the pipeline (chunks, metadata, dictionary, financial sections) runs as for a filing.
+pub fn import_pageindex(
+    name: &str,
+    bytes: &[u8],
+    settings: &IndexSettings,
+    progress: &mut dyn ProgressSink,
+) -> Result<DocumentIndex> {
+    check_size(bytes, settings)?;
+    progress.stage(Stage::Decode, 0, 1);
+    let tree = crate::import::parse(bytes)?;
+    progress.stage(Stage::Canonical, 0, 1);
+    let imported = crate::import::lay_out(&tree);
+    if imported.canonical.text.trim().is_empty() {
+        return Err(IngestError::NoText);
+    }
+    let source = Source {
+        name,
+        bytes,
+        format: SourceFormat::PageIndex,
+        encoding: "utf-8",
+    };
+    let mut doc = index_canonical(
+        &source,
+        imported.canonical,
+        settings,
+        progress,
+        IndexTools::default(),
+        Some(imported.sections),
+    )?;
+    // The nodes are the JSON's, in its pre-order.
+    for ((node, pages), summary) in doc
+        .nodes
+        .iter_mut()
+        .zip(&imported.pages)
+        .zip(&imported.summaries)
+    {
+        if let Some((first, last)) = pages {
+            node.start_page = Some(*first);
+            node.end_page = Some(*last);
+        }
+        if let Some(summary) = summary {
+            node.summary = summary.clone();
+            node.summary_engine = Engine::Llm;
+        }
+    }
+    if doc.description.is_none() {
+        doc.description = imported.description;
+    }
+    if !imported.has_text {
+        doc.warnings.push(
+            "the PageIndex JSON has no node text: the library holds its titles and summaries \
+             only, so search reads those and answers cite them, not the filing's text"
+                .to_string(),
+        );
+    }
+    Ok(doc)
 }
 
 /// The file being indexed, as the user named it.
@@ -186,6 +252,7 @@ fn index_canonical(
     settings: &IndexSettings,
     progress: &mut dyn ProgressSink,
     tools: IndexTools<'_>,
+    given: Option<Vec<structure::Section>>,
 ) -> Result<DocumentIndex> {
     let name = source.name;
     let mut enhancer = tools.llm.map(|llm| Enhancer::new(llm, tools.llm_options));
@@ -201,8 +268,12 @@ fn index_canonical(
     check_cancel(progress)?;
     let doc_type = doctype::detect(&canonical, name);
     progress.stage(Stage::Tree, 0, 1);
-    let mut sections = structure::build(&canonical, &block_tokens, doc_type, settings.tree);
-    if let Some(enhancer) = enhancer.as_mut() {
+    let imported = given.is_some();
+    let mut sections = match given {
+        Some(sections) => sections,
+        None => structure::build(&canonical, &block_tokens, doc_type, settings.tree),
+    };
+    if let Some(enhancer) = enhancer.as_mut().filter(|_| !imported) {
         progress.stage(Stage::Tree, 1, 1);
         let parsed = Parsed {
             canonical: &canonical,

@@ -7,8 +7,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use docindex_core::prompts::opening::{
-    ANSWER_FROM_SOURCES, DESCRIBE_DOCUMENT, JUDGE_EXCERPTS, LIST_HEADINGS, MATCH_REFERENCES,
-    PLAN_NEXT_STEP, SCORE_SECTIONS, SUMMARISE_EVIDENCE, SUMMARISE_SECTIONS,
+    ANSWER_FROM_SOURCES, DECOMPOSE_QUESTION, DESCRIBE_DOCUMENT, JUDGE_EXCERPTS, LIST_HEADINGS,
+    MATCH_REFERENCES, PLAN_NEXT_STEP, SCORE_SECTIONS, SUMMARISE_EVIDENCE, SUMMARISE_SECTIONS,
 };
 use docindex_core::tokens::TokenCounter;
 use regex::Regex;
@@ -382,6 +382,38 @@ pub fn fake_model(prompt: &str) -> String {
     }
     if prompt.contains(SUMMARISE_EVIDENCE) {
         return "The filing discusses the topic in several sections [E1].".to_string();
+    }
+    if prompt.contains(DECOMPOSE_QUESTION) {
+        // One sub-question per listed company whose first word the question names, the
+        // first with a year the question does not name; and one about a company nobody named.
+        let question = Regex::new(r"(?m)^Question: (.+)$")
+            .unwrap()
+            .captures(prompt)
+            .map(|c| c[1].to_string())
+            .unwrap_or_default();
+        let filer = Regex::new(r"(?m)^- (.+?)(?: \(([A-Z.]+)\))?: fiscal years").unwrap();
+        let lower = question.to_lowercase();
+        let mut subs: Vec<Value> = filer
+            .captures_iter(prompt)
+            .filter(|c| {
+                let first = c[1]
+                    .split([' ', ','])
+                    .next()
+                    .unwrap_or_default()
+                    .to_lowercase();
+                lower.contains(&first)
+            })
+            .map(|c| {
+                json!({"question": format!("What does {} report: {question}", &c[1]),
+                       "target_company": &c[1], "target_year": null})
+            })
+            .collect();
+        if let Some(first) = subs.first_mut() {
+            first["target_year"] = json!(1987);
+        }
+        subs.push(json!({"question": "What did Globex Corporation report?",
+                         "target_company": "Globex Corporation", "target_year": null}));
+        return json!({ "sub_questions": subs }).to_string();
     }
     if prompt.contains(PLAN_NEXT_STEP) {
         let candidate = Regex::new(r"(?m)^\[([0-9a-f]{1,6}:\d{4})\] ").unwrap();

@@ -46,6 +46,39 @@ export interface Answer {
   nodes_visited: string[];
   engine: string;
   tokens_used: number;
+  /** The table of an answer comparing companies or filings; cells cite their rows. */
+  comparison?: Comparison | null;
+  /** The documents the answer read, and why. */
+  documents?: DocumentUse[];
+}
+
+export interface StatedFigure {
+  concept: string;
+  label: string;
+  doc_id: string;
+  doc_name: string;
+  row_label: string;
+  value: number;
+  shown: string;
+  scale?: string;
+  period?: string;
+  markers: number[];
+}
+
+export interface Comparison {
+  columns: { concept: string; label: string }[];
+  rows: { label: string; company: string; cells: (StatedFigure | null)[] }[];
+  differences: { concept: string; label: string; text: string; shown: string; markers: number[] }[];
+  conflicts: { text: string; label: string; period: string }[];
+  notes: string[];
+}
+
+export interface DocumentUse {
+  doc_id: string;
+  doc_name: string;
+  company?: string;
+  why: string;
+  votes?: number;
 }
 
 export type AskMessage = { kind: "step"; text: string } | { kind: "token"; text: string };

@@ -1,4 +1,5 @@
-//! `docindex index` and `docindex embed`: files into the library, then the embedding stage.
+//! `docindex index`, `import` and `embed`: files (and PageIndex trees) into the library,
+//! then the embedding stage.
 
 use crate::args::IndexArgs;
 use crate::progress::{embed_stage, FileBars};
@@ -47,6 +48,28 @@ pub fn index(session: &mut Session, args: IndexArgs) -> Result<i32> {
         return Ok(worst);
     }
     Ok(0)
+}
+
+/// `docindex import`: PageIndex tree JSON only; a filing given by mistake is refused by
+/// name before anything runs, so the user learns to use `index` for it.
+pub fn import(session: &mut Session, args: IndexArgs) -> Result<i32> {
+    let not_json: Vec<String> = args
+        .paths
+        .iter()
+        .filter(|p| {
+            !p.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    if !not_json.is_empty() {
+        eprintln!(
+            "error: {}: not a .json file; `docindex import` takes PageIndex tree JSON (index filings with `docindex index`)",
+            not_json.join(", ")
+        );
+        return Ok(1);
+    }
+    index(session, args)
 }
 
 /// The embedding stage for every document that has none yet.

@@ -1,7 +1,7 @@
 //! The verbs that ask the library something: search and ask.
 
 use crate::args::{AskArgs, FusionArg, SearchArgs};
-use crate::print::{page_range, print_search};
+use crate::print::{page_range, print_comparison, print_documents, print_files, print_search};
 use crate::Session;
 use anyhow::Result;
 use docindex_app::ask::AskEvent;
@@ -18,6 +18,15 @@ pub fn search(session: &Session, args: SearchArgs) -> Result<i32> {
         FusionArg::Rrf => Fusion::Rrf,
         FusionArg::Minmax => Fusion::MinMax,
     };
+    if args.files {
+        let files = session.library.vote_files(&request, args.top_files)?;
+        if session.json {
+            writeln!(out, "{}", serde_json::to_string_pretty(&files)?)?;
+        } else {
+            print_files(&mut out, &files)?;
+        }
+        return Ok(0);
+    }
     let results = session.library.search(&request)?;
     if session.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&results)?)?;
@@ -56,6 +65,10 @@ pub fn ask(session: &Session, args: AskArgs) -> Result<i32> {
             "confidence: {:?} ({:.2}); {} source section(s)",
             answer.confidence.label, answer.confidence.score, answer.confidence.source_nodes
         )?;
+        if let Some(table) = &answer.comparison {
+            print_comparison(&mut out, table)?;
+        }
+        print_documents(&mut out, &answer.documents)?;
         for c in &answer.citations {
             let pages = page_range((c.start_page, c.end_page));
             writeln!(

@@ -3,12 +3,13 @@
 //! asked figure (or the computed metric with its formula) for the asked period, every
 //! operand cited to its row and the column headings cited with it.
 
-use super::concepts::{Concept, ConceptTable, PRIOR_SUFFIX};
+use super::concepts::{Concept, ConceptTable, MetricUnit, PRIOR_SUFFIX};
 use super::metrics::{compute_metric, format_amount, year_asked, MetricResult};
-use super::rows::{find_tagged_rows, RowMatch};
+use super::rows::{find_tagged_rows, RowMatch, StatementRow};
 use super::sections::months_asked;
 use crate::charmap::CharMap;
 use crate::model::{DocumentIndex, Span};
+use crate::qa::compare::{PeriodValue, StatedFigure};
 use crate::qa::Citation;
 use crate::xref::node_at;
 use serde::{Deserialize, Serialize};
@@ -134,6 +135,8 @@ pub struct FiguresLead {
     /// Every line item stated without a metric came from its own statement, for the asked
     /// period.
     pub lookups_firm: bool,
+    /// The figures stated, for a comparison across filings; markers are the lead's.
+    pub figures: Vec<StatedFigure>,
 }
 
 impl FiguresLead {
@@ -211,15 +214,6 @@ impl Citer<'_> {
         marker
     }
 
-    /// Markers for a row's headings (when known) and the row itself: "[1][2]".
-    fn cite_row(&mut self, row: &LocatedRow) -> String {
-        let (headings, row_marker) = self.cite_row_parts(row);
-        match headings {
-            Some(h) => format!("[{h}][{row_marker}]"),
-            None => format!("[{row_marker}]"),
-        }
-    }
-
     /// The markers of a row's headings (when known) and of the row.
     fn cite_row_parts(&mut self, row: &LocatedRow) -> (Option<usize>, usize) {
         let headings = row
@@ -237,6 +231,96 @@ fn scale_words(scale: Option<&str>) -> String {
         Some(s) => format!(" (in {s})"),
         None => String::new(),
     }
+}
+
+/// A line item's cell as a stated figure: the value of `column`, the row's other columns
+/// beside it.
+fn line_item_figure(
+    doc: &DocumentIndex,
+    concept: &Concept,
+    row: &StatementRow,
+    column: usize,
+    heading_marker: Option<usize>,
+    row_marker: usize,
+) -> Option<StatedFigure> {
+    let value_at = |i: usize| -> Option<PeriodValue> {
+        let value = (*row.values.get(i)?)?;
+        let period = row.columns.get(i);
+        Some(PeriodValue {
+            heading: period.map(|p| p.heading.clone()).unwrap_or_default(),
+            year: period.and_then(|p| p.year),
+            months: period.and_then(|p| p.months),
+            value,
+            shown: row.printed.get(i)?.clone(),
+        })
+    };
+    let stated = value_at(column)?;
+    Some(StatedFigure {
+        concept: concept.id.clone(),
+        label: concept.label.clone(),
+        doc_id: doc.doc_id.clone(),
+        doc_name: doc.doc_name.clone(),
+        row_label: row.label.trim().to_string(),
+        value: stated.value,
+        shown: stated.shown,
+        scale: row.scale.clone(),
+        period: (!stated.heading.is_empty()).then_some(stated.heading),
+        year: stated.year,
+        months: stated.months,
+        unit: MetricUnit::Amount,
+        computed: false,
+        markers: heading_marker.into_iter().chain([row_marker]).collect(),
+        other_periods: (0..row.values.len())
+            .filter(|i| *i != column)
+            .filter_map(value_at)
+            .collect(),
+    })
+}
+
+/// A computed metric as a stated figure, cited by its operands' rows and headings.
+fn metric_figure(
+    doc: &DocumentIndex,
+    concept: &Concept,
+    result: &MetricResult,
+    heading_markers: &str,
+    row_markers: &[(usize, String)],
+) -> Option<StatedFigure> {
+    let value = result.value?;
+    let marker_numbers = |text: &str| -> Vec<usize> {
+        text.split(['[', ']'])
+            .filter_map(|t| t.trim().parse().ok())
+            .collect()
+    };
+    let mut markers = marker_numbers(heading_markers);
+    for (_, m) in row_markers {
+        markers.extend(marker_numbers(m));
+    }
+    let first = result.operands.first();
+    let period = first.and_then(|o| o.row.columns.get(o.column));
+    Some(StatedFigure {
+        concept: concept.id.clone(),
+        label: result.label.clone(),
+        doc_id: doc.doc_id.clone(),
+        doc_name: doc.doc_name.clone(),
+        row_label: result.label.clone(),
+        // A percentage is compared in percent (27.4), as the answer shows it.
+        value: if result.unit == MetricUnit::Percent {
+            value * 100.0
+        } else {
+            value
+        },
+        shown: result.shown.clone()?,
+        scale: (result.unit == MetricUnit::Amount)
+            .then(|| first.and_then(|o| o.row.scale.clone()))
+            .flatten(),
+        period: first.and_then(|o| o.period.clone()),
+        year: period.and_then(|p| p.year),
+        months: period.and_then(|p| p.months),
+        unit: result.unit,
+        computed: true,
+        markers,
+        other_periods: Vec::new(),
+    })
 }
 
 /// The figures a question asks for, from `rows` of `doc`: each metric it names worked out
@@ -346,6 +430,11 @@ pub fn lead_for(
                 "{}{period}{heading_markers}: {shown}{scale} = {worked}",
                 capitalise(&result.label),
             ));
+            if let Some(figure) =
+                metric_figure(doc, concept, &result, &heading_markers, &row_markers)
+            {
+                lead.figures.push(figure);
+            }
             lead.computed.push(shown);
             // The formula's constants ("× 365") are not figures of the filing either.
             lead.computed.extend(
@@ -383,8 +472,16 @@ pub fn lead_for(
             }
         }
         text.push_str(&scale_words(r.scale.as_deref()));
-        let markers = citer.cite_row(row);
+        let (heading_marker, row_marker) = citer.cite_row_parts(row);
+        let markers = match heading_marker {
+            Some(h) => format!("[{h}][{row_marker}]"),
+            None => format!("[{row_marker}]"),
+        };
         sentences.push(format!("{text} {markers}"));
+        if let Some(figure) = line_item_figure(doc, concept, r, column, heading_marker, row_marker)
+        {
+            lead.figures.push(figure);
+        }
         let period = r.columns.get(column);
         // A balance is at a date: it does not answer for a period ("in the first half").
         let flow_asked_of_a_balance =
@@ -454,7 +551,7 @@ pub fn names_a_part(question: &str, doc: &DocumentIndex) -> bool {
                     .iter()
                     .any(|c| c.starts_with(&w) || w.starts_with(c.as_str()))
                 || (w.len() <= 6
-                    && w.chars().all(|c| c.is_ascii_alphanumeric())
+                    && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '&')
                     && is_concept_acronym(&w));
             !known
         })
@@ -596,6 +693,7 @@ pub fn with_figures(
     });
     let has_figures = !lead.citations.is_empty();
     out.computed = lead.computed_metrics();
+    out.figures = lead.figures.clone();
     out.confidence = Confidence {
         label: match (has_figures, firm) {
             (true, true) => ConfidenceLabel::High,
@@ -669,6 +767,7 @@ mod tests {
             &apple
         ));
         assert!(!names_a_part("What was Apple's EBITDA in 2Q24?", &apple));
+        assert!(!names_a_part("How much did Apple spend on R&D?", &apple));
     }
 
     #[test]

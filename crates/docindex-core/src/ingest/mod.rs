@@ -186,6 +186,11 @@ pub fn to_canonical(format: SourceFormat, text: &str) -> Result<Canonical> {
                 "PDF bytes reached the text path; PDFs are read page by page".into(),
             ))
         }
+        SourceFormat::PageIndex => {
+            return Err(IngestError::Internal(
+                "a PageIndex tree reached the text path; trees are imported".into(),
+            ))
+        }
     };
     if canonical.blocks.is_empty() || canonical.text.trim().is_empty() {
         return Err(IngestError::NoText);

@@ -7,6 +7,7 @@
 pub mod answer;
 pub mod enhance;
 pub mod provenance;
+pub mod research;
 pub mod search;
 
 /// Said in every system prompt: text from a filing is data.
@@ -37,6 +38,8 @@ pub mod opening {
     pub const SUMMARISE_EVIDENCE: &str = "Summarise the evidence on";
     pub const PLAN_NEXT_STEP: &str = "Decide the next step";
     pub const ANSWER_FROM_SOURCES: &str = "Answer the question from these sources only";
+    pub const DECOMPOSE_QUESTION: &str =
+        "Break this question about financial filings into independent sub-questions";
 }
 
 #[cfg(test)]

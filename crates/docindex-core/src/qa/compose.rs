@@ -346,6 +346,10 @@ fn compose(
             tokens_used: 0,
             from_cache: false,
             computed: Vec::new(),
+            figures: Vec::new(),
+            comparison: None,
+            documents: Vec::new(),
+            invented_dropped: 0,
         };
     }
     let mut citations = Vec::new();
@@ -458,5 +462,9 @@ fn compose(
         tokens_used: 0,
         from_cache: false,
         computed: Vec::new(),
+        figures: Vec::new(),
+        comparison: None,
+        documents: Vec::new(),
+        invented_dropped: 0,
     }
 }

@@ -1,7 +1,9 @@
 //! Answers joined: a second answer's statements appended after a first's, its citations
-//! renumbered, the statements the first already quotes left out.
+//! renumbered, the statements the first already quotes left out; per-company answers
+//! combined under each company's name, with their comparison.
 
-use super::{Answer, Citation, Confidence, ConfidenceLabel};
+use super::compare::{compare, ComparedPart, Difference, StatedFigure};
+use super::{Answer, Citation, ComputedMetric, Confidence, ConfidenceLabel};
 use regex::Regex;
 
 /// `text` with every citation marker `[n]` raised by `shift`.
@@ -100,15 +102,23 @@ pub fn append_answer(mut first: Answer, second: Answer) -> Answer {
     first
 }
 
-/// One answer from per-company answers to the same question, each under its company's
-/// name, citations renumbered in order; `absent` companies are said to have no filing.
-/// Confidence follows the sub-questions: HIGH when every company is answered from three
-/// or more sections in all, MEDIUM when more than half are, LOW otherwise.
-pub fn combine_by_company(
-    question: &str,
-    parts: Vec<(String, Answer)>,
-    absent: &[String],
-) -> Answer {
+/// One part of a combined answer: the answer for one company, or for one filing when a
+/// company's filings are compared.
+pub struct AnswerPart {
+    /// What the part is called in the answer: the company, or the company and the filing.
+    pub label: String,
+    pub company: String,
+    pub answer: Answer,
+}
+
+/// One answer from per-company (or per-filing) answers to the same question, each under
+/// its label, citations renumbered in order; `absent` companies are said to have no filing.
+/// When two or more parts state a figure of one concept, the answer carries their
+/// comparison table and states the differences (and any conflict between filings of one
+/// company), cited to both cells. Confidence follows the sub-questions: HIGH when every
+/// part is answered from three or more sections in all, MEDIUM when more than half are,
+/// LOW otherwise.
+pub fn combine_by_company(question: &str, parts: Vec<AnswerPart>, absent: &[String]) -> Answer {
     let mut text = Vec::new();
     if !absent.is_empty() {
         text.push(format!(
@@ -121,7 +131,13 @@ pub fn combine_by_company(
     let mut combined: Option<Answer> = None;
     let mut answered = 0;
     let mut sections = std::collections::BTreeSet::new();
-    for (company, part) in parts {
+    let mut compared: Vec<(String, String, Vec<StatedFigure>)> = Vec::new();
+    for AnswerPart {
+        label,
+        company,
+        answer: part,
+    } in parts
+    {
         let shift = combined.as_ref().map_or(0, |c| c.citations.len());
         if part.answered {
             answered += 1;
@@ -131,14 +147,16 @@ pub fn combine_by_company(
                     .map(|c| (c.doc_id.clone(), c.node_id.clone())),
             );
             text.push(format!(
-                "{company}: {}",
+                "{label}: {}",
                 renumber_markers(&part.answer, shift)
             ));
         } else {
             text.push(format!(
-                "{company}: its filings do not appear to answer this."
+                "{label}: its filings do not appear to answer this."
             ));
         }
+        let figures: Vec<StatedFigure> = part.figures.iter().map(|f| f.shifted(shift)).collect();
+        compared.push((label, company, figures.clone()));
         let citations: Vec<Citation> = part
             .citations
             .iter()
@@ -148,7 +166,13 @@ pub fn combine_by_company(
             })
             .collect();
         match &mut combined {
-            None => combined = Some(Answer { citations, ..part }),
+            None => {
+                combined = Some(Answer {
+                    citations,
+                    figures,
+                    ..part
+                })
+            }
             Some(all) => {
                 all.citations.extend(citations);
                 all.citations_dropped += part.citations_dropped;
@@ -157,11 +181,43 @@ pub fn combine_by_company(
                 all.nodes_visited.extend(part.nodes_visited);
                 all.tokens_used += part.tokens_used;
                 all.computed.extend(part.computed);
+                all.figures.extend(figures);
+                all.documents.extend(part.documents);
                 all.from_cache &= part.from_cache;
             }
         }
     }
     let mut answer = combined.unwrap_or_else(|| Answer::unanswered(question));
+    let table_parts: Vec<ComparedPart> = compared
+        .iter()
+        .map(|(label, company, figures)| ComparedPart {
+            label,
+            company,
+            figures,
+        })
+        .collect();
+    answer.comparison = compare(&table_parts);
+    if let Some(table) = &answer.comparison {
+        for difference in &table.differences {
+            text.push(difference.text.clone());
+            answer.computed.push(difference_metric(difference));
+        }
+        for conflict in &table.conflicts {
+            text.push(conflict.text.clone());
+        }
+        answer.reasoning.push(format!(
+            "compared {} across {} row(s): {} difference(s), {} conflict(s)",
+            table
+                .columns
+                .iter()
+                .map(|c| c.label.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            table.rows.len(),
+            table.differences.len(),
+            table.conflicts.len()
+        ));
+    }
     answer.question = question.to_string();
     answer.answer = text.join("\n\n");
     answer.answered = answered > 0;
@@ -180,4 +236,18 @@ pub fn combine_by_company(
         source_nodes: sections.len(),
     };
     answer
+}
+
+/// A difference as a metric the answer computed: its operands are the two cited cells.
+fn difference_metric(difference: &Difference) -> ComputedMetric {
+    ComputedMetric {
+        metric: format!("{}_difference", difference.concept),
+        label: format!("difference in {}", difference.label),
+        value: difference.value,
+        shown: difference.shown.clone(),
+        formula: format!("{} − {}", difference.first, difference.second),
+        worked: difference.text.clone(),
+        scale: difference.scale.clone(),
+        period: None,
+    }
 }

@@ -66,6 +66,33 @@ pub struct Answer {
     /// Metrics the answer worked out from statement rows, with their formulas.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub computed: Vec<ComputedMetric>,
+    /// The figures the answer states from statement rows, each with its citations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<StatedFigure>,
+    /// The table of an answer that compares companies or filings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<Comparison>,
+    /// The documents the answer was drawn from, and why each was read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub documents: Vec<DocumentUse>,
+    /// Targets of the model's decomposition that the question does not name (a company,
+    /// a year), dropped.
+    #[serde(default)]
+    pub invented_dropped: usize,
+}
+
+/// A document an answer read, and why: the question named its company, a filter chose
+/// it, or its passages outvoted the library's other files.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocumentUse {
+    pub doc_id: String,
+    pub doc_name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub company: Option<String>,
+    pub why: String,
+    /// The file's vote (seed 002), when votes chose it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub votes: Option<f64>,
 }
 
 impl Answer {
@@ -91,6 +118,10 @@ impl Answer {
             tokens_used: 0,
             from_cache: false,
             computed: Vec::new(),
+            figures: Vec::new(),
+            comparison: None,
+            documents: Vec::new(),
+            invented_dropped: 0,
         }
     }
 }
@@ -201,11 +232,14 @@ pub fn sub_questions(question: &str) -> Vec<String> {
     parts
 }
 
+pub mod compare;
 mod compose;
 mod merge;
 
+pub use compare::{compare, Comparison, StatedFigure};
+
 pub use compose::{compose_extractive, compose_from_prose};
-pub use merge::{append_answer, combine_by_company, renumber_markers};
+pub use merge::{append_answer, combine_by_company, renumber_markers, AnswerPart};
 
 #[cfg(test)]
 mod tests {
