@@ -606,23 +606,21 @@ impl Library {
             ConfidenceLabel::Low
         };
         let verified_share = citations.len() as f64 / (citations.len() + dropped).max(1) as f64;
-        // The statement cells the lead found stay cited beside the model's quotes, so that a
+        // The statement cells the lead found are kept beside the model's quotes, so that a
         // comparison's cells open their rows.
         let shift = citations.iter().map(|c| c.marker).max().unwrap_or(0);
         let stated: Vec<_> = figures
             .map(|lead| lead.figures.iter().map(|f| f.shifted(shift)).collect())
             .unwrap_or_default();
-        if !stated.is_empty() {
-            citations.extend(
-                figures
-                    .into_iter()
-                    .flat_map(|lead| lead.citations.iter())
-                    .map(|c| Citation {
-                        marker: c.marker + shift,
-                        ..c.clone()
-                    }),
-            );
-        }
+        let cell_citations: Vec<Citation> = figures
+            .into_iter()
+            .filter(|_| !stated.is_empty())
+            .flat_map(|lead| lead.citations.iter())
+            .map(|c| Citation {
+                marker: c.marker + shift,
+                ..c.clone()
+            })
+            .collect();
         let excerpts: Vec<&str> = citations.iter().map(|c| c.excerpt.as_str()).collect();
         let totals = meter.totals();
         // A figure the statements' arithmetic gives is supported by the cited cells.
@@ -660,6 +658,7 @@ impl Library {
             comparison: None,
             documents: Vec::new(),
             invented_dropped: 0,
+            cell_citations,
         })
     }
 

@@ -67,7 +67,10 @@ impl Library {
                 mentions.absent.join(", ")
             )));
         }
-        let plan = match self.llm.clone() {
+        // Filings of one company compared with each other are parts by document, which the
+        // library knows better than a model.
+        let per_filing = mentions.known.len() == 1 && filing_kinds_named(question).len() >= 2;
+        let plan = match self.llm.clone().filter(|_| !per_filing) {
             Some(llm) => {
                 match self.plan_with_model(
                     llm.as_ref(),

@@ -114,6 +114,7 @@ pub fn overview(question: &str, doc: &DocumentIndex) -> Option<Answer> {
         comparison: None,
         documents: Vec::new(),
         invented_dropped: 0,
+        cell_citations: Vec::new(),
     })
 }
 

@@ -552,7 +552,8 @@ pub fn names_a_part(question: &str, doc: &DocumentIndex) -> bool {
                     .any(|c| c.starts_with(&w) || w.starts_with(c.as_str()))
                 || (w.len() <= 6
                     && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '&')
-                    && is_concept_acronym(&w));
+                    && is_concept_acronym(&w))
+                || is_concept_word(&w);
             !known
         })
 }
@@ -574,6 +575,18 @@ fn asks_for_share(question: &str) -> bool {
 }
 
 /// "EBITDA", "FCF", "ROE": acronyms the concept table knows, not names of parts.
+/// "Operating" in "Operating Income: Tesla vs Microsoft": a word of a phrasing the concept
+/// table knows, capitalised as in a heading, names no part.
+fn is_concept_word(word: &str) -> bool {
+    super::concept_table().is_ok_and(|t| {
+        t.concepts.iter().any(|c| {
+            c.asked_as
+                .iter()
+                .any(|a| a.split_whitespace().any(|w| w.eq_ignore_ascii_case(word)))
+        })
+    })
+}
+
 fn is_concept_acronym(word: &str) -> bool {
     super::concept_table().is_ok_and(|t| {
         t.concepts
@@ -768,6 +781,10 @@ mod tests {
         ));
         assert!(!names_a_part("What was Apple's EBITDA in 2Q24?", &apple));
         assert!(!names_a_part("How much did Apple spend on R&D?", &apple));
+        assert!(!names_a_part(
+            "What does Apple report: Operating Income",
+            &apple
+        ));
     }
 
     #[test]

@@ -350,6 +350,7 @@ fn compose(
             comparison: None,
             documents: Vec::new(),
             invented_dropped: 0,
+            cell_citations: Vec::new(),
         };
     }
     let mut citations = Vec::new();
@@ -466,5 +467,6 @@ fn compose(
         comparison: None,
         documents: Vec::new(),
         invented_dropped: 0,
+        cell_citations: Vec::new(),
     }
 }

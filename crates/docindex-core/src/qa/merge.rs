@@ -6,6 +6,19 @@ use super::compare::{compare, ComparedPart, Difference, StatedFigure};
 use super::{Answer, Citation, ComputedMetric, Confidence, ConfidenceLabel};
 use regex::Regex;
 
+/// The numbers of the citation markers `[n]` in `text`.
+fn markers_in(text: &str) -> Vec<usize> {
+    static MARKER: std::sync::LazyLock<Option<Regex>> =
+        std::sync::LazyLock::new(|| Regex::new(r"\[(\d+)\]").ok());
+    match MARKER.as_ref() {
+        Some(re) => re
+            .captures_iter(text)
+            .filter_map(|c| c[1].parse().ok())
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
 /// `text` with every citation marker `[n]` raised by `shift`.
 pub fn renumber_markers(text: &str, shift: usize) -> String {
     static MARKER: std::sync::LazyLock<Option<Regex>> =
@@ -132,13 +145,15 @@ pub fn combine_by_company(question: &str, parts: Vec<AnswerPart>, absent: &[Stri
     let mut answered = 0;
     let mut sections = std::collections::BTreeSet::new();
     let mut compared: Vec<(String, String, Vec<StatedFigure>)> = Vec::new();
+    // Markers of a part's dropped citations stay in its text: the next part's start above
+    // every marker used so far, so none is read as another's.
+    let mut shift = 0;
     for AnswerPart {
         label,
         company,
         answer: part,
     } in parts
     {
-        let shift = combined.as_ref().map_or(0, |c| c.citations.len());
         if part.answered {
             answered += 1;
             sections.extend(
@@ -160,11 +175,22 @@ pub fn combine_by_company(question: &str, parts: Vec<AnswerPart>, absent: &[Stri
         let citations: Vec<Citation> = part
             .citations
             .iter()
+            .chain(&part.cell_citations)
             .map(|c| Citation {
                 marker: c.marker + shift,
                 ..c.clone()
             })
             .collect();
+        let used = part
+            .citations
+            .iter()
+            .chain(&part.cell_citations)
+            .map(|c| c.marker)
+            .chain(markers_in(&part.answer))
+            .chain(part.figures.iter().flat_map(|f| f.markers.iter().copied()))
+            .max()
+            .unwrap_or(0);
+        shift += used;
         match &mut combined {
             None => {
                 combined = Some(Answer {

@@ -79,6 +79,11 @@ pub struct Answer {
     /// a year), dropped.
     #[serde(default)]
     pub invented_dropped: usize,
+    /// The statement cells `figures` cite when the answer's own text does not (a model's
+    /// answer quotes what it chose): they become citations when the answer is one part of
+    /// a comparison, whose table shows the cells.
+    #[serde(skip)]
+    pub cell_citations: Vec<Citation>,
 }
 
 /// A document an answer read, and why: the question named its company, a filter chose
@@ -122,6 +127,7 @@ impl Answer {
             comparison: None,
             documents: Vec::new(),
             invented_dropped: 0,
+            cell_citations: Vec::new(),
         }
     }
 }
