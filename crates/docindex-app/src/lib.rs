@@ -216,6 +216,28 @@ impl Library {
         })
     }
 
+    /// Another handle on this library for a worker thread: its own SQLite connection,
+    /// sharing the settings, model, caches, embedder and loaded vectors.
+    pub(crate) fn worker(&self) -> Result<Library> {
+        let embedder = std::sync::OnceLock::new();
+        if let Some(loaded) = self.embedder.get() {
+            let _ = embedder.set(loaded.clone());
+        }
+        let vectors = self.vectors.lock().ok().and_then(|v| v.clone());
+        Ok(Library {
+            store: SqliteStore::open(self.store.path())?,
+            dir: self.dir.clone(),
+            settings: self.settings,
+            llm: self.llm.clone(),
+            llm_options: self.llm_options,
+            cancel: self.cancel.clone(),
+            embedder,
+            results_cache: self.results_cache.clone(),
+            vectors: std::sync::Mutex::new(vectors),
+            vote_weights: self.vote_weights,
+        })
+    }
+
     /// The local embedding model, loaded on first use (about 90 MB of weights).
     pub fn embedder(&self) -> std::result::Result<Arc<dyn Embedder>, EmbedError> {
         self.embedder

@@ -1,33 +1,9 @@
 //! End-to-end tests of the `docindex` binary on real filings and bad files.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use assert_cmd::Command;
-use std::path::PathBuf;
+mod common;
 
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures")
-        .join(name)
-}
-
-fn docindex(lib: &std::path::Path) -> Command {
-    let mut cmd = Command::cargo_bin("docindex").unwrap();
-    cmd.arg("--library")
-        .arg(lib)
-        .env_remove("DOCINDEX_MODEL")
-        .env("DOCINDEX_SKIP_EMBED", "true");
-    cmd
-}
-
-fn json(cmd: &mut Command) -> serde_json::Value {
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use common::{docindex, fixture, json};
 
 #[test]
 fn batch_with_bad_files_indexes_the_good_ones_and_loses_nothing() {

@@ -89,6 +89,15 @@ fn questions_naming_companies_are_answered_from_each_companys_own_filing() {
         text.contains("larger than Tesla, Inc.'s by 294,262"),
         "{text}"
     );
+    // Streamed part by part, the terminal shows exactly the answer's text.
+    let streamed = docindex(&lib)
+        .args([
+            "ask",
+            "Which company had higher total revenues in its latest fiscal year, Apple or Tesla, and by how much?",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&streamed.stdout).starts_with(text));
     let used = compared["documents"].as_array().unwrap();
     assert_eq!(used.len(), 2, "{used:?}");
     assert!(used[0]["why"]

@@ -238,14 +238,16 @@ pub fn sub_questions(question: &str) -> Vec<String> {
     parts
 }
 
+mod combine;
 pub mod compare;
 mod compose;
 mod merge;
 
 pub use compare::{compare, Comparison, StatedFigure};
 
+pub use combine::{combine_by_company, AnswerPart, Combination};
 pub use compose::{compose_extractive, compose_from_prose};
-pub use merge::{append_answer, combine_by_company, renumber_markers, AnswerPart};
+pub use merge::{append_answer, renumber_markers};
 
 #[cfg(test)]
 mod tests {
