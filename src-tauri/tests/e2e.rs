@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 const SAMPLE: &str = "apple_10-Q_Q3FY2023_0000320193-23-000077.html";
+const SECOND_FILER: &str = "buckle_8-K_2024-11-22_EX-99.1_press_release.html";
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -413,6 +414,74 @@ async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestR
     open_tab(&client, "settings").await?;
     wait_for(&client, "form.settings").await?;
     screenshot(&client, "07-settings.png").await?;
+
+    // A question across companies: with a second filer in the library, the answer's table
+    // has a cited cell per company, and a cell's chip opens its statement row.
+    let second = copy_fixture(&inbox, SECOND_FILER);
+    let indexed = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             window.docindex.indexPaths(arguments[0]).then(done, e => done({ error: String(e) }));",
+            vec![json!([second.display().to_string()])],
+        )
+        .await?;
+    assert_eq!(indexed[0]["status"], "indexed", "{indexed}");
+    open_tab(&client, "ask").await?;
+    client
+        .find(Locator::Css(".composer-actions input[type=checkbox]"))
+        .await?
+        .click()
+        .await?;
+    wait_for(&client, "textarea[aria-label=Question]")
+        .await?
+        .send_keys("Which had higher net sales, Apple or Buckle?")
+        .await?;
+    client
+        .find(Locator::Css(".composer button[type=submit]"))
+        .await?
+        .click()
+        .await?;
+    let table = wait_for(&client, "[data-testid=comparison]").await?;
+    let table_text = table.text().await?;
+    assert!(
+        table_text.contains("81,797") && table_text.contains("293,618"),
+        "{table_text}"
+    );
+    client
+        .execute(
+            "document.querySelector('[data-testid=comparison]').scrollIntoView({block: 'center'})",
+            vec![],
+        )
+        .await?;
+    screenshot(&client, "07b-comparison.png").await?;
+    let cell_chip = table
+        .find(Locator::Css(
+            "tbody tr:last-child button[data-citation]:last-of-type",
+        ))
+        .await?;
+    let marker: u64 = cell_chip
+        .attr("data-citation")
+        .await?
+        .ok_or("no marker")?
+        .parse()?;
+    let compared = library
+        .saved_list()?
+        .into_iter()
+        .filter(|s| s.kind == "answer")
+        .max_by_key(|s| s.id)
+        .ok_or("comparison not saved")?;
+    let compared = library.reopen(compared.id)?;
+    let cited = compared.result["citations"]
+        .as_array()
+        .and_then(|all| all.iter().find(|c| c["marker"].as_u64() == Some(marker)))
+        .ok_or("the chip's citation")?;
+    assert!(cited["doc_name"] == SECOND_FILER, "{cited}");
+    let cell_excerpt = cited["excerpt"].as_str().ok_or("no excerpt")?.to_string();
+    assert!(cell_excerpt.contains("293,618"), "{cell_excerpt}");
+    cell_chip.click().await?;
+    wait_until(&client, "the cell's highlight", "return document.querySelector('[data-tab=read]').getAttribute('aria-selected') !== 'true' ? false : document.querySelectorAll('.viewer mark.hl').length").await?;
+    assert_eq!(highlighted(&client).await?, without_newlines(&cell_excerpt));
+    screenshot(&client, "07c-comparison-cell.png").await?;
     client.close().await?;
     drop(driver);
 
