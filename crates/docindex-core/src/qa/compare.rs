@@ -59,13 +59,12 @@ pub struct StatedFigure {
 }
 
 impl StatedFigure {
-    /// The value in units (a figure "in millions" times a million); `None` for an amount
-    /// whose unit the statement does not say.
-    fn in_units(&self) -> Option<f64> {
-        if self.unit != MetricUnit::Amount {
-            return Some(self.value);
+    /// The value in units: a figure "in millions" times a million; a metric as it is.
+    fn in_units(&self) -> f64 {
+        match self.unit {
+            MetricUnit::Amount => self.value * scale_factor(self.scale.as_deref()),
+            _ => self.value,
         }
-        Some(self.value * scale_factor(self.scale.as_deref()))
     }
 
     /// All periods the figure's row reports: the stated one first.
@@ -285,17 +284,12 @@ fn differences_of(
         // A change: the latest period first, set against each earlier one.
         ordered.sort_by_key(|(_, f)| std::cmp::Reverse((f.year, f.months)));
     } else {
-        ordered.sort_by(|a, b| {
-            let (x, y) = (a.1.in_units(), b.1.in_units());
-            y.unwrap_or(f64::MIN).total_cmp(&x.unwrap_or(f64::MIN))
-        });
+        ordered.sort_by(|a, b| b.1.in_units().total_cmp(&a.1.in_units()));
     }
     let (lead_row, lead) = *ordered[0];
     let mut out = Vec::new();
     for (row, figure) in ordered.iter().skip(1).map(|c| **c) {
-        let (Some(a), Some(b)) = (lead.in_units(), figure.in_units()) else {
-            continue;
-        };
+        let (a, b) = (lead.in_units(), figure.in_units());
         let per_unit = if amount {
             scale_factor(unit.as_deref())
         } else {
