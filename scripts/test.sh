@@ -15,13 +15,18 @@ cargo fmt --all --check
 (cd ui && npm run --silent check && NO_COLOR=1 npx vitest run 2>&1) | tee -a "$log"
 cargo clippy --workspace --all-targets -q -- -D warnings
 status=0
-cargo test --workspace --no-fail-fast 2>&1 | tee -a "$log" || status=1
-# One automation session at a time: WebKit allows no more.
-xvfb-run -a cargo test -p docindex-desktop --test e2e -- --ignored --test-threads=1 2>&1 | tee -a "$log" || status=1
+# cargo-nextest (on the machine, else installed once) runs each test in its own process and
+# ends one that hangs (.config/nextest.toml), so a stuck test fails fast instead of
+# holding the run. The crates have no doc tests.
+command -v cargo-nextest >/dev/null 2>&1 || [ -x "$HOME/.cargo/bin/cargo-nextest" ] ||
+  cargo install cargo-nextest --locked --quiet
+NEXTEST_HIDE_PROGRESS_BAR=1 cargo nextest run --workspace --no-fail-fast 2>&1 | tee -a "$log" || status=1
+# One automation session at a time: WebKit allows no more. Twenty minutes at most.
+timeout 1200 xvfb-run -a cargo test -p docindex-desktop --test e2e -- --ignored --test-threads=1 2>&1 | tee -a "$log" || status=1
 # The loaders under coverage-guided fuzzing, a minute per target (FUZZ_SECONDS).
 bash scripts/fuzz.sh 2>&1 | tee -a "$log" || status=1
 count() { { grep -Eo "$1" "$log" || true; } | awk -v f="$2" '{s+=$f} END {print s+0}'; }
-passed=$(count "test result: ok\. [0-9]+ passed" 4)
+passed=$(($(count "tests run: [0-9]+ passed" 3) + $(count "test result: ok\. [0-9]+ passed" 4)))
 ui_passed=$(count "Tests +[0-9]+ passed" 2)
 failed=$(count "[0-9]+ failed" 1)
 echo "$passed Rust tests and $ui_passed UI tests passed, $failed failed (screenshots in e2e-artifacts/)"

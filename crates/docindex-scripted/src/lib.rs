@@ -171,6 +171,8 @@ impl ScriptedServer {
     }
 }
 
+/// A request is in flight from its arrival until its reply starts: the client may send the
+/// next one as soon as it has read this reply, before this thread could count it done.
 fn serve(mut request: tiny_http::Request, state: &State) {
     let now = state.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
     state.max_in_flight.fetch_max(now, Ordering::SeqCst);
@@ -219,6 +221,7 @@ fn serve(mut request: tiny_http::Request, state: &State) {
             for (k, v) in headers {
                 response.add_header(Header::from_bytes(k.as_bytes(), v.as_bytes()).unwrap());
             }
+            state.in_flight.fetch_sub(1, Ordering::SeqCst);
             let _ = request.respond(response);
             None
         }
@@ -227,6 +230,7 @@ fn serve(mut request: tiny_http::Request, state: &State) {
             chunks,
             delay,
         }) => {
+            state.in_flight.fetch_sub(1, Ordering::SeqCst);
             respond_chunks(request, &content_type, chunks, delay);
             None
         }
@@ -249,9 +253,9 @@ fn serve(mut request: tiny_http::Request, state: &State) {
         state
             .completion_tokens
             .fetch_add(completion_tokens, Ordering::SeqCst);
+        state.in_flight.fetch_sub(1, Ordering::SeqCst);
         answer_in_wire_format(request, &recorded, &reply, prompt_tokens, completion_tokens);
     }
-    state.in_flight.fetch_sub(1, Ordering::SeqCst);
 }
 
 struct ChunkReader {
