@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
+# Chroma for the shared vector store's tests (pip, about 2 minutes once).
+source scripts/chroma.sh
 # The WebDriver server for the desktop tests (about 3 minutes to build, once).
 command -v tauri-driver >/dev/null 2>&1 || [ -x "$HOME/.cargo/bin/tauri-driver" ] ||
   cargo install tauri-driver --locked --quiet

@@ -67,8 +67,8 @@ impl Desktop {
         let mut jobs = Library::open(dir, IndexSettings::default())?;
         let settings = settings::load(dir)?;
         for lib in [&mut library, &mut jobs] {
-            if let Err(e) = apply_model(lib, &settings) {
-                tracing::warn!("model not used: {e}");
+            if let Err(e) = apply_settings(lib, &settings) {
+                tracing::warn!("settings not applied: {e}");
             }
         }
         Ok(Desktop {
@@ -140,7 +140,7 @@ impl Desktop {
         on_event: &(dyn Fn(IndexMessage) + Sync),
     ) -> Result<Vec<FileResult>, DesktopError> {
         let mut worker = Library::open(&self.inner.dir, IndexSettings::default())?;
-        apply_model(&mut worker, &lock(&self.inner.settings))?;
+        apply_settings(&mut worker, &lock(&self.inner.settings))?;
         {
             let mut slot = lock(&self.inner.indexing);
             if slot.is_some() {
@@ -291,17 +291,33 @@ impl Desktop {
         if let Some(key) = api_key {
             settings::set_api_key(key.trim())?;
         }
-        // Checked on the reading connection first: a model that cannot be set up changes
-        // nothing.
-        apply_model(&mut lock(&self.inner.library), &new)?;
-        apply_model(&mut lock(&self.inner.jobs), &new)?;
+        // A vector store must answer before it is used; then the settings are checked on
+        // the reading connection first: a model that cannot be set up changes nothing.
+        let vectors = new
+            .vectors
+            .as_deref()
+            .unwrap_or(docindex_app::vectors::IN_LIBRARY);
+        if let Some(store) = docindex_app::vectors::open_vector_store(vectors)? {
+            store
+                .check()
+                .map_err(|e| DesktopError::App(docindex_app::AppError::VectorStore(e)))?;
+        }
+        apply_settings(&mut lock(&self.inner.library), &new)?;
+        apply_settings(&mut lock(&self.inner.jobs), &new)?;
         settings::save(&self.inner.dir, &new)?;
         *lock(&self.inner.settings) = new;
         Ok(self.settings())
     }
 }
 
-fn apply_model(library: &mut Library, settings: &Settings) -> Result<(), DesktopError> {
+/// Use the settings' vector store and model in `library`.
+fn apply_settings(library: &mut Library, settings: &Settings) -> Result<(), DesktopError> {
+    library.set_vector_store(docindex_app::vectors::open_vector_store(
+        settings
+            .vectors
+            .as_deref()
+            .unwrap_or(docindex_app::vectors::IN_LIBRARY),
+    )?);
     let wants_model = settings
         .model
         .as_deref()

@@ -1,5 +1,5 @@
-//! The app's settings: the model and cache choices, kept as JSON beside the library, and
-//! the provider's API key, kept only in the OS keychain.
+//! The app's settings: the model, cache and vector store choices, kept as JSON beside the
+//! library, and the provider's API key, kept only in the OS keychain.
 
 use crate::error::DesktopError;
 use docindex_app::{CacheChoice, ModelConfig};
@@ -26,6 +26,10 @@ pub struct Settings {
     /// Use no model even when one is configured.
     #[serde(default)]
     pub offline: bool,
+    /// Where chunk vectors live: `sqlite` (default, in the library) or a Chroma server a
+    /// team shares, `chroma://HOST:PORT`.
+    #[serde(default)]
+    pub vectors: Option<String>,
 }
 
 /// The settings as shown: the stored settings and whether a key is in the keychain.
@@ -146,6 +150,7 @@ mod tests {
             base_url: Some("http://127.0.0.1:11434".into()),
             cache: Some("memory".into()),
             offline: false,
+            vectors: Some("chroma://127.0.0.1:8000".into()),
         };
         save(dir.path(), &settings).unwrap();
         assert_eq!(load(dir.path()).unwrap(), settings);

@@ -12,6 +12,7 @@ mod research;
 pub mod saved;
 pub mod search;
 mod statements;
+pub mod vectors;
 
 use docindex_core::embed::{EmbedError, Embedder};
 use docindex_core::enhance::LlmOptions;
@@ -72,6 +73,9 @@ pub enum AppError {
     Topic(docindex_core::provenance::topics::TopicError),
     #[error("{0}")]
     Companies(docindex_core::companies::CompaniesDataError),
+    /// The vector store outside the library (Chroma) is misnamed, down, slow or refused.
+    #[error("{0}")]
+    VectorStore(docindex_core::vectors::VectorStoreError),
 }
 
 impl AppError {
@@ -93,6 +97,7 @@ impl AppError {
             AppError::Finance(e) => e.fault(),
             AppError::Topic(e) => e.fault(),
             AppError::Companies(_) => Fault::Bug,
+            AppError::VectorStore(e) => e.fault(),
         }
     }
 }
@@ -176,6 +181,8 @@ pub struct Library {
     vectors: std::sync::Mutex<Option<LoadedVectors>>,
     /// How summary and text matches count when the library's files vote (seed 002).
     pub vote_weights: docindex_core::search::voting::VoteWeights,
+    /// Where chunk vectors live when not in the library's SQLite (a shared Chroma server).
+    vector_store: Option<Arc<dyn docindex_core::vectors::VectorStore>>,
 }
 
 /// Vectors loaded for a model at a fingerprint of the stored set.
@@ -185,7 +192,10 @@ type LoadedVectors = (String, i64, Arc<Vec<docindex_store::StoredVector>>);
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct EmbedReport {
     pub documents: usize,
+    /// Chunks embedded (not those a shared store already held).
     pub chunks: usize,
+    /// Documents whose vectors a shared vector store already held, so none were computed.
+    pub shared: usize,
     pub millis: u128,
 }
 
@@ -213,6 +223,7 @@ impl Library {
             results_cache: None,
             vectors: std::sync::Mutex::new(None),
             vote_weights: Default::default(),
+            vector_store: None,
         })
     }
 
@@ -235,6 +246,7 @@ impl Library {
             results_cache: self.results_cache.clone(),
             vectors: std::sync::Mutex::new(vectors),
             vote_weights: self.vote_weights,
+            vector_store: self.vector_store.clone(),
         })
     }
 
@@ -256,13 +268,14 @@ impl Library {
     /// The embedding stage: vectors for every chunk of the documents that have none yet.
     /// It runs after a document is stored, so the tree and BM25 search never wait for it;
     /// dense search joins when it is done. `on_progress(done, total, doc_name)` per document.
+    /// With a vector store outside the library the vectors go there ([`vectors`]).
     pub fn embed_pending(
         &mut self,
         on_progress: &dyn Fn(usize, usize, &str),
     ) -> Result<EmbedReport> {
         let started = Instant::now();
         let embedder = self.embedder().map_err(AppError::Embed)?;
-        let pending = self.store.docs_without_vectors(embedder.model_id())?;
+        let pending = self.awaiting_embeddings_of(embedder.model_id())?;
         let mut report = EmbedReport::default();
         for (i, doc_id) in pending.iter().enumerate() {
             if self.cancel.load(Ordering::SeqCst) {
@@ -272,18 +285,11 @@ impl Library {
                 continue;
             };
             on_progress(i, pending.len(), &doc.doc_name);
-            let map = docindex_core::charmap::CharMap::new(&doc.text);
-            // The chunk's place in the document is part of what it is about.
-            let texts: Vec<String> = doc
-                .chunks
-                .iter()
-                .map(|c| {
-                    let place = c.context.lines().next().unwrap_or_default();
-                    format!("{place}\n{}", map.slice(c.span))
-                })
-                .collect();
-            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-            let vectors = embedder.embed(&refs).map_err(AppError::Embed)?;
+            if let Some(remote) = self.vector_store.clone() {
+                self.embed_into(remote.as_ref(), embedder.as_ref(), &doc, &mut report)?;
+                continue;
+            }
+            let vectors = embed_chunks(embedder.as_ref(), &doc)?;
             self.store
                 .put_vectors(doc_id, embedder.model_id(), &vectors)?;
             report.documents += 1;
@@ -301,7 +307,16 @@ impl Library {
             Some(Ok(embedder)) => embedder.model_id().to_string(),
             _ => docindex_embed::MODEL_ID.to_string(),
         };
-        Ok(self.store.docs_without_vectors(&model)?)
+        self.awaiting_embeddings_of(&model)
+    }
+
+    fn awaiting_embeddings_of(&self, model: &str) -> Result<Vec<String>> {
+        Ok(match &self.vector_store {
+            Some(remote) => self
+                .store
+                .docs_without_vector_set(remote.address(), model)?,
+            None => self.store.docs_without_vectors(model)?,
+        })
     }
 
     /// Use a language model from now on (LLM-enhanced indexing), behind its cache.
@@ -760,4 +775,20 @@ fn prepare(
         bytes.len() as u64,
         started.elapsed(),
     ))
+}
+
+/// The vectors of a document's chunks, each embedded with its place in the document (the
+/// first line of its context), which is part of what it is about.
+pub(crate) fn embed_chunks(embedder: &dyn Embedder, doc: &DocumentIndex) -> Result<Vec<Vec<f32>>> {
+    let map = docindex_core::charmap::CharMap::new(&doc.text);
+    let texts: Vec<String> = doc
+        .chunks
+        .iter()
+        .map(|c| {
+            let place = c.context.lines().next().unwrap_or_default();
+            format!("{place}\n{}", map.slice(c.span))
+        })
+        .collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    embedder.embed(&refs).map_err(AppError::Embed)
 }

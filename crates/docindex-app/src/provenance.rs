@@ -190,12 +190,31 @@ impl Library {
         ids: &[String],
     ) -> Option<HashMap<String, HashMap<String, f32>>> {
         let embedder = self.embedder().ok()?;
+        let mut out: HashMap<String, HashMap<String, f32>> = HashMap::new();
+        if self.uses_vector_store() {
+            let query = embedder.embed(&[topic]).ok()?.pop()?;
+            let nearest = match self.nearest_in_store(embedder.model_id(), &query, ids, None) {
+                Ok(nearest) => nearest?,
+                Err(e) => {
+                    tracing::warn!("provenance without closeness in meaning: {e}");
+                    return None;
+                }
+            };
+            for n in nearest {
+                let best = out
+                    .entry(n.doc_id)
+                    .or_default()
+                    .entry(n.node_id)
+                    .or_insert(f32::MIN);
+                *best = best.max(n.similarity);
+            }
+            return Some(out);
+        }
         let vectors = self.store.vectors(embedder.model_id(), Some(ids)).ok()?;
         if vectors.is_empty() {
             return None;
         }
         let query = embedder.embed(&[topic]).ok()?.pop()?;
-        let mut out: HashMap<String, HashMap<String, f32>> = HashMap::new();
         for v in &vectors {
             let c = dot(&query, &v.vector);
             let best = out

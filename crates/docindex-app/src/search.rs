@@ -459,6 +459,25 @@ impl Library {
         depth: usize,
     ) -> std::result::Result<Option<Leg>, String> {
         let embedder = self.embedder().map_err(|e| e.to_string())?;
+        if self.uses_vector_store() {
+            let query_vector = embed_one(embedder.as_ref(), query)?;
+            let nearest = self
+                .nearest_in_store(embedder.model_id(), &query_vector, ids, Some(depth))
+                .map_err(|e| e.to_string())?;
+            return Ok(nearest.filter(|n| !n.is_empty()).map(|nearest| Leg {
+                kind: LegKind::Dense,
+                hits: nearest
+                    .into_iter()
+                    .map(|n| Ranked {
+                        doc_id: n.doc_id,
+                        node_id: n.node_id,
+                        chunk_index: Some(n.chunk_index),
+                        score: f64::from(n.similarity),
+                        boost: 1.0,
+                    })
+                    .collect(),
+            }));
+        }
         let all = self
             .all_vectors(embedder.model_id())
             .map_err(|e| e.to_string())?;
@@ -467,11 +486,7 @@ impl Library {
         if vectors.is_empty() {
             return Ok(None);
         }
-        let query_vector = embedder
-            .embed(&[query])
-            .map_err(|e| e.to_string())?
-            .pop()
-            .unwrap_or_default();
+        let query_vector = embed_one(embedder.as_ref(), query)?;
         let mut scored: Vec<(f32, &docindex_store::StoredVector)> = vectors
             .iter()
             .map(|v| (docindex_core::embed::dot(&query_vector, &v.vector), *v))
@@ -492,6 +507,17 @@ impl Library {
                 .collect(),
         }))
     }
+}
+
+fn embed_one(
+    embedder: &dyn docindex_core::embed::Embedder,
+    text: &str,
+) -> std::result::Result<Vec<f32>, String> {
+    Ok(embedder
+        .embed(&[text])
+        .map_err(|e| e.to_string())?
+        .pop()
+        .unwrap_or_default())
 }
 
 fn ranked(hit: docindex_store::LexicalHit) -> Ranked {

@@ -68,6 +68,16 @@ pub struct Cli {
         default_value = "summary=1.5,text=1.0"
     )]
     pub vote_weights: docindex_core::search::voting::VoteWeights,
+    /// Where chunk vectors for dense search live: sqlite (in the library) or a Chroma
+    /// server a team shares, chroma://HOST:PORT[/PREFIX][?timeout=SECONDS]
+    /// (chroma+https:// for TLS).
+    #[arg(
+        long,
+        global = true,
+        env = "DOCINDEX_VECTORS",
+        default_value = "sqlite"
+    )]
+    pub vectors: String,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -58,6 +58,7 @@ fn run(cli: Cli) -> Result<i32> {
     let dir = cli.library.clone().unwrap_or_else(default_library_dir);
     let mut library = Library::open(&dir, settings)?;
     library.vote_weights = cli.vote_weights;
+    library.set_vector_store(docindex_app::vectors::open_vector_store(&cli.vectors)?);
     let uses_model = matches!(
         cli.command,
         Command::Index(_)

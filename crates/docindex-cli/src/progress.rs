@@ -183,7 +183,10 @@ fn llm_line(e: &LlmEnhancement) -> String {
 
 /// Run the embedding stage with a bar (a line per document without a terminal); a missing
 /// model is a note, not a failure.
-pub fn embed_stage(library: &mut Library, quiet: bool) {
+/// The embedding stage with a progress bar. Without the local model dense search is left
+/// out with a note; a vector store the user chose that fails is an error (exit 3), since
+/// the user asked for it. The stored documents stay either way.
+pub fn embed_stage(library: &mut Library, quiet: bool) -> i32 {
     let bar = ProgressBar::new(1);
     bar.set_style(
         ProgressStyle::with_template("  embedding {msg:<32} [{bar:20}] {pos}/{len}")
@@ -205,11 +208,32 @@ pub fn embed_stage(library: &mut Library, quiet: bool) {
     });
     bar.finish_and_clear();
     match result {
-        Ok(report) if report.documents > 0 && !quiet => eprintln!(
-            "embedded {} chunks of {} document(s) in {} ms",
-            report.chunks, report.documents, report.millis
-        ),
-        Ok(_) => {}
-        Err(e) => eprintln!("note: dense search unavailable ({e}); BM25 search works"),
+        Ok(report) if report.documents > 0 && !quiet => {
+            let shared = if report.shared > 0 {
+                format!(
+                    " ({} document(s) already in {})",
+                    report.shared,
+                    library.vector_store_address()
+                )
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "embedded {} chunks of {} document(s) in {} ms{shared}",
+                report.chunks, report.documents, report.millis
+            );
+            0
+        }
+        Ok(_) => 0,
+        Err(e @ docindex_app::AppError::VectorStore(_)) => {
+            eprintln!(
+                "error: {e}; the documents are stored and BM25 search works, `docindex embed` tries again"
+            );
+            crate::exit_code(e.fault())
+        }
+        Err(e) => {
+            eprintln!("note: dense search unavailable ({e}); BM25 search works");
+            0
+        }
     }
 }

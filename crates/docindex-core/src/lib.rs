@@ -33,6 +33,7 @@ pub mod summary;
 #[cfg(any(test, feature = "test-support"))]
 pub mod testing;
 pub mod tokens;
+pub mod vectors;
 pub mod xref;
 
 pub use error::{Fault, IngestError, Result};

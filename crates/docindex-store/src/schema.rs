@@ -164,6 +164,18 @@ CREATE TABLE facts (
 );
 CREATE INDEX facts_doc ON facts(doc_id);
 "#,
+    // Which layout of a document's chunks a vector store outside the library (Chroma)
+    // holds, for each embedding model: written only after the store took the vectors.
+    r#"
+CREATE TABLE vector_sets (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    store TEXT NOT NULL,
+    model TEXT NOT NULL,
+    layout TEXT NOT NULL,
+    chunks INTEGER NOT NULL,
+    PRIMARY KEY (doc_id, store, model)
+);
+"#,
 ];
 
 impl SqliteStore {

@@ -2,6 +2,7 @@
 //! stored embeddings, each within an optional document scope.
 
 use crate::{Result, SqliteStore};
+use docindex_core::vectors::VectorSet;
 use rusqlite::params;
 
 /// A lexical match: a chunk (with its node) or a node by title and summary.
@@ -114,12 +115,17 @@ impl SqliteStore {
     /// A cheap fingerprint of the stored vectors: their count and the newest row id, so
     /// any insert or delete changes it.
     pub fn vector_count(&self) -> Result<i64> {
-        let (count, newest): (i64, i64) = self.conn.query_row(
-            "SELECT count(*), coalesce(max(rowid), 0) FROM chunk_vectors",
+        let (count, newest, sets): (i64, i64, i64) = self.conn.query_row(
+            "SELECT count(*), coalesce(max(rowid), 0), (SELECT count(*) FROM vector_sets)
+             FROM chunk_vectors",
             [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
-        Ok(count.wrapping_mul(1_000_003).wrapping_add(newest))
+        Ok(count
+            .wrapping_mul(1_000_003)
+            .wrapping_add(newest)
+            .wrapping_mul(31)
+            .wrapping_add(sets))
     }
 
     /// Documents with chunks but no vectors for `model` yet.
@@ -132,6 +138,45 @@ impl SqliteStore {
         )?;
         let rows = stmt.query_map(params![model], |r| r.get(0))?;
         Ok(rows.collect::<std::result::Result<Vec<String>, _>>()?)
+    }
+
+    /// Documents with chunks whose vectors for `model` the store at `store` is not known
+    /// to hold.
+    pub fn docs_without_vector_set(&self, store: &str, model: &str) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT d.doc_id FROM documents d
+             WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.doc_id)
+               AND NOT EXISTS (SELECT 1 FROM vector_sets v
+                               WHERE v.doc_id = d.doc_id AND v.store = ?1 AND v.model = ?2)
+             ORDER BY d.doc_name",
+        )?;
+        let rows = stmt.query_map(params![store, model], |r| r.get(0))?;
+        Ok(rows.collect::<std::result::Result<Vec<String>, _>>()?)
+    }
+
+    /// The layouts (and their chunk counts) the store at `store` holds for `model`, of the
+    /// documents in `doc_ids`.
+    pub fn vector_sets(
+        &self,
+        store: &str,
+        model: &str,
+        doc_ids: &[String],
+    ) -> Result<Vec<(VectorSet, usize)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT doc_id, layout, chunks FROM vector_sets
+             WHERE store = ?1 AND model = ?2 AND doc_id IN (SELECT value FROM json_each(?3))
+             ORDER BY doc_id",
+        )?;
+        let rows = stmt.query_map(params![store, model, scope_json(Some(doc_ids))], |r| {
+            Ok((
+                VectorSet {
+                    doc_id: r.get(0)?,
+                    layout: r.get(1)?,
+                },
+                r.get::<_, i64>(2)? as usize,
+            ))
+        })?;
+        Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
     }
 
     /// Every stored vector of `model` with its chunk's node, for the documents in `doc_ids`

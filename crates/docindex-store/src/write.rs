@@ -24,6 +24,7 @@ impl SqliteStore {
             "pages",
             "images",
             "chunk_vectors",
+            "vector_sets",
             "document_text",
         ] {
             tx.execute(
@@ -228,6 +229,23 @@ impl SqliteStore {
             }
         }
         tx.commit()?;
+        Ok(())
+    }
+
+    /// Record that the vector store at `store` holds `layout`'s vectors of `doc_id` for
+    /// `model` (after it took them).
+    pub fn record_vector_set(
+        &mut self,
+        doc_id: &str,
+        store: &str,
+        model: &str,
+        layout: &str,
+        chunks: usize,
+    ) -> Result<()> {
+        self.conn.execute(
+            "INSERT OR REPLACE INTO vector_sets (doc_id, store, model, layout, chunks) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![doc_id, store, model, layout, chunks as i64],
+        )?;
         Ok(())
     }
 }

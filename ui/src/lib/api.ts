@@ -142,6 +142,8 @@ export interface Settings {
   model: string | null;
   base_url: string | null;
   cache: string | null;
+  /** `sqlite` (default) or `chroma://HOST:PORT`. */
+  vectors: string | null;
   offline: boolean;
 }
 

@@ -23,9 +23,11 @@ pub fn index(session: &mut Session, args: IndexArgs) -> Result<i32> {
     bars.finish();
     // The embedding stage: the documents are already readable and searchable by
     // BM25; dense search joins when this is done.
-    if !args.skip_embed {
-        embed_stage(&mut session.library, session.json);
-    }
+    let embedded = if args.skip_embed {
+        0
+    } else {
+        embed_stage(&mut session.library, session.json)
+    };
     let failed = reports.iter().filter(|r| r.result.is_err()).count();
     if session.json {
         let rows: Vec<serde_json::Value> = reports
@@ -45,9 +47,9 @@ pub fn index(session: &mut Session, args: IndexArgs) -> Result<i32> {
             .map(|e| exit_code(e.fault()))
             .max()
             .unwrap_or(1);
-        return Ok(worst);
+        return Ok(worst.max(embedded));
     }
-    Ok(0)
+    Ok(embedded)
 }
 
 /// `docindex import`: PageIndex tree JSON only; a filing given by mistake is refused by
@@ -74,8 +76,7 @@ pub fn import(session: &mut Session, args: IndexArgs) -> Result<i32> {
 
 /// The embedding stage for every document that has none yet.
 pub fn embed(session: &mut Session) -> Result<i32> {
-    embed_stage(&mut session.library, session.json);
-    Ok(0)
+    Ok(embed_stage(&mut session.library, session.json))
 }
 
 /// Retry the LLM stages a provider failed for one document, then embed it again.
@@ -102,11 +103,13 @@ pub fn enhance(session: &mut Session, doc: &str) -> Result<i32> {
             )?;
         }
     }
-    if !outcome.retried.is_empty() {
-        embed_stage(&mut session.library, session.json);
-    }
-    Ok(if outcome.still_failed.is_empty() {
+    let embedded = if outcome.retried.is_empty() {
         0
+    } else {
+        embed_stage(&mut session.library, session.json)
+    };
+    Ok(if outcome.still_failed.is_empty() {
+        embedded
     } else {
         3
     })

@@ -1,0 +1,121 @@
+//! Where the library's chunk vectors live: its own SQLite (the default) or a vector store a
+//! team shares (`chroma://HOST:PORT`). Picking the store, embedding into it, and the dense
+//! queries search and provenance make of it.
+//!
+//! The library records which layout of each document's chunks the store holds
+//! (`vector_sets`), and only after the store took them: a store that is down or slow
+//! leaves the library as it was. Queries are kept to the layouts this library holds, so
+//! vectors other libraries put in a shared store never surface here.
+
+use crate::{embed_chunks, AppError, EmbedReport, Library, Result};
+use docindex_core::embed::Embedder;
+use docindex_core::model::DocumentIndex;
+use docindex_core::vectors::VectorStoreError;
+use docindex_core::vectors::{layout_of, ChunkVector, Neighbour, VectorSet, VectorStore};
+use std::sync::Arc;
+
+/// The name of the default: vectors in the library's own SQLite file.
+pub const IN_LIBRARY: &str = "sqlite";
+
+/// The store an address names: `None` for the library's own (`sqlite` or nothing),
+/// a Chroma client for `chroma://…` or `chroma+https://…`. Nothing is sent yet.
+pub fn open_vector_store(address: &str) -> Result<Option<Arc<dyn VectorStore>>> {
+    let address = address.trim();
+    if address.is_empty() || address.eq_ignore_ascii_case(IN_LIBRARY) {
+        return Ok(None);
+    }
+    if address.starts_with("chroma://") || address.starts_with("chroma+https://") {
+        let store = docindex_chroma::ChromaStore::new(address).map_err(AppError::VectorStore)?;
+        return Ok(Some(Arc::new(store)));
+    }
+    Err(AppError::VectorStore(VectorStoreError::Address {
+        given: address.to_string(),
+        reason: format!("use {IN_LIBRARY} (the library's own file) or chroma://HOST:PORT"),
+    }))
+}
+
+impl Library {
+    /// Keep vectors in `store` from now on (`None`: in the library's SQLite).
+    pub fn set_vector_store(&mut self, store: Option<Arc<dyn VectorStore>>) {
+        self.vector_store = store;
+    }
+
+    /// The address of the store vectors go to, `sqlite` for the library's own.
+    pub fn vector_store_address(&self) -> String {
+        self.vector_store
+            .as_ref()
+            .map_or_else(|| IN_LIBRARY.to_string(), |s| s.address().to_string())
+    }
+
+    /// One document's vectors into the shared store, unless it already holds this layout
+    /// (another library put them there); then recorded in the library.
+    pub(crate) fn embed_into(
+        &mut self,
+        remote: &dyn VectorStore,
+        embedder: &dyn Embedder,
+        doc: &DocumentIndex,
+        report: &mut EmbedReport,
+    ) -> Result<()> {
+        let set = VectorSet {
+            doc_id: doc.doc_id.clone(),
+            layout: layout_of(doc),
+        };
+        let model = embedder.model_id();
+        if remote.holds(model, &set).map_err(AppError::VectorStore)? {
+            report.shared += 1;
+        } else {
+            let vectors: Vec<ChunkVector> = embed_chunks(embedder, doc)?
+                .into_iter()
+                .zip(&doc.chunks)
+                .map(|(vector, chunk)| ChunkVector {
+                    chunk_index: chunk.chunk_index,
+                    node_id: chunk.node_id.clone(),
+                    vector,
+                })
+                .collect();
+            remote
+                .put(model, &set, &vectors)
+                .map_err(AppError::VectorStore)?;
+            report.chunks += vectors.len();
+        }
+        self.store.record_vector_set(
+            &doc.doc_id,
+            remote.address(),
+            model,
+            &set.layout,
+            doc.chunks.len(),
+        )?;
+        report.documents += 1;
+        Ok(())
+    }
+
+    /// The `limit` chunks of `doc_ids` nearest to `query` in the shared store; `Ok(None)`
+    /// when vectors are kept in the library, or none of these documents has any there yet.
+    pub(crate) fn nearest_in_store(
+        &self,
+        model: &str,
+        query: &[f32],
+        doc_ids: &[String],
+        limit: Option<usize>,
+    ) -> Result<Option<Vec<Neighbour>>> {
+        let Some(remote) = &self.vector_store else {
+            return Ok(None);
+        };
+        let sets = self.store.vector_sets(remote.address(), model, doc_ids)?;
+        if sets.is_empty() {
+            return Ok(None);
+        }
+        // Without a limit, every chunk of the scope (provenance reads them all).
+        let limit = limit.unwrap_or_else(|| sets.iter().map(|(_, chunks)| chunks).sum());
+        let scope: Vec<VectorSet> = sets.into_iter().map(|(set, _)| set).collect();
+        remote
+            .nearest(model, query, &scope, limit)
+            .map(Some)
+            .map_err(AppError::VectorStore)
+    }
+
+    /// Whether vectors are kept outside the library.
+    pub(crate) fn uses_vector_store(&self) -> bool {
+        self.vector_store.is_some()
+    }
+}
