@@ -174,6 +174,8 @@ pub struct Library {
     llm_options: LlmOptions,
     cancel: Arc<AtomicBool>,
     embedder: std::sync::OnceLock<std::result::Result<Arc<dyn Embedder>, EmbedError>>,
+    /// Which local model [`Library::embedder`] loads.
+    embedder_choice: docindex_embed::EmbedderChoice,
     /// Where model searches and answers are cached, and for how long.
     results_cache: Option<(Arc<dyn docindex_core::llm::cache::Cache>, Duration)>,
     /// Every chunk vector, loaded once per state of the embedding stage (model, count):
@@ -220,6 +222,7 @@ impl Library {
             llm_options: LlmOptions::default(),
             cancel: Arc::new(AtomicBool::new(false)),
             embedder: std::sync::OnceLock::new(),
+            embedder_choice: Default::default(),
             results_cache: None,
             vectors: std::sync::Mutex::new(None),
             vote_weights: Default::default(),
@@ -243,6 +246,7 @@ impl Library {
             llm_options: self.llm_options,
             cancel: self.cancel.clone(),
             embedder,
+            embedder_choice: self.embedder_choice,
             results_cache: self.results_cache.clone(),
             vectors: std::sync::Mutex::new(vectors),
             vote_weights: self.vote_weights,
@@ -253,10 +257,16 @@ impl Library {
     /// The local embedding model, loaded on first use (about 90 MB of weights).
     pub fn embedder(&self) -> std::result::Result<Arc<dyn Embedder>, EmbedError> {
         self.embedder
-            .get_or_init(|| {
-                docindex_embed::MiniLm::locate().map(|m| Arc::new(m) as Arc<dyn Embedder>)
-            })
+            .get_or_init(|| self.embedder_choice.load())
             .clone()
+    }
+
+    /// Which local model embeds from now on (the vectors of another model are not read).
+    pub fn set_embedder_choice(&mut self, choice: docindex_embed::EmbedderChoice) {
+        if choice != self.embedder_choice {
+            self.embedder_choice = choice;
+            self.embedder = std::sync::OnceLock::new();
+        }
     }
 
     /// Use this embedder instead of the local model (tests, remote endpoints).
@@ -305,7 +315,7 @@ impl Library {
     pub fn awaiting_embeddings(&self) -> Result<Vec<String>> {
         let model = match self.embedder.get() {
             Some(Ok(embedder)) => embedder.model_id().to_string(),
-            _ => docindex_embed::MODEL_ID.to_string(),
+            _ => self.embedder_choice.model_id().to_string(),
         };
         self.awaiting_embeddings_of(&model)
     }

@@ -7,6 +7,7 @@ use docindex_app::Library;
 use docindex_core::charmap::CharMap;
 use docindex_core::search::LegKind;
 use docindex_core::IndexSettings;
+use docindex_embed::EmbedderChoice;
 use std::path::PathBuf;
 
 fn fixture(name: &str) -> PathBuf {
@@ -99,22 +100,35 @@ fn filters_and_scope_limit_the_documents_searched() {
 #[test]
 fn the_dense_leg_uses_the_local_model_and_joins_after_the_embedding_stage() {
     let (_dir, mut library) = library(&[BUCKLE, BUCKLE_PR]);
-    let embedder = library
-        .embedder()
-        .expect("scripts/setup.sh installs the model");
-    // Unit vectors; related sentences are closer than unrelated ones.
-    let v = embedder
-        .embed(&[
-            "Net income per diluted share rose.",
-            "Earnings per share increased.",
-            "The weather in Nebraska was cold.",
-        ])
-        .unwrap();
-    let norm: f32 = v[0].iter().map(|x| x * x).sum::<f32>().sqrt();
-    assert!((norm - 1.0).abs() < 1e-4);
-    let close = docindex_core::embed::dot(&v[0], &v[1]);
-    let far = docindex_core::embed::dot(&v[0], &v[2]);
-    assert!(close > far + 0.2, "{close} vs {far}");
+    // Both local models: unit vectors, equal texts give equal vectors, and related
+    // sentences are closer than unrelated ones.
+    for choice in [EmbedderChoice::MiniLm, EmbedderChoice::Distilled] {
+        library.set_embedder_choice(choice);
+        let embedder = library
+            .embedder()
+            .expect("scripts/setup.sh installs the model");
+        assert_eq!(embedder.model_id(), choice.model_id());
+        let v = embedder
+            .embed(&[
+                "Net income per diluted share rose.",
+                "Earnings per share increased.",
+                "The weather in Nebraska was cold.",
+                "Net income per diluted share rose.",
+            ])
+            .unwrap();
+        let norm: f32 = v[0].iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-4);
+        assert_eq!(v[0], v[3]);
+        let close = docindex_core::embed::dot(&v[0], &v[1]);
+        let far = docindex_core::embed::dot(&v[0], &v[2]);
+        assert!(close > far + 0.2, "{choice:?}: {close} vs {far}");
+    }
+    // The default is the distilled model.
+    library.set_embedder_choice(EmbedderChoice::default());
+    assert_eq!(
+        library.embedder().unwrap().model_id(),
+        docindex_embed::DISTILLED_MODEL_ID
+    );
 
     // Before the stage: BM25 works and the note says why dense did not run.
     let mut dense_only = SearchRequest::new("how much did the retailer earn for each share");

@@ -78,6 +78,16 @@ pub struct Cli {
         default_value = "sqlite"
     )]
     pub vectors: String,
+    /// The local model for dense search: distilled (a static table distilled from
+    /// all-MiniLM-L6-v2, made once on first use) or minilm (the transformer itself, about
+    /// a hundred times slower).
+    #[arg(
+        long,
+        global = true,
+        env = "DOCINDEX_EMBEDDER",
+        default_value = "distilled"
+    )]
+    pub embedder: docindex_embed::EmbedderChoice,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -263,6 +273,10 @@ pub struct BenchArgs {
     /// Repetitions of the single-threaded per-file measurement.
     #[arg(long, default_value_t = 3)]
     pub repeat: usize,
+    /// Measure the embedding stage instead: chunks/s, ms per file and peak memory of each
+    /// local embedder on these files.
+    #[arg(long)]
+    pub embed: bool,
 }
 
 pub fn default_jobs() -> usize {

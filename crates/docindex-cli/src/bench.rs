@@ -1,6 +1,7 @@
 //! `docindex bench`: indexing throughput on real files (MB/s of input, nodes/s, ms per PDF
 //! page) and peak memory per file, single file single-threaded and the whole set in
-//! parallel into a scratch library.
+//! parallel into a scratch library; with `--embed`, the embedding stage of each local
+//! embedder.
 
 use anyhow::Result;
 use docindex_app::{Library, ModelConfig};
@@ -209,6 +210,51 @@ fn economy(
 
 /// Reset the kernel's peak-RSS counter for this process (Linux `clear_refs` 5), so each
 /// file's peak is its own; pdfium's C allocations are included, unlike a Rust allocator hook.
+/// The embedding stage alone, per file and per local embedder: the file is indexed
+/// without embeddings first, the embedder loaded (and the distilled table made, once)
+/// outside the timing, then every chunk embedded as `docindex index` does.
+pub fn embedding(paths: &[PathBuf], settings: IndexSettings) -> Result<i32> {
+    use docindex_embed::EmbedderChoice;
+    println!(
+        "{:<10} {:<44} {:>7} {:>9} {:>9} {:>8} {:>9}",
+        "embedder", "file", "chunks", "index ms", "embed ms", "chunks/s", "peak MB"
+    );
+    for choice in [EmbedderChoice::Distilled, EmbedderChoice::MiniLm] {
+        for path in paths {
+            let scratch =
+                std::env::temp_dir().join(format!("docindex-bench-embed-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&scratch);
+            let mut library = Library::open(&scratch, settings)?;
+            library.set_embedder_choice(choice);
+            library.embedder()?;
+            reset_peak_rss();
+            let started = Instant::now();
+            library.index_paths(std::slice::from_ref(path), 1, &|_| {})?;
+            let index_ms = started.elapsed().as_secs_f64() * 1000.0;
+            let report = library.embed_pending(&|_, _, _| {})?;
+            let peak_mb = peak_rss_mb().unwrap_or(f64::NAN);
+            let embed_ms = report.millis as f64;
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            println!(
+                "{:<10} {:<44} {:>7} {:>9.0} {:>9.0} {:>8.0} {:>9.0}",
+                format!("{choice:?}").to_lowercase(),
+                name.chars().take(44).collect::<String>(),
+                report.chunks,
+                index_ms,
+                embed_ms,
+                report.chunks as f64 / (embed_ms / 1000.0).max(1e-9),
+                peak_mb
+            );
+            drop(library);
+            let _ = std::fs::remove_dir_all(&scratch);
+        }
+    }
+    Ok(0)
+}
+
 fn reset_peak_rss() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }

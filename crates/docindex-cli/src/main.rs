@@ -47,6 +47,9 @@ fn run(cli: Cli) -> Result<i32> {
     };
     let model = model_config(&cli)?;
     if let Command::Bench(args) = &cli.command {
+        if args.embed {
+            return bench::embedding(&args.paths, settings);
+        }
         return bench::run(
             &args.paths,
             args.jobs,
@@ -58,6 +61,7 @@ fn run(cli: Cli) -> Result<i32> {
     let dir = cli.library.clone().unwrap_or_else(default_library_dir);
     let mut library = Library::open(&dir, settings)?;
     library.vote_weights = cli.vote_weights;
+    library.set_embedder_choice(cli.embedder);
     library.set_vector_store(docindex_app::vectors::open_vector_store(&cli.vectors)?);
     let uses_model = matches!(
         cli.command,

@@ -134,7 +134,10 @@ fn vectors_go_to_chroma_and_a_second_library_sharing_it_reuses_them() {
 
     // The server holds exactly those chunks, in the model's own collection.
     let store = ChromaStore::new(&chroma.address).unwrap();
-    assert_eq!(store.count(docindex_embed::MODEL_ID).unwrap(), embedded);
+    assert_eq!(
+        store.count(docindex_embed::DISTILLED_MODEL_ID).unwrap(),
+        embedded
+    );
 
     // Dense search reads them back from the server: its hits carry a dense rank.
     let results = json(with_vectors(&first, &chroma.address).args(["--json", "search", QUESTION]));
@@ -164,7 +167,10 @@ fn vectors_go_to_chroma_and_a_second_library_sharing_it_reuses_them() {
     assert!(out.status.success(), "{stderr}");
     assert_eq!(chunks_embedded(&stderr), 0, "{stderr}");
     assert!(stderr.contains(&format!("1 document(s) already in {}", chroma.address)));
-    assert_eq!(store.count(docindex_embed::MODEL_ID).unwrap(), embedded);
+    assert_eq!(
+        store.count(docindex_embed::DISTILLED_MODEL_ID).unwrap(),
+        embedded
+    );
     let results = json(with_vectors(&second, &chroma.address).args(["--json", "search", QUESTION]));
     assert_eq!(results["legs"][2], "dense");
 
@@ -176,7 +182,7 @@ fn vectors_go_to_chroma_and_a_second_library_sharing_it_reuses_them() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr_of(&out));
-    assert!(store.count(docindex_embed::MODEL_ID).unwrap() > embedded);
+    assert!(store.count(docindex_embed::DISTILLED_MODEL_ID).unwrap() > embedded);
     let results = json(with_vectors(&first, &chroma.address).args([
         "--json",
         "search",

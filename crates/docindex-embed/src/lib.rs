@@ -10,6 +10,9 @@ use docindex_core::embed::{EmbedError, Embedder};
 use std::path::{Path, PathBuf};
 use tokenizers::{PaddingParams, Tokenizer, TruncationParams};
 
+mod distilled;
+pub use distilled::{Distilled, DISTILLED_MODEL_ID};
+
 /// The model's name in stored vectors: vectors of different models never mix.
 pub const MODEL_ID: &str = "all-MiniLM-L6-v2";
 /// The model was trained on sequences of at most this many word pieces.
@@ -55,24 +58,27 @@ pub fn candidate_dirs() -> Vec<PathBuf> {
     dirs
 }
 
+/// The first folder of [`candidate_dirs`] that holds `model.safetensors`, `config.json`
+/// and `tokenizer.json`.
+pub fn model_dir() -> Result<PathBuf, EmbedError> {
+    let dirs = candidate_dirs();
+    if let Some(dir) = dirs.iter().find(|d| d.join("model.safetensors").is_file()) {
+        return Ok(dir.clone());
+    }
+    Err(EmbedError::Missing(format!(
+        "all-MiniLM-L6-v2 not found (looked in {}); run scripts/setup.sh, or set \
+         DOCINDEX_MODEL_DIR to a folder with model.safetensors, config.json and tokenizer.json",
+        dirs.iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )))
+}
+
 impl MiniLm {
-    /// Load from the first folder that holds `model.safetensors`, `config.json` and
-    /// `tokenizer.json`.
+    /// Load from [`model_dir`].
     pub fn locate() -> Result<Self, EmbedError> {
-        let dirs = candidate_dirs();
-        for dir in &dirs {
-            if dir.join("model.safetensors").is_file() {
-                return Self::load(dir);
-            }
-        }
-        Err(EmbedError::Missing(format!(
-            "all-MiniLM-L6-v2 not found (looked in {}); run scripts/setup.sh, or set \
-             DOCINDEX_MODEL_DIR to a folder with model.safetensors, config.json and tokenizer.json",
-            dirs.iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )))
+        Self::load(&model_dir()?)
     }
 
     pub fn load(dir: &Path) -> Result<Self, EmbedError> {
@@ -121,16 +127,34 @@ impl MiniLm {
             .collect::<candle_core::Result<_>>()?;
         let input_ids = Tensor::stack(&ids, 0)?;
         let attention_mask = Tensor::stack(&masks, 0)?;
-        let token_type_ids = input_ids.zeros_like()?;
-        let hidden = self
-            .model
-            .forward(&input_ids, &token_type_ids, Some(&attention_mask))?;
+        self.pooled(&input_ids, &attention_mask)?.to_vec2::<f32>()
+    }
+
+    /// Sentence vectors of a batch of word-piece ids: mean over the attention mask, then
+    /// L2-normalised.
+    fn pooled(&self, input_ids: &Tensor, attention_mask: &Tensor) -> candle_core::Result<Tensor> {
+        let hidden = self.hidden(input_ids, attention_mask)?;
         let mask = attention_mask.to_dtype(DType::F32)?.unsqueeze(2)?;
         let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
         let counts = mask.sum(1)?.clamp(1e-9, f64::MAX)?;
         let mean = summed.broadcast_div(&counts)?;
         let norm = mean.sqr()?.sum_keepdim(1)?.sqrt()?.clamp(1e-12, f64::MAX)?;
-        mean.broadcast_div(&norm)?.to_vec2::<f32>()
+        mean.broadcast_div(&norm)
+    }
+
+    /// The last hidden state of every position of a batch (no pooling).
+    pub(crate) fn hidden(
+        &self,
+        input_ids: &Tensor,
+        attention_mask: &Tensor,
+    ) -> candle_core::Result<Tensor> {
+        let token_type_ids = input_ids.zeros_like()?;
+        self.model
+            .forward(input_ids, &token_type_ids, Some(attention_mask))
+    }
+
+    pub(crate) fn vocab_size(&self) -> usize {
+        self.tokenizer.get_vocab_size(true)
     }
 }
 
@@ -153,5 +177,46 @@ impl Embedder for MiniLm {
             );
         }
         Ok(out)
+    }
+}
+
+/// Which local model embeds chunks and queries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EmbedderChoice {
+    /// The static table distilled from MiniLM: a lookup per word piece (the default).
+    #[default]
+    Distilled,
+    /// MiniLM itself, a transformer pass per chunk: slower by two orders of magnitude.
+    MiniLm,
+}
+
+impl EmbedderChoice {
+    pub fn load(self) -> Result<std::sync::Arc<dyn Embedder>, EmbedError> {
+        Ok(match self {
+            EmbedderChoice::Distilled => std::sync::Arc::new(Distilled::locate()?),
+            EmbedderChoice::MiniLm => std::sync::Arc::new(MiniLm::locate()?),
+        })
+    }
+
+    /// The id stored with this model's vectors.
+    pub fn model_id(self) -> &'static str {
+        match self {
+            EmbedderChoice::Distilled => DISTILLED_MODEL_ID,
+            EmbedderChoice::MiniLm => MODEL_ID,
+        }
+    }
+}
+
+impl std::str::FromStr for EmbedderChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "distilled" | "static" => Ok(EmbedderChoice::Distilled),
+            "minilm" | "all-minilm-l6-v2" => Ok(EmbedderChoice::MiniLm),
+            other => Err(format!(
+                "unknown embedder {other:?}: use distilled (fast, the default) or minilm"
+            )),
+        }
     }
 }
