@@ -33,6 +33,15 @@ pub enum StoreError {
         found: i64,
         known: i64,
     },
+    /// The disk (or the file system's quota) is full: the write was rolled back whole.
+    #[error("the disk holding the library at {path} is full: nothing of this change was stored (free some space and try again)")]
+    Full { path: PathBuf },
+    /// The library's folder or file cannot be written by this user.
+    #[error("the library at {path} is read-only for this user (check the folder's permissions): nothing was changed")]
+    ReadOnly { path: PathBuf },
+    /// Another process held the write lock longer than we wait.
+    #[error("the library at {path} is busy: another DocumentIndex process (the app or a CLI) has been writing to it for over {seconds} s; try again when it is done")]
+    Busy { path: PathBuf, seconds: u64 },
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error("stored data is corrupt: {0}")]
@@ -40,6 +49,53 @@ pub enum StoreError {
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// How long a writer waits for another process's write to end.
+const BUSY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+impl StoreError {
+    /// The error as the user should read it: a full disk, a read-only library or a lock
+    /// held too long, named with the library's path, instead of SQLite's own words.
+    fn at(self, path: &Path) -> Self {
+        let code = match &self {
+            StoreError::Sqlite(e) | StoreError::Open { source: e, .. } => e.sqlite_error_code(),
+            _ => None,
+        };
+        let path = path.to_path_buf();
+        match code {
+            Some(rusqlite::ErrorCode::DiskFull) => StoreError::Full { path },
+            Some(rusqlite::ErrorCode::ReadOnly) => StoreError::ReadOnly { path },
+            Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::PermissionDenied)
+                if read_only(&path) =>
+            {
+                StoreError::ReadOnly { path }
+            }
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+                StoreError::Busy {
+                    path,
+                    seconds: BUSY_WAIT.as_secs(),
+                }
+            }
+            _ => self,
+        }
+    }
+}
+
+/// Whether this process cannot write the library file or create files beside it.
+fn read_only(path: &Path) -> bool {
+    let writable = |p: &Path| {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(p)
+            .map(|_| true)
+            .unwrap_or_else(|e| e.kind() == std::io::ErrorKind::NotFound)
+    };
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let probe = folder.join(format!(".docindex-write-probe-{}", std::process::id()));
+    let folder_writable = std::fs::write(&probe, b"").is_ok();
+    let _ = std::fs::remove_file(&probe);
+    !folder_writable || !writable(path)
+}
 
 /// The library on disk.
 pub struct SqliteStore {
@@ -63,6 +119,10 @@ fn enum_from<T: serde::de::DeserializeOwned>(s: &str) -> Result<T> {
 impl SqliteStore {
     /// Open (creating if needed) the library file `path`.
     pub fn open(path: &Path) -> Result<Self> {
+        Self::open_unclassified(path).map_err(|e| e.at(path))
+    }
+
+    fn open_unclassified(path: &Path) -> Result<Self> {
         let open_err = |source| StoreError::Open {
             path: path.to_path_buf(),
             source,
@@ -74,8 +134,7 @@ impl SqliteStore {
             .map_err(open_err)?;
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(open_err)?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))
-            .map_err(open_err)?;
+        conn.busy_timeout(BUSY_WAIT).map_err(open_err)?;
         let mut store = SqliteStore {
             conn,
             path: path.to_path_buf(),
@@ -93,6 +152,25 @@ impl DocumentStore for SqliteStore {
     type Error = StoreError;
 
     fn replace(&mut self, doc: &DocumentIndex) -> Result<Vec<String>> {
+        self.replace_unclassified(doc).map_err(|e| e.at(&self.path))
+    }
+
+    fn get(&self, doc_id: &str) -> Result<Option<DocumentIndex>> {
+        self.load(doc_id)
+    }
+
+    fn list(&self) -> Result<Vec<DocumentSummary>> {
+        self.list_unclassified().map_err(|e| e.at(&self.path))
+    }
+
+    fn remove(&mut self, doc_id: &str) -> Result<bool> {
+        self.remove_unclassified(doc_id)
+            .map_err(|e| e.at(&self.path))
+    }
+}
+
+impl SqliteStore {
+    fn replace_unclassified(&mut self, doc: &DocumentIndex) -> Result<Vec<String>> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -112,11 +190,7 @@ impl DocumentStore for SqliteStore {
         Ok(stale)
     }
 
-    fn get(&self, doc_id: &str) -> Result<Option<DocumentIndex>> {
-        self.load(doc_id)
-    }
-
-    fn list(&self) -> Result<Vec<DocumentSummary>> {
+    fn list_unclassified(&self) -> Result<Vec<DocumentSummary>> {
         let mut stmt = self.conn.prepare(
             "SELECT doc_id, doc_name, doc_type, company_name, ticker, fiscal_year, period_end_date, node_count, char_count, source_sha256, settings_key, format, page_count, description, warnings_json FROM documents ORDER BY doc_name",
         )?;
@@ -157,7 +231,7 @@ impl DocumentStore for SqliteStore {
             .collect()
     }
 
-    fn remove(&mut self, doc_id: &str) -> Result<bool> {
+    fn remove_unclassified(&mut self, doc_id: &str) -> Result<bool> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -172,5 +246,57 @@ impl DocumentStore for SqliteStore {
         Self::delete_in(&tx, doc_id)?;
         tx.commit()?;
         Ok(exists)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use docindex_core::progress::NoProgress;
+    use docindex_core::{index_document, IndexSettings};
+
+    fn indexed(name: &str) -> DocumentIndex {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures")
+            .join(name);
+        let bytes = std::fs::read(path).unwrap();
+        index_document(name, &bytes, &IndexSettings::default(), &mut NoProgress).unwrap()
+    }
+
+    /// A full disk, simulated by SQLite's page limit (SQLite reports both as SQLITE_FULL):
+    /// the write fails whole with an error naming the library, and what was stored stays.
+    #[test]
+    fn a_full_disk_is_named_and_keeps_what_was_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("library.sqlite");
+        let mut store = SqliteStore::open(&path).unwrap();
+        let small = indexed("buckle_8-K_2024-11-22.html");
+        store.replace(&small).unwrap();
+        let pages: i64 = store
+            .conn
+            .pragma_query_value(None, "page_count", |r| r.get(0))
+            .unwrap();
+        store
+            .conn
+            .pragma_update(None, "max_page_count", pages + 8)
+            .unwrap();
+        let big = indexed("apple_10-K_FY2024_0000320193-24-000123.html");
+        let err = store.replace(&big).unwrap_err();
+        assert!(matches!(err, StoreError::Full { .. }), "{err:?}");
+        let message = err.to_string();
+        assert!(message.contains(&path.display().to_string()), "{message}");
+        assert!(message.contains("is full"), "{message}");
+        let listed = store.list().unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].doc_id, small.doc_id);
+        assert_eq!(store.get(&small.doc_id).unwrap().unwrap().text, small.text);
+        assert!(store.get(&big.doc_id).unwrap().is_none());
+        // Space again: the same document goes in.
+        store
+            .conn
+            .pragma_update(None, "max_page_count", 1_073_741_823)
+            .unwrap();
+        store.replace(&big).unwrap();
+        assert_eq!(store.list().unwrap().len(), 2);
     }
 }

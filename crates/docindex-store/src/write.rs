@@ -208,6 +208,16 @@ impl SqliteStore {
 
     /// Store the vectors of a document's chunks for `model`, replacing any it had.
     pub fn put_vectors(&mut self, doc_id: &str, model: &str, vectors: &[Vec<f32>]) -> Result<()> {
+        self.put_vectors_unclassified(doc_id, model, vectors)
+            .map_err(|e| e.at(&self.path))
+    }
+
+    fn put_vectors_unclassified(
+        &mut self,
+        doc_id: &str,
+        model: &str,
+        vectors: &[Vec<f32>],
+    ) -> Result<()> {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -242,10 +252,12 @@ impl SqliteStore {
         layout: &str,
         chunks: usize,
     ) -> Result<()> {
-        self.conn.execute(
-            "INSERT OR REPLACE INTO vector_sets (doc_id, store, model, layout, chunks) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![doc_id, store, model, layout, chunks as i64],
-        )?;
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO vector_sets (doc_id, store, model, layout, chunks) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![doc_id, store, model, layout, chunks as i64],
+            )
+            .map_err(|e| StoreError::from(e).at(&self.path))?;
         Ok(())
     }
 }

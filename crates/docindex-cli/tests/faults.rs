@@ -1,0 +1,137 @@
+//! A library in trouble, through the CLI: read-only for the user running it, and two
+//! processes writing it at once (the app and a CLI, or two CLIs). Each gets a clear error
+//! or waits its turn, and nothing already stored is lost. (A full disk is tested in the
+//! store, a library from a newer version in the store's migration test.)
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{docindex, fixture, json};
+use std::process::Command;
+
+const EIGHT_K: &str = "buckle_8-K_2024-11-22.html";
+const PRESS_RELEASE: &str = "buckle_8-K_2024-11-22_EX-99.1_press_release.html";
+
+fn running_as_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+#[test]
+fn a_read_only_library_is_named_and_left_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    docindex(&lib)
+        .arg("index")
+        .arg(fixture(EIGHT_K))
+        .assert()
+        .success();
+    let before = json(docindex(&lib).args(["--json", "list"]));
+
+    // Root writes anywhere, so as root the CLI runs as `nobody`, for whom the library
+    // (made by root) is read-only; as anyone else the folder and file lose write access.
+    let binary = assert_cmd::cargo::cargo_bin("docindex");
+    let mut command = if running_as_root() {
+        for path in [dir.path(), lib.as_path()] {
+            Command::new("chmod").arg("755").arg(path).status().unwrap();
+        }
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&binary);
+        c
+    } else {
+        Command::new("chmod")
+            .args(["a-w"])
+            .arg(&lib)
+            .arg(lib.join("library.sqlite"))
+            .status()
+            .unwrap();
+        Command::new(&binary)
+    };
+    let fixture_copy = dir.path().join(PRESS_RELEASE);
+    std::fs::copy(fixture(PRESS_RELEASE), &fixture_copy).unwrap();
+    let out = command
+        .arg("--library")
+        .arg(&lib)
+        .args(["index"])
+        .arg(&fixture_copy)
+        .env("DOCINDEX_SKIP_EMBED", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "the library at {} is read-only for this user",
+            lib.join("library.sqlite").display()
+        )),
+        "{stderr}"
+    );
+    if !running_as_root() {
+        Command::new("chmod")
+            .args(["u+w"])
+            .arg(&lib)
+            .arg(lib.join("library.sqlite"))
+            .status()
+            .unwrap();
+    }
+    assert_eq!(json(docindex(&lib).args(["--json", "list"])), before);
+}
+
+#[test]
+fn two_processes_writing_one_library_take_turns() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    docindex(&lib)
+        .arg("index")
+        .arg(fixture(EIGHT_K))
+        .assert()
+        .success();
+    // Three writers at once: each waits for the others' transactions.
+    let spawned: Vec<_> = [
+        "apple_10-K_FY2024_0000320193-24-000123.html",
+        "tesla_10-K_FY2023_0001628280-24-002390.html",
+        PRESS_RELEASE,
+    ]
+    .iter()
+    .map(|name| {
+        Command::new(assert_cmd::cargo::cargo_bin("docindex"))
+            .arg("--library")
+            .arg(&lib)
+            .arg("index")
+            .arg(fixture(name))
+            .env("DOCINDEX_SKIP_EMBED", "1")
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    })
+    .collect();
+    for child in spawned {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let listed = json(docindex(&lib).args(["--json", "list"]));
+    let names: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["doc_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 4, "{names:?}");
+    for name in [EIGHT_K, PRESS_RELEASE] {
+        assert!(names.contains(&name), "{names:?}");
+    }
+    // Every document reads back whole.
+    let tree = docindex(&lib)
+        .args(["tree", "tesla_10-K_FY2023_0001628280-24-002390"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&tree.stdout).contains("Item 7"));
+}
