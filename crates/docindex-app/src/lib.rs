@@ -178,8 +178,8 @@ pub struct Library {
     embedder_choice: docindex_embed::EmbedderChoice,
     /// Where model searches and answers are cached, and for how long.
     results_cache: Option<(Arc<dyn docindex_core::llm::cache::Cache>, Duration)>,
-    /// Every chunk vector, loaded once per state of the embedding stage (model, count):
-    /// a long-lived library (the app) does not re-read them for every search.
+    /// The dense index (int8 vectors), loaded once per state of the embedding stage
+    /// (model, fingerprint): a long-lived library (the app) does not re-read it per search.
     vectors: std::sync::Mutex<Option<LoadedVectors>>,
     /// How summary and text matches count when the library's files vote (seed 002).
     pub vote_weights: docindex_core::search::voting::VoteWeights,
@@ -187,8 +187,8 @@ pub struct Library {
     vector_store: Option<Arc<dyn docindex_core::vectors::VectorStore>>,
 }
 
-/// Vectors loaded for a model at a fingerprint of the stored set.
-type LoadedVectors = (String, i64, Arc<Vec<docindex_store::StoredVector>>);
+/// The dense index loaded for a model at a fingerprint of the stored set.
+type LoadedVectors = (String, i64, Arc<docindex_store::DenseIndex>);
 
 /// What the embedding stage did.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
@@ -339,21 +339,18 @@ impl Library {
         Ok(())
     }
 
-    /// All stored vectors of `model`, from memory unless the stored set changed.
-    pub(crate) fn all_vectors(
-        &self,
-        model: &str,
-    ) -> Result<Arc<Vec<docindex_store::StoredVector>>> {
+    /// The dense index of `model`'s vectors, from memory unless the stored set changed.
+    pub(crate) fn dense_index(&self, model: &str) -> Result<Arc<docindex_store::DenseIndex>> {
         let count = self.store.vector_count()?;
         let mut slot = self.vectors.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((m, c, vectors)) = slot.as_ref() {
+        if let Some((m, c, index)) = slot.as_ref() {
             if m == model && *c == count {
-                return Ok(vectors.clone());
+                return Ok(index.clone());
             }
         }
-        let vectors = Arc::new(self.store.vectors(model, None)?);
-        *slot = Some((model.to_string(), count, vectors.clone()));
-        Ok(vectors)
+        let index = Arc::new(docindex_store::DenseIndex::for_store(&self.store, model)?);
+        *slot = Some((model.to_string(), count, index.clone()));
+        Ok(index)
     }
 
     /// A cached result of `kind` for `key_parts` (model searches and answers only): the key

@@ -5,7 +5,6 @@
 
 use crate::search::SearchRequest;
 use crate::{AppError, Library, Result};
-use docindex_core::embed::dot;
 use docindex_core::prompts::provenance::{
     evidence_summary_prompt, judge_prompt, Judgements, Offered,
 };
@@ -210,19 +209,20 @@ impl Library {
             }
             return Some(out);
         }
-        let vectors = self.store.vectors(embedder.model_id(), Some(ids)).ok()?;
-        if vectors.is_empty() {
+        let index = self.dense_index(embedder.model_id()).ok()?;
+        let query = embedder.embed(&[topic]).ok()?.pop()?;
+        let scope: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
+        let every = index.nearest(&query, &|doc| scope.contains(doc), index.len());
+        if every.is_empty() {
             return None;
         }
-        let query = embedder.embed(&[topic]).ok()?.pop()?;
-        for v in &vectors {
-            let c = dot(&query, &v.vector);
+        for hit in every {
             let best = out
-                .entry(v.doc_id.clone())
+                .entry(hit.doc_id)
                 .or_default()
-                .entry(v.node_id.clone())
+                .entry(hit.node_id)
                 .or_insert(f32::MIN);
-            *best = best.max(c);
+            *best = best.max(hit.similarity);
         }
         Some(out)
     }

@@ -459,49 +459,37 @@ impl Library {
         depth: usize,
     ) -> std::result::Result<Option<Leg>, String> {
         let embedder = self.embedder().map_err(|e| e.to_string())?;
-        if self.uses_vector_store() {
-            let query_vector = embed_one(embedder.as_ref(), query)?;
-            let nearest = self
-                .nearest_in_store(embedder.model_id(), &query_vector, ids, Some(depth))
+        let query_vector = embed_one(embedder.as_ref(), query)?;
+        let nearest: Vec<(String, String, usize, f32)> = if self.uses_vector_store() {
+            self.nearest_in_store(embedder.model_id(), &query_vector, ids, Some(depth))
+                .map_err(|e| e.to_string())?
+                .unwrap_or_default()
+                .into_iter()
+                .map(|n| (n.doc_id, n.node_id, n.chunk_index, n.similarity))
+                .collect()
+        } else {
+            let index = self
+                .dense_index(embedder.model_id())
                 .map_err(|e| e.to_string())?;
-            return Ok(nearest.filter(|n| !n.is_empty()).map(|nearest| Leg {
-                kind: LegKind::Dense,
-                hits: nearest
-                    .into_iter()
-                    .map(|n| Ranked {
-                        doc_id: n.doc_id,
-                        node_id: n.node_id,
-                        chunk_index: Some(n.chunk_index),
-                        score: f64::from(n.similarity),
-                        boost: 1.0,
-                    })
-                    .collect(),
-            }));
-        }
-        let all = self
-            .all_vectors(embedder.model_id())
-            .map_err(|e| e.to_string())?;
-        let vectors: Vec<&docindex_store::StoredVector> =
-            all.iter().filter(|v| ids.contains(&v.doc_id)).collect();
-        if vectors.is_empty() {
+            let scope: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
+            index
+                .nearest(&query_vector, &|doc| scope.contains(doc), depth)
+                .into_iter()
+                .map(|n| (n.doc_id, n.node_id, n.chunk_index, n.similarity))
+                .collect()
+        };
+        if nearest.is_empty() {
             return Ok(None);
         }
-        let query_vector = embed_one(embedder.as_ref(), query)?;
-        let mut scored: Vec<(f32, &docindex_store::StoredVector)> = vectors
-            .iter()
-            .map(|v| (docindex_core::embed::dot(&query_vector, &v.vector), *v))
-            .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        scored.truncate(depth);
         Ok(Some(Leg {
             kind: LegKind::Dense,
-            hits: scored
+            hits: nearest
                 .into_iter()
-                .map(|(score, v)| Ranked {
-                    doc_id: v.doc_id.clone(),
-                    node_id: v.node_id.clone(),
-                    chunk_index: Some(v.chunk_index),
-                    score: f64::from(score),
+                .map(|(doc_id, node_id, chunk_index, similarity)| Ranked {
+                    doc_id,
+                    node_id,
+                    chunk_index: Some(chunk_index),
+                    score: f64::from(similarity),
                     boost: 1.0,
                 })
                 .collect(),

@@ -266,7 +266,7 @@ pub struct SearchArgs {
 
 #[derive(Args)]
 pub struct BenchArgs {
-    #[arg(required = true)]
+    #[arg(required_unless_present = "search")]
     pub paths: Vec<PathBuf>,
     #[arg(long, default_value_t = default_jobs())]
     pub jobs: usize,
@@ -277,6 +277,10 @@ pub struct BenchArgs {
     /// local embedder on these files.
     #[arg(long)]
     pub embed: bool,
+    /// Measure library-wide search in this process over the library (`--library`): p50
+    /// and p95 over a fixed list of analyst queries, each run `--repeat` times.
+    #[arg(long, conflicts_with = "embed")]
+    pub search: bool,
 }
 
 pub fn default_jobs() -> usize {

@@ -255,6 +255,63 @@ pub fn embedding(paths: &[PathBuf], settings: IndexSettings) -> Result<i32> {
     Ok(0)
 }
 
+/// Analyst queries, in analysts' words, for the search benchmark.
+const QUERIES: [&str; 20] = [
+    "capex",
+    "quick ratio",
+    "what drove the margin",
+    "share repurchases",
+    "cash and cash equivalents",
+    "supply chain disruptions",
+    "net income per diluted share",
+    "debt maturities",
+    "goodwill impairment",
+    "revenue by geography",
+    "dividends declared",
+    "cybersecurity risk",
+    "foreign currency exposure",
+    "operating lease liabilities",
+    "headcount employees",
+    "effective tax rate",
+    "research and development expense",
+    "segment operating income",
+    "inventory",
+    "auditor",
+];
+
+/// Library-wide search in this process: the first pass loads the embedder and the dense
+/// index (reported apart), then every query `repeat` times.
+pub fn search(library: &Library, repeat: usize) -> Result<i32> {
+    let documents = library.list()?.len();
+    let started = Instant::now();
+    library.search(&docindex_app::search::SearchRequest::new(QUERIES[0]))?;
+    println!(
+        "library of {documents} documents; first search (loads the embedder and the dense index): {:.0} ms",
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    let mut millis = Vec::new();
+    let mut legs = Vec::new();
+    for _ in 0..repeat.max(1) {
+        for query in QUERIES {
+            let started = Instant::now();
+            let results = library.search(&docindex_app::search::SearchRequest::new(query))?;
+            millis.push(started.elapsed().as_secs_f64() * 1000.0);
+            legs = results.legs;
+        }
+    }
+    millis.sort_by(f64::total_cmp);
+    let at = |q: f64| millis[((millis.len() - 1) as f64 * q).round() as usize];
+    println!(
+        "{} searches, legs {legs:?}: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms; peak {:.0} MB",
+        millis.len(),
+        at(0.5),
+        at(0.95),
+        at(1.0),
+        peak_rss_mb().unwrap_or(f64::NAN)
+    );
+    Ok(0)
+}
+
 fn reset_peak_rss() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }

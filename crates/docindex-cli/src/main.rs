@@ -47,6 +47,12 @@ fn run(cli: Cli) -> Result<i32> {
     };
     let model = model_config(&cli)?;
     if let Command::Bench(args) = &cli.command {
+        if args.search {
+            let dir = cli.library.clone().unwrap_or_else(default_library_dir);
+            let mut library = Library::open(&dir, settings)?;
+            library.set_embedder_choice(cli.embedder);
+            return bench::search(&library, args.repeat);
+        }
         if args.embed {
             return bench::embedding(&args.paths, settings);
         }

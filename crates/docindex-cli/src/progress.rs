@@ -31,8 +31,10 @@ impl FileBars {
         let multi = MultiProgress::new();
         let overall = multi.add(ProgressBar::new(count as u64));
         overall.set_style(
-            ProgressStyle::with_template("{spinner} files [{bar:30}] {pos}/{len}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(
+                "{spinner} files [{bar:30}] {pos}/{len}  {per_sec}  about {eta} left",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         FileBars {
             multi,
@@ -108,7 +110,18 @@ impl FileBars {
                 }
                 self.overall.inc(1);
                 if !self.quiet {
-                    let line = finished_line(&report.result);
+                    let mut line = finished_line(&report.result);
+                    // In a log, the batch's progress every tenth of the way.
+                    let (done, total) = (self.overall.position(), self.overall.length());
+                    if let Some(total) = total.filter(|t| !self.terminal && *t >= 20) {
+                        if done % (total / 10).max(1) == 0 || done == total {
+                            let rate = done as f64 / self.overall.elapsed().as_secs_f64().max(1e-3);
+                            let left = (total - done) as f64 / rate.max(1e-9);
+                            line.push_str(&format!(
+                                "\n{done} of {total} files, {rate:.1} files/s, about {left:.0} s left"
+                            ));
+                        }
+                    }
                     self.multi.suspend(|| eprintln!("{line}"));
                 }
             }

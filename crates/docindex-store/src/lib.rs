@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 mod cache;
+mod dense;
 mod read;
 mod saved;
 mod schema;
@@ -16,6 +17,7 @@ mod search;
 mod write;
 
 pub use cache::{RedisCache, SqliteCache};
+pub use dense::{dense_path, DenseHit, DenseIndex};
 pub use search::{LexicalHit, StoredVector};
 
 /// Errors of the store. A database we cannot open or write is a runtime fault; a stored

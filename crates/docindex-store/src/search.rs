@@ -1,7 +1,7 @@
 //! What search reads: BM25 over chunks and node titles, parents, the dictionary and the
 //! stored embeddings, each within an optional document scope.
 
-use crate::{Result, SqliteStore};
+use crate::{Result, SqliteStore, StoreError};
 use docindex_core::vectors::VectorSet;
 use rusqlite::params;
 
@@ -182,26 +182,38 @@ impl SqliteStore {
     /// Every stored vector of `model` with its chunk's node, for the documents in `doc_ids`
     /// (all when `None`).
     pub fn vectors(&self, model: &str, doc_ids: Option<&[String]>) -> Result<Vec<StoredVector>> {
+        let mut out = Vec::new();
+        self.for_each_vector(model, doc_ids, &mut |v| out.push(v))?;
+        Ok(out)
+    }
+
+    /// Each stored vector of `model` in turn, without holding them all.
+    pub fn for_each_vector(
+        &self,
+        model: &str,
+        doc_ids: Option<&[String]>,
+        each: &mut dyn FnMut(StoredVector),
+    ) -> Result<()> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT v.doc_id, v.chunk_index, c.node_id, v.vector FROM chunk_vectors v
              JOIN chunks c ON c.doc_id = v.doc_id AND c.chunk_index = v.chunk_index
-             WHERE v.model = ?1",
+             WHERE v.model = ?1
+               AND (?2 IS NULL OR v.doc_id IN (SELECT value FROM json_each(?2)))
+             ORDER BY v.doc_id, v.chunk_index",
         )?;
-        let rows = stmt.query_map(params![model], |r| {
-            Ok(StoredVector {
+        let mut rows = stmt.query(params![model, scope_json(doc_ids)])?;
+        while let Some(r) = rows.next()? {
+            each(StoredVector {
                 doc_id: r.get(0)?,
                 chunk_index: r.get::<_, i64>(1)? as usize,
                 node_id: r.get(2)?,
-                vector: docindex_core::embed::from_bytes(&r.get::<_, Vec<u8>>(3)?),
-            })
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let row = row?;
-            if doc_ids.is_none_or(|ids| ids.contains(&row.doc_id)) {
-                out.push(row);
-            }
+                vector: docindex_core::embed::from_bytes(
+                    r.get_ref(3)?
+                        .as_blob()
+                        .map_err(|e| StoreError::Corrupt(format!("a vector: {e}")))?,
+                ),
+            });
         }
-        Ok(out)
+        Ok(())
     }
 }
