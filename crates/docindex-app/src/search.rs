@@ -232,29 +232,40 @@ impl Library {
     }
 
     fn search_uncached(&self, request: &SearchRequest) -> Result<SearchResults> {
+        // DOCINDEX_LOG=debug shows where a search spends its time.
+        let started = std::time::Instant::now();
+        let lap =
+            |what: &str| tracing::debug!("search: {what} at {} ms", started.elapsed().as_millis());
         let scope = self.scope(&request.scope)?;
         let ids: Vec<String> = scope.iter().map(|d| d.doc_id.clone()).collect();
-        let dictionary = self.store.dictionary_pairs(Some(&ids))?;
+        let whole_library = request.scope == Scope::default();
+        let dictionary = self
+            .store
+            .dictionary_pairs((!whole_library).then_some(ids.as_slice()))?;
         let expansion = expand(&request.query, &dictionary);
+        lap("scope and expansion");
         let mut legs = Vec::new();
         let mut notes = Vec::new();
         let depth = (request.limit * 10).max(100);
+        // The whole library needs no scope filter in SQL (which costs a lookup per match).
+        let sql_scope = (!whole_library).then_some(ids.as_slice());
         if scope.is_empty() {
             notes.push("no document matches the filters".to_string());
         } else if !expansion.fts_query.is_empty() {
             if !request.without.contains(&LegKind::Lexical) {
                 let hits = self
                     .store
-                    .bm25_chunks(&expansion.fts_query, Some(&ids), depth)?;
+                    .bm25_chunks(&expansion.fts_query, sql_scope, depth)?;
                 legs.push(Leg {
                     kind: LegKind::Lexical,
                     hits: hits.into_iter().map(ranked).collect(),
                 });
+                lap("lexical leg");
             }
             if !request.without.contains(&LegKind::Titles) {
                 let hits = self
                     .store
-                    .bm25_nodes(&expansion.fts_query, Some(&ids), depth / 2)?;
+                    .bm25_nodes(&expansion.fts_query, sql_scope, depth / 2)?;
                 let mut titled: Vec<(Ranked, String)> = hits
                     .into_iter()
                     .map(|h| {
@@ -267,6 +278,7 @@ impl Library {
                     kind: LegKind::Titles,
                     hits: titled.into_iter().map(|(r, _)| r).collect(),
                 });
+                lap("titles leg");
             }
         }
         if !scope.is_empty() && !request.without.contains(&LegKind::Dense) {
@@ -276,17 +288,19 @@ impl Library {
                     .push("dense search skipped: no vectors yet for these documents".to_string()),
                 Err(why) => notes.push(format!("dense search skipped: {why}")),
             }
+            lap("dense leg");
         }
-        let mut touched: Vec<String> = legs
+        let mut touched: Vec<(String, String)> = legs
             .iter()
-            .flat_map(|l| l.hits.iter().map(|h| h.doc_id.clone()))
+            .flat_map(|l| l.hits.iter().map(|h| (h.doc_id.clone(), h.node_id.clone())))
             .collect();
         touched.sort();
         touched.dedup();
-        let parents = self.store.parents(&touched)?;
+        let parents = self.store.ancestors(&touched)?;
         let parent_of =
             |doc: &str, node: &str| parents.get(&(doc.to_string(), node.to_string())).cloned();
         let ranked = rank_nodes(&legs, request.fusion, &parent_of, request.limit);
+        lap("fusion");
         let stems = expansion.stems();
         let mut docs: HashMap<String, DocumentIndex> = HashMap::new();
         for search::RankedNode { doc_id, .. } in &ranked {
@@ -352,12 +366,14 @@ impl Library {
                 text: map.slice(node.span).to_string(),
             });
         }
+        lap("documents and passages");
         // Statement rows are found by their labels: part of the lexical leg.
         let statement_rows = if scope.is_empty() || request.without.contains(&LegKind::Lexical) {
             Vec::new()
         } else {
             self.attach_statement_rows(&request.query, &ids, &mut hits, &mut docs)?
         };
+        lap("statement rows");
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
         let mut results = SearchResults {
             query: request.query.clone(),
@@ -458,8 +474,13 @@ impl Library {
         ids: &[String],
         depth: usize,
     ) -> std::result::Result<Option<Leg>, String> {
+        let started = std::time::Instant::now();
         let embedder = self.embedder().map_err(|e| e.to_string())?;
         let query_vector = embed_one(embedder.as_ref(), query)?;
+        tracing::debug!(
+            "dense: query embedded at {} ms",
+            started.elapsed().as_millis()
+        );
         let nearest: Vec<(String, String, usize, f32)> = if self.uses_vector_store() {
             self.nearest_in_store(embedder.model_id(), &query_vector, ids, Some(depth))
                 .map_err(|e| e.to_string())?
@@ -471,6 +492,10 @@ impl Library {
             let index = self
                 .dense_index(embedder.model_id())
                 .map_err(|e| e.to_string())?;
+            tracing::debug!(
+                "dense: index loaded at {} ms",
+                started.elapsed().as_millis()
+            );
             let scope: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
             index
                 .nearest(&query_vector, &|doc| scope.contains(doc), depth)

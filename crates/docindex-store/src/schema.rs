@@ -176,6 +176,23 @@ CREATE TABLE vector_sets (
     PRIMARY KEY (doc_id, store, model)
 );
 "#,
+    // A counter every change to the stored vectors bumps, so a search knows in O(1)
+    // whether its dense index is current (counting the rows reads every vector page).
+    r#"
+CREATE TABLE vector_generation (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    generation INTEGER NOT NULL
+);
+INSERT INTO vector_generation (id, generation) VALUES (1, 0);
+CREATE TRIGGER chunk_vectors_added AFTER INSERT ON chunk_vectors
+    BEGIN UPDATE vector_generation SET generation = generation + 1; END;
+CREATE TRIGGER chunk_vectors_removed AFTER DELETE ON chunk_vectors
+    BEGIN UPDATE vector_generation SET generation = generation + 1; END;
+CREATE TRIGGER vector_sets_added AFTER INSERT ON vector_sets
+    BEGIN UPDATE vector_generation SET generation = generation + 1; END;
+CREATE TRIGGER vector_sets_removed AFTER DELETE ON vector_sets
+    BEGIN UPDATE vector_generation SET generation = generation + 1; END;
+"#,
 ];
 
 impl SqliteStore {

@@ -40,13 +40,22 @@ impl SqliteStore {
         doc_ids: Option<&[String]>,
         limit: usize,
     ) -> Result<Vec<LexicalHit>> {
-        let mut stmt = self.conn.prepare_cached(
+        // Over the whole library the best rows are ranked inside FTS5 and only they are
+        // joined to their chunks; within a scope every match must be joined to be kept.
+        let mut stmt = self.conn.prepare_cached(if doc_ids.is_none() {
+            "SELECT c.doc_id, c.chunk_index, c.node_id, f.score FROM
+               (SELECT rowid, bm25(chunks_fts, 1.0, 0.5) AS score FROM chunks_fts
+                WHERE chunks_fts MATCH ?1 ORDER BY score LIMIT ?2) f
+             JOIN chunks c ON c.rowid = f.rowid
+             WHERE ?3 IS NULL
+             ORDER BY f.score"
+        } else {
             "SELECT c.doc_id, c.chunk_index, c.node_id, bm25(chunks_fts, 1.0, 0.5) AS score
              FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
              WHERE chunks_fts MATCH ?1
                AND (?3 IS NULL OR c.doc_id IN (SELECT value FROM json_each(?3)))
-             ORDER BY score LIMIT ?2",
-        )?;
+             ORDER BY score LIMIT ?2"
+        })?;
         let scope = scope_json(doc_ids);
         let rows = stmt.query_map(params![fts_query, limit as i64, scope], |r| {
             Ok(LexicalHit {
@@ -67,13 +76,20 @@ impl SqliteStore {
         doc_ids: Option<&[String]>,
         limit: usize,
     ) -> Result<Vec<LexicalHit>> {
-        let mut stmt = self.conn.prepare_cached(
+        let mut stmt = self.conn.prepare_cached(if doc_ids.is_none() {
+            "SELECT s.doc_id, s.node_id, f.score, f.title FROM
+               (SELECT rowid, bm25(nodes_fts, 2.0, 0.5) AS score, title FROM nodes_fts
+                WHERE nodes_fts MATCH ?1 ORDER BY score LIMIT ?2) f
+             JOIN node_search s ON s.rowid = f.rowid
+             WHERE ?3 IS NULL
+             ORDER BY f.score"
+        } else {
             "SELECT s.doc_id, s.node_id, bm25(nodes_fts, 2.0, 0.5) AS score, nodes_fts.title
              FROM nodes_fts JOIN node_search s ON s.rowid = nodes_fts.rowid
              WHERE nodes_fts MATCH ?1
                AND (?3 IS NULL OR s.doc_id IN (SELECT value FROM json_each(?3)))
-             ORDER BY score LIMIT ?2",
-        )?;
+             ORDER BY score LIMIT ?2"
+        })?;
         let scope = scope_json(doc_ids);
         let rows = stmt.query_map(params![fts_query, limit as i64, scope], |r| {
             Ok(LexicalHit {
@@ -87,18 +103,32 @@ impl SqliteStore {
         Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
     }
 
-    /// Each node's parent, for the documents in `doc_ids`: (doc_id, node_id) → parent_id.
-    pub fn parents(
+    /// The parent of each of these (doc_id, node_id) nodes and of their ancestors, found by
+    /// key: a search touching hundreds of documents reads only the chains it needs.
+    pub fn ancestors(
         &self,
-        doc_ids: &[String],
+        nodes: &[(String, String)],
     ) -> Result<std::collections::HashMap<(String, String), String>> {
+        let pairs = serde_json::Value::from(
+            nodes
+                .iter()
+                .map(|(d, n)| serde_json::json!([d, n]))
+                .collect::<Vec<_>>(),
+        )
+        .to_string();
         let mut stmt = self.conn.prepare_cached(
-            "SELECT doc_id, node_id, parent_id FROM nodes
-             WHERE parent_id IS NOT NULL AND doc_id IN (SELECT value FROM json_each(?1))",
+            "WITH RECURSIVE up(doc_id, node_id, parent_id) AS (
+                 SELECT n.doc_id, n.node_id, n.parent_id FROM json_each(?1) j
+                 JOIN nodes n ON n.doc_id = json_extract(j.value, '$[0]')
+                             AND n.node_id = json_extract(j.value, '$[1]')
+                 WHERE n.parent_id IS NOT NULL
+                 UNION
+                 SELECT p.doc_id, p.node_id, p.parent_id FROM up
+                 JOIN nodes p ON p.doc_id = up.doc_id AND p.node_id = up.parent_id
+                 WHERE p.parent_id IS NOT NULL)
+             SELECT doc_id, node_id, parent_id FROM up",
         )?;
-        let rows = stmt.query_map(params![scope_json(Some(doc_ids))], |r| {
-            Ok(((r.get(0)?, r.get(1)?), r.get(2)?))
-        })?;
+        let rows = stmt.query_map(params![pairs], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
@@ -112,20 +142,14 @@ impl SqliteStore {
         Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
     }
 
-    /// A cheap fingerprint of the stored vectors: their count and the newest row id, so
-    /// any insert or delete changes it.
+    /// A cheap fingerprint of the stored vectors (and of the vector sets a shared store
+    /// holds): a generation every insert or delete bumps.
     pub fn vector_count(&self) -> Result<i64> {
-        let (count, newest, sets): (i64, i64, i64) = self.conn.query_row(
-            "SELECT count(*), coalesce(max(rowid), 0), (SELECT count(*) FROM vector_sets)
-             FROM chunk_vectors",
+        Ok(self.conn.query_row(
+            "SELECT generation FROM vector_generation WHERE id = 1",
             [],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )?;
-        Ok(count
-            .wrapping_mul(1_000_003)
-            .wrapping_add(newest)
-            .wrapping_mul(31)
-            .wrapping_add(sets))
+            |r| r.get(0),
+        )?)
     }
 
     /// Documents with chunks but no vectors for `model` yet.
