@@ -22,6 +22,10 @@ status=0
 # holding the run. The crates have no doc tests.
 command -v cargo-nextest >/dev/null 2>&1 || [ -x "$HOME/.cargo/bin/cargo-nextest" ] ||
   cargo install cargo-nextest --locked --quiet
+# The distilled embedding table is made once from the MiniLM weights (about a minute in a
+# debug build) before the tests, so they do not each make it at once.
+{ cargo test --workspace --no-run -q &&
+  "$CARGO_TARGET_DIR/debug/docindex" --library "$(mktemp -d)" embed; } || true
 NEXTEST_HIDE_PROGRESS_BAR=1 cargo nextest run --workspace --no-fail-fast 2>&1 | tee -a "$log" || status=1
 # One automation session at a time: WebKit allows no more. Twenty minutes at most.
 timeout 1200 xvfb-run -a cargo test -p docindex-desktop --test e2e -- --ignored --test-threads=1 2>&1 | tee -a "$log" || status=1

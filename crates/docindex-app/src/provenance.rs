@@ -200,12 +200,7 @@ impl Library {
                 }
             };
             for n in nearest {
-                let best = out
-                    .entry(n.doc_id)
-                    .or_default()
-                    .entry(n.node_id)
-                    .or_insert(f32::MIN);
-                *best = best.max(n.similarity);
+                keep_best(&mut out, n.doc_id, n.node_id, n.similarity);
             }
             return Some(out);
         }
@@ -217,15 +212,25 @@ impl Library {
             return None;
         }
         for hit in every {
-            let best = out
-                .entry(hit.doc_id)
-                .or_default()
-                .entry(hit.node_id)
-                .or_insert(f32::MIN);
-            *best = best.max(hit.similarity);
+            keep_best(&mut out, hit.doc_id, hit.node_id, hit.similarity);
         }
         Some(out)
     }
+}
+
+/// A node's closeness is its closest chunk's.
+fn keep_best(
+    out: &mut HashMap<String, HashMap<String, f32>>,
+    doc_id: String,
+    node_id: String,
+    similarity: f32,
+) {
+    let best = out
+        .entry(doc_id)
+        .or_default()
+        .entry(node_id)
+        .or_insert(f32::MIN);
+    *best = best.max(similarity);
 }
 
 /// With a model, excerpts the offline scan rates at least this relevant are sent to it.

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{docindex, fixture, json};
+use common::{docindex, fixture, json, library_of};
 use docindex_chroma::ChromaStore;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -199,13 +199,7 @@ fn vectors_go_to_chroma_and_a_second_library_sharing_it_reuses_them() {
 
 #[test]
 fn a_down_slow_or_misnamed_store_is_a_clear_error_and_the_library_is_kept() {
-    let dir = tempfile::tempdir().unwrap();
-    let lib = dir.path().join("lib");
-    docindex(&lib)
-        .arg("index")
-        .arg(fixture(EIGHT_K))
-        .assert()
-        .success();
+    let (_dir, lib) = library_of(&[EIGHT_K]);
     let before = json(docindex(&lib).args(["--json", "list"]));
 
     // Down: nothing listens on the port.

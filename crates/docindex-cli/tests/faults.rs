@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{docindex, fixture, json};
+use common::{docindex, fixture, json, library_of};
 use std::process::Command;
 
 const EIGHT_K: &str = "buckle_8-K_2024-11-22.html";
@@ -22,13 +22,7 @@ fn running_as_root() -> bool {
 
 #[test]
 fn a_read_only_library_is_named_and_left_whole() {
-    let dir = tempfile::tempdir().unwrap();
-    let lib = dir.path().join("lib");
-    docindex(&lib)
-        .arg("index")
-        .arg(fixture(EIGHT_K))
-        .assert()
-        .success();
+    let (dir, lib) = library_of(&[EIGHT_K]);
     let before = json(docindex(&lib).args(["--json", "list"]));
 
     // Root writes anywhere, so as root the CLI runs as `nobody`, for whom the library
@@ -83,13 +77,7 @@ fn a_read_only_library_is_named_and_left_whole() {
 
 #[test]
 fn two_processes_writing_one_library_take_turns() {
-    let dir = tempfile::tempdir().unwrap();
-    let lib = dir.path().join("lib");
-    docindex(&lib)
-        .arg("index")
-        .arg(fixture(EIGHT_K))
-        .assert()
-        .success();
+    let (_dir, lib) = library_of(&[EIGHT_K]);
     // Three writers at once: each waits for the others' transactions.
     let spawned: Vec<_> = [
         "apple_10-K_FY2024_0000320193-24-000123.html",

@@ -31,3 +31,16 @@ pub fn json(cmd: &mut Command) -> Value {
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
+
+/// A fresh library (`DIR/lib`) holding the given fixtures, indexed offline.
+pub fn library_of(fixtures: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let mut cmd = docindex(&lib);
+    cmd.arg("index");
+    for name in fixtures {
+        cmd.arg(fixture(name));
+    }
+    cmd.assert().success();
+    (dir, lib)
+}
