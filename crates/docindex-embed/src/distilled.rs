@@ -80,21 +80,25 @@ impl Distilled {
                 path.display()
             ))
         };
-        let tensors = candle_core::safetensors::load(path, &Device::Cpu).map_err(|e| bad(&e))?;
-        let tensor = tensors
-            .get("table")
-            .ok_or_else(|| bad(&"no table in the file"))?;
-        let (vocab, dims) = tensor.dims2().map_err(|e| bad(&e))?;
+        // Read straight from the file's bytes: a search in a new process pays for this.
+        let bytes = std::fs::read(path).map_err(|e| bad(&e))?;
+        let tensors = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| bad(&e))?;
+        let tensor = tensors.tensor("table").map_err(|e| bad(&e))?;
+        let (vocab, dims) = match (tensor.dtype(), tensor.shape()) {
+            (safetensors::Dtype::F32, [vocab, dims]) => (*vocab, *dims),
+            (dtype, shape) => return Err(bad(&format!("a {dtype:?} table of shape {shape:?}"))),
+        };
         if vocab != tokenizer.get_vocab_size(true) {
             return Err(bad(&format!(
                 "{vocab} rows for a vocabulary of {}",
                 tokenizer.get_vocab_size(true)
             )));
         }
-        let table = tensor
-            .flatten_all()
-            .and_then(|t| t.to_vec1::<f32>())
-            .map_err(|e| bad(&e))?;
+        let table: Vec<f32> = tensor
+            .data()
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
         Ok(Self::from_table(table, dims, tokenizer))
     }
 
