@@ -207,7 +207,10 @@ impl Library {
         let index = self.dense_index(embedder.model_id()).ok()?;
         let query = embedder.embed(&[topic]).ok()?.pop()?;
         let scope: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
-        let every = index.nearest(&query, &|doc| scope.contains(doc), index.len());
+        let every = index
+            .nearest_exhaustive(&query, &|doc| scope.contains(doc), index.len())
+            .map_err(|e| tracing::warn!("provenance without closeness in meaning: {e}"))
+            .ok()?;
         if every.is_empty() {
             return None;
         }

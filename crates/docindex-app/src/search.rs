@@ -236,9 +236,17 @@ impl Library {
         let started = std::time::Instant::now();
         let lap =
             |what: &str| tracing::debug!("search: {what} at {} ms", started.elapsed().as_millis());
-        let scope = self.scope(&request.scope)?;
-        let ids: Vec<String> = scope.iter().map(|d| d.doc_id.clone()).collect();
         let whole_library = request.scope == Scope::default();
+        // The whole library needs only its ids, not every document's summary.
+        let ids: Vec<String> = if whole_library {
+            self.store.doc_ids()?
+        } else {
+            self.scope(&request.scope)?
+                .into_iter()
+                .map(|d| d.doc_id)
+                .collect()
+        };
+        let scope = &ids;
         let dictionary = self
             .store
             .dictionary_pairs((!whole_library).then_some(ids.as_slice()))?;
@@ -253,9 +261,9 @@ impl Library {
             notes.push("no document matches the filters".to_string());
         } else if !expansion.fts_query.is_empty() {
             if !request.without.contains(&LegKind::Lexical) {
-                let hits = self
-                    .store
-                    .bm25_chunks(&expansion.fts_query, sql_scope, depth)?;
+                let hits = narrowed_first(&expansion, scope.len(), depth, |query, limit| {
+                    self.store.bm25_chunks(query, sql_scope, limit)
+                })?;
                 legs.push(Leg {
                     kind: LegKind::Lexical,
                     hits: hits.into_iter().map(ranked).collect(),
@@ -263,9 +271,9 @@ impl Library {
                 lap("lexical leg");
             }
             if !request.without.contains(&LegKind::Titles) {
-                let hits = self
-                    .store
-                    .bm25_nodes(&expansion.fts_query, sql_scope, depth / 2)?;
+                let hits = narrowed_first(&expansion, scope.len(), depth / 2, |query, limit| {
+                    self.store.bm25_nodes(query, sql_scope, limit)
+                })?;
                 let mut titled: Vec<(Ranked, String)> = hits
                     .into_iter()
                     .map(|h| {
@@ -310,6 +318,7 @@ impl Library {
                 }
             }
         }
+        lap("documents loaded");
         let mut hits = Vec::new();
         for search::RankedNode {
             doc_id,
@@ -499,6 +508,7 @@ impl Library {
             let scope: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
             index
                 .nearest(&query_vector, &|doc| scope.contains(doc), depth)
+                .map_err(|e| e.to_string())?
                 .into_iter()
                 .map(|n| (n.doc_id, n.node_id, n.chunk_index, n.similarity))
                 .collect()
@@ -520,6 +530,33 @@ impl Library {
                 .collect(),
         }))
     }
+}
+
+/// From this many documents in scope, a lexical leg first ranks only the passages that hold
+/// every word of the query (or its phrasings); below it the OR expression is cheap.
+const NARROW_FROM_DOCUMENTS: usize = 100;
+
+/// The best `limit` lexical hits of `search` (an FTS5 expression and a limit): over a large
+/// scope, from [`Expansion::fts_all_terms`] when that finds enough (BM25 scores a passage
+/// alike under both expressions, and one missing a word rarely outranks a full page of
+/// passages holding them all), else from the whole OR expression.
+fn narrowed_first(
+    expansion: &Expansion,
+    documents: usize,
+    limit: usize,
+    search: impl Fn(&str, usize) -> docindex_store::Result<Vec<docindex_store::LexicalHit>>,
+) -> docindex_store::Result<Vec<docindex_store::LexicalHit>> {
+    if let Some(all_terms) = expansion
+        .fts_all_terms
+        .as_deref()
+        .filter(|_| documents >= NARROW_FROM_DOCUMENTS)
+    {
+        let hits = search(all_terms, limit)?;
+        if hits.len() >= limit {
+            return Ok(hits);
+        }
+    }
+    search(&expansion.fts_query, limit)
 }
 
 fn embed_one(

@@ -119,3 +119,35 @@ impl Library {
         self.vector_store.is_some()
     }
 }
+
+impl Library {
+    /// How many of the `depth` chunks nearest `query` over the whole library (scored
+    /// exhaustively) the dense leg's shortlist also finds, or ties: the benchmark's check that the
+    /// sign-bit shortlist loses nothing that matters. `None` without vectors in the library.
+    pub fn dense_shortlist_recall(&self, query: &str, depth: usize) -> Result<Option<usize>> {
+        let embedder = self.embedder().map_err(AppError::Embed)?;
+        let index = self.dense_index(embedder.model_id())?;
+        if index.is_empty() || self.uses_vector_store() {
+            return Ok(None);
+        }
+        let vector = embedder
+            .embed(&[query])
+            .map_err(AppError::Embed)?
+            .pop()
+            .unwrap_or_default();
+        // Copies of a filing tie exactly, so the shortlist is judged by score: its hits
+        // that score at least the exhaustive scan's last.
+        let exhaustive = index.nearest_exhaustive(&vector, &|_| true, depth)?;
+        let Some(last) = exhaustive.last().map(|h| h.similarity) else {
+            return Ok(None);
+        };
+        let shortlisted = index.nearest(&vector, &|_| true, depth)?;
+        Ok(Some(
+            shortlisted
+                .iter()
+                .filter(|h| h.similarity >= last)
+                .count()
+                .min(exhaustive.len()),
+        ))
+    }
+}

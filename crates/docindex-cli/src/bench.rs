@@ -309,6 +309,19 @@ pub fn search(library: &Library, repeat: usize) -> Result<i32> {
         at(1.0),
         peak_rss_mb().unwrap_or(f64::NAN)
     );
+    let depth = 100;
+    let mut kept = 0;
+    for query in QUERIES {
+        match library.dense_shortlist_recall(query, depth)? {
+            Some(found) => kept += found,
+            None => return Ok(0),
+        }
+    }
+    println!(
+        "dense shortlist keeps {:.1}% of the exhaustive scan's top {depth} ({kept} of {})",
+        100.0 * kept as f64 / (depth * QUERIES.len()) as f64,
+        depth * QUERIES.len()
+    );
     Ok(0)
 }
 

@@ -9,7 +9,10 @@ use crate::MiniLm;
 use candle_core::{DType, Device, Tensor};
 use docindex_core::embed::{EmbedError, Embedder};
 use std::collections::HashMap;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 use tokenizers::Tokenizer;
 
 pub const DISTILLED_MODEL_ID: &str = "all-MiniLM-L6-v2-distilled-v2";
@@ -22,11 +25,28 @@ const FIRST_WORD: u32 = 1996;
 const DISTILL_BATCH: usize = 512;
 
 pub struct Distilled {
-    /// `vocab × dims`, row-major.
-    table: Vec<f32>,
+    table: Table,
     dims: usize,
     weights: Vec<f32>,
     tokenizer: Tokenizer,
+}
+
+/// More distinct word pieces than this in one call read the whole table (indexing); fewer
+/// are read one row at a time (a search's query).
+const WHOLE_TABLE_FROM: usize = 2_000;
+
+/// The table's rows (`vocab × dims`, row-major).
+enum Table {
+    /// Just distilled.
+    Memory(Vec<f32>),
+    /// In its file from `at`: a search in a new process embeds a few words, and reading
+    /// all 47 MB for them would cost it about 100 ms.
+    File {
+        file: Mutex<File>,
+        path: PathBuf,
+        at: u64,
+        whole: OnceLock<Vec<f32>>,
+    },
 }
 
 /// Where the table of the MiniLM weights in `dir` is kept: beside them when that folder
@@ -52,7 +72,12 @@ impl Distilled {
     }
 
     pub fn load_or_distill(dir: &Path) -> Result<Self, EmbedError> {
+        let started = std::time::Instant::now();
         let tokenizer = plain_tokenizer(dir)?;
+        tracing::debug!(
+            "embedder: tokenizer read in {} ms",
+            started.elapsed().as_millis()
+        );
         for path in table_paths(dir) {
             if path.is_file() {
                 return Self::load(&path, tokenizer);
@@ -73,6 +98,8 @@ impl Distilled {
         Ok(Self::from_table(table, dims, tokenizer))
     }
 
+    /// The table in the safetensors file at `path`: its header is read now, its rows as
+    /// texts need them.
     fn load(path: &Path, tokenizer: Tokenizer) -> Result<Self, EmbedError> {
         let bad = |e: &dyn std::fmt::Display| {
             EmbedError::Missing(format!(
@@ -80,30 +107,64 @@ impl Distilled {
                 path.display()
             ))
         };
-        // Read straight from the file's bytes: a search in a new process pays for this.
-        let bytes = std::fs::read(path).map_err(|e| bad(&e))?;
-        let tensors = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| bad(&e))?;
-        let tensor = tensors.tensor("table").map_err(|e| bad(&e))?;
-        let (vocab, dims) = match (tensor.dtype(), tensor.shape()) {
-            (safetensors::Dtype::F32, [vocab, dims]) => (*vocab, *dims),
-            (dtype, shape) => return Err(bad(&format!("a {dtype:?} table of shape {shape:?}"))),
+        let mut file = File::open(path).map_err(|e| bad(&e))?;
+        let length = file.metadata().map_err(|e| bad(&e))?.len();
+        let mut prefix = [0u8; 8];
+        file.read_exact(&mut prefix).map_err(|e| bad(&e))?;
+        let header_len = u64::from_le_bytes(prefix);
+        if header_len > length.saturating_sub(8) || header_len > 1 << 20 {
+            return Err(bad(&"not a safetensors file"));
+        }
+        let mut header = vec![0u8; header_len as usize];
+        file.read_exact(&mut header).map_err(|e| bad(&e))?;
+        let header: serde_json::Value = serde_json::from_slice(&header).map_err(|e| bad(&e))?;
+        let table = &header["table"];
+        let shape: Vec<u64> = table["shape"]
+            .as_array()
+            .map(|dims| dims.iter().filter_map(serde_json::Value::as_u64).collect())
+            .unwrap_or_default();
+        let (vocab, dims) = match (table["dtype"].as_str(), shape.as_slice()) {
+            (Some("F32"), [vocab, dims]) => (*vocab as usize, *dims as usize),
+            (dtype, shape) => {
+                return Err(bad(&format!(
+                    "a {} table of shape {shape:?}",
+                    dtype.unwrap_or("missing")
+                )))
+            }
         };
+        let offsets: Vec<u64> = table["data_offsets"]
+            .as_array()
+            .map(|o| o.iter().filter_map(serde_json::Value::as_u64).collect())
+            .unwrap_or_default();
+        let at = 8 + header_len + offsets.first().copied().unwrap_or(u64::MAX);
+        let table_bytes = (vocab * dims * 4) as u64;
+        if offsets.len() != 2
+            || offsets[1].checked_sub(offsets[0]) != Some(table_bytes)
+            || at.checked_add(table_bytes) != Some(length)
+        {
+            return Err(bad(&"a table whose length does not match its shape"));
+        }
         if vocab != tokenizer.get_vocab_size(true) {
             return Err(bad(&format!(
                 "{vocab} rows for a vocabulary of {}",
                 tokenizer.get_vocab_size(true)
             )));
         }
-        let table: Vec<f32> = tensor
-            .data()
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
-        Ok(Self::from_table(table, dims, tokenizer))
+        let table = Table::File {
+            file: Mutex::new(file),
+            path: path.to_path_buf(),
+            at,
+            whole: OnceLock::new(),
+        };
+        Ok(Self::with_table(table, vocab, dims, tokenizer))
     }
 
     fn from_table(table: Vec<f32>, dims: usize, tokenizer: Tokenizer) -> Self {
         let vocab = table.len() / dims.max(1);
+        Self::with_table(Table::Memory(table), vocab, dims, tokenizer)
+    }
+
+    fn with_table(table: Table, vocab: usize, dims: usize, tokenizer: Tokenizer) -> Self {
         let weights = (0..vocab as u32)
             .map(|id| {
                 let rank = id.saturating_sub(FIRST_WORD) + 1;
@@ -118,14 +179,13 @@ impl Distilled {
         }
     }
 
-    fn embed_one(&self, ids: &[u32]) -> Vec<f32> {
+    fn embed_one<'a>(&self, ids: &[u32], row: &impl Fn(u32) -> Option<&'a [f32]>) -> Vec<f32> {
         let mut sum = vec![0f32; self.dims];
         for &id in ids {
-            let id = id as usize;
-            let Some(row) = self.table.get(id * self.dims..(id + 1) * self.dims) else {
+            let Some(row) = row(id) else {
                 continue;
             };
-            let w = self.weights.get(id).copied().unwrap_or(0.0);
+            let w = self.weights.get(id as usize).copied().unwrap_or(0.0);
             for (s, x) in sum.iter_mut().zip(row) {
                 *s += w * x;
             }
@@ -135,6 +195,72 @@ impl Distilled {
             sum.iter_mut().for_each(|x| *x /= norm);
         }
         sum
+    }
+
+    /// The rows of `ids`: the whole table when a call needs many (indexing), else just
+    /// theirs, read by position (a search's query).
+    fn rows_of(&self, ids: &[u32]) -> Result<Rows<'_>, EmbedError> {
+        let (file, path, at, whole) = match &self.table {
+            Table::Memory(table) => return Ok(Rows::Whole(table)),
+            Table::File {
+                file,
+                path,
+                at,
+                whole,
+            } => (file, path, *at, whole),
+        };
+        if let Some(table) = whole.get() {
+            return Ok(Rows::Whole(table));
+        }
+        let unreadable = |e: std::io::Error| {
+            EmbedError::Missing(format!(
+                "{}: {e} (delete it to distil again)",
+                path.display()
+            ))
+        };
+        let mut file = file.lock().unwrap_or_else(|p| p.into_inner());
+        let decode = |bytes: &[u8]| -> Vec<f32> {
+            bytes
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect()
+        };
+        let mut distinct = ids.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if distinct.len() > WHOLE_TABLE_FROM {
+            let mut bytes = vec![0u8; self.weights.len() * self.dims * 4];
+            file.seek(SeekFrom::Start(at)).map_err(unreadable)?;
+            file.read_exact(&mut bytes).map_err(unreadable)?;
+            return Ok(Rows::Whole(whole.get_or_init(|| decode(&bytes))));
+        }
+        let mut rows = HashMap::with_capacity(distinct.len());
+        let mut bytes = vec![0u8; self.dims * 4];
+        for id in distinct {
+            if id as usize >= self.weights.len() {
+                continue;
+            }
+            file.seek(SeekFrom::Start(at + (id as usize * self.dims * 4) as u64))
+                .map_err(unreadable)?;
+            file.read_exact(&mut bytes).map_err(unreadable)?;
+            rows.insert(id, decode(&bytes));
+        }
+        Ok(Rows::Some(rows))
+    }
+}
+
+/// The rows one call reads.
+enum Rows<'a> {
+    Whole(&'a [f32]),
+    Some(HashMap<u32, Vec<f32>>),
+}
+
+impl Rows<'_> {
+    fn row(&self, id: u32, dims: usize) -> Option<&[f32]> {
+        match self {
+            Rows::Whole(table) => table.get(id as usize * dims..(id as usize + 1) * dims),
+            Rows::Some(rows) => rows.get(&id).map(Vec::as_slice),
+        }
     }
 }
 
@@ -217,15 +343,20 @@ impl Embedder for Distilled {
     }
 
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        texts
+        let pieces = texts
             .iter()
             .map(|text| {
-                let encoding = self
-                    .tokenizer
+                self.tokenizer
                     .encode_fast(*text, false)
-                    .map_err(|e| EmbedError::Model(e.to_string()))?;
-                Ok(self.embed_one(encoding.get_ids()))
+                    .map(|encoding| encoding.get_ids().to_vec())
+                    .map_err(|e| EmbedError::Model(e.to_string()))
             })
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        let every: Vec<u32> = pieces.iter().flatten().copied().collect();
+        let rows = self.rows_of(&every)?;
+        Ok(pieces
+            .iter()
+            .map(|ids| self.embed_one(ids, &|id| rows.row(id, self.dims)))
+            .collect())
     }
 }

@@ -1,27 +1,65 @@
-//! The dense leg's vectors held compactly: one file beside the library per embedding model,
-//! every chunk vector quantised to int8 with its own scale (a quarter of f32), read in one
-//! piece and scanned exactly. It is derived from `chunk_vectors` and carries their
-//! fingerprint, so a library whose vectors changed builds it again; SQLite stays the truth.
+//! The dense leg's vectors held compactly: one file beside the library per embedding model.
+//! Every chunk vector is kept twice over: as int8 with its own scale (a quarter of f32), and
+//! as one sign bit per dimension around the library's mean vector (a thirty-second). A
+//! search scans the bits in memory by Hamming distance, then rescores a shortlist exactly
+//! from the int8 rows, which stay on disk and are read by position. The file is derived
+//! from `chunk_vectors` and carries their generation, so a library whose vectors changed
+//! builds it again; SQLite stays the truth.
 
 use crate::{Result, SqliteStore, StoreError};
 use std::collections::HashMap;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
-const MAGIC: &[u8; 8] = b"DIDENSE1";
+const MAGIC: &[u8; 8] = b"DIDENSE2";
+/// Magic, generation, dimensions, count, length of the names.
+const HEADER_BYTES: usize = 32;
 /// doc index, chunk index, node index (u32 each), scale (f32).
 const ENTRY_BYTES: usize = 16;
+/// A shortlist this many times the hits asked for is rescored exactly (at least
+/// [`SHORTLIST_MIN`]): measured by `docindex bench --search` against the exhaustive scan.
+const SHORTLIST_FACTOR: usize = 10;
+const SHORTLIST_MIN: usize = 3_000;
+/// Rows closer than this in the file are read in one piece.
+const READ_THROUGH_GAP: usize = 16;
+/// The most bytes read at once when rescoring.
+const READ_BLOCK: usize = 1 << 20;
 
-/// The int8 vectors of one model, with where each came from.
+/// The vectors of one model, with where each came from.
 pub struct DenseIndex {
-    fingerprint: i64,
     dims: usize,
     docs: Vec<String>,
     nodes: Vec<String>,
-    /// (doc, chunk, node, scale) per vector.
-    entries: Vec<(u32, u32, u32, f32)>,
-    /// The file as read; the vectors (int8 bytes) start at `vectors_at`.
-    bytes: Vec<u8>,
-    vectors_at: usize,
+    entries: Vec<Entry>,
+    /// The mean vector the sign bits are taken around (vectors of a model share a
+    /// direction, and bits around zero would say little).
+    centre: Vec<f32>,
+    /// `words` u64 of sign bits per vector.
+    codes: Vec<u64>,
+    words: usize,
+    rows: Rows,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Entry {
+    doc: u32,
+    chunk: u32,
+    node: u32,
+    scale: f32,
+}
+
+/// Where the int8 rows are read from.
+enum Rows {
+    /// Just built, and the file could not be kept.
+    Memory(Vec<i8>),
+    /// The index's file; the rows start at `at`.
+    File {
+        file: Mutex<File>,
+        path: PathBuf,
+        at: u64,
+    },
 }
 
 /// What an index is made of before it is encoded.
@@ -30,7 +68,9 @@ struct Parts {
     dims: usize,
     docs: Vec<String>,
     nodes: Vec<String>,
-    entries: Vec<(u32, u32, u32, f32)>,
+    entries: Vec<Entry>,
+    centre: Vec<f32>,
+    codes: Vec<u64>,
     vectors: Vec<i8>,
 }
 
@@ -59,83 +99,233 @@ pub fn dense_path(library: &Path, model: &str) -> PathBuf {
 }
 
 impl DenseIndex {
-    /// The index of `model` for the store's current vectors: read from its file when that
-    /// matches them, else built from the store and written for the next process.
+    /// The index of `model` for the store's current vectors: opened from its file when
+    /// that matches them, else built from the store and written for the next process.
     pub fn for_store(store: &SqliteStore, model: &str) -> Result<Self> {
         let fingerprint = store.vector_count()?;
         let path = dense_path(store.path(), model);
-        if let Ok(bytes) = std::fs::read(&path) {
-            match Self::decode(bytes) {
-                Some(index) if index.fingerprint == fingerprint && index.dims > 0 => {
-                    return Ok(index)
-                }
-                _ => {}
-            }
+        match Self::open(&path, fingerprint) {
+            Ok(Some(index)) => return Ok(index),
+            Ok(None) => {}
+            Err(e) => tracing::debug!("{}: {e}; building it again", path.display()),
         }
-        let bytes = Self::build(store, model, fingerprint)?.encode();
+        let parts = Parts::build(store, model, fingerprint)?;
         // Another process may be writing it too: written beside, then renamed.
         let partial = path.with_extension(format!("partial-{}", std::process::id()));
-        let written =
-            std::fs::write(&partial, &bytes).and_then(|()| std::fs::rename(&partial, &path));
+        let written = std::fs::write(&partial, parts.encode())
+            .and_then(|()| std::fs::rename(&partial, &path));
         if let Err(e) = written {
             let _ = std::fs::remove_file(&partial);
             tracing::warn!("{}: dense index not kept: {e}", path.display());
+            return Ok(parts.into_memory_index());
         }
-        Self::decode(bytes)
-            .ok_or_else(|| StoreError::Corrupt("a dense index that does not read back".into()))
+        match Self::open(&path, fingerprint) {
+            Ok(Some(index)) => Ok(index),
+            _ => Ok(parts.into_memory_index()),
+        }
     }
 
-    fn build(store: &SqliteStore, model: &str, fingerprint: i64) -> Result<Parts> {
-        let mut index = Parts {
-            fingerprint,
-            dims: 0,
-            docs: Vec::new(),
-            nodes: Vec::new(),
-            entries: Vec::new(),
-            vectors: Vec::new(),
+    /// The index in the file at `path` when it is whole and of this generation; its
+    /// int8 rows stay on disk.
+    fn open(path: &Path, fingerprint: i64) -> std::io::Result<Option<Self>> {
+        let mut file = match File::open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
         };
-        let mut doc_ids: HashMap<String, u32> = HashMap::new();
-        let mut node_ids: HashMap<String, u32> = HashMap::new();
-        let mut mismatch = None;
-        store.for_each_vector(model, None, &mut |v| {
-            if index.dims == 0 {
-                index.dims = v.vector.len();
-            }
-            if v.vector.len() != index.dims {
-                mismatch = Some(v.doc_id.clone());
-                return;
-            }
-            let doc = intern(&mut doc_ids, &mut index.docs, v.doc_id);
-            let node = intern(&mut node_ids, &mut index.nodes, v.node_id);
-            let peak = v.vector.iter().fold(0f32, |m, x| m.max(x.abs()));
-            let scale = if peak > 0.0 { peak / 127.0 } else { 1.0 };
-            index.vectors.extend(
-                v.vector
-                    .iter()
-                    .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8),
-            );
-            index.entries.push((doc, v.chunk_index as u32, node, scale));
-        })?;
-        if let Some(doc) = mismatch {
-            return Err(StoreError::Corrupt(format!(
-                "vectors of {model} in {doc} differ in length from the others"
-            )));
+        let length = file.metadata()?.len();
+        let mut header = [0u8; HEADER_BYTES];
+        if length < HEADER_BYTES as u64 {
+            return Ok(None);
         }
-        Ok(index)
+        file.read_exact(&mut header)?;
+        let word = |at: usize| {
+            u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
+        };
+        let mut long = [0u8; 8];
+        long.copy_from_slice(&header[8..16]);
+        let stored_fingerprint = i64::from_le_bytes(long);
+        long.copy_from_slice(&header[24..32]);
+        let (dims, count) = (word(16) as usize, word(20) as usize);
+        let Ok(names_len) = usize::try_from(u64::from_le_bytes(long)) else {
+            return Ok(None);
+        };
+        if &header[..8] != MAGIC || stored_fingerprint != fingerprint || dims == 0 {
+            return Ok(None);
+        }
+        let words = dims.div_ceil(64);
+        let Some(sizes) = Sizes::of(names_len, dims, count, words) else {
+            return Ok(None);
+        };
+        if sizes.total() != Some(length) {
+            return Ok(None);
+        }
+        // Everything but the int8 rows is read now.
+        let mut head = vec![0u8; sizes.rows_at - HEADER_BYTES];
+        file.read_exact(&mut head)?;
+        let Some(mut index) = Self::decode_head(&head, dims, count, names_len) else {
+            return Ok(None);
+        };
+        index.rows = Rows::File {
+            file: Mutex::new(file),
+            path: path.to_path_buf(),
+            at: sizes.rows_at as u64,
+        };
+        Ok(Some(index))
+    }
+
+    /// Names, centre, entries and codes from the bytes after the header.
+    fn decode_head(head: &[u8], dims: usize, count: usize, names_len: usize) -> Option<Self> {
+        let names: serde_json::Value = serde_json::from_slice(head.get(..names_len)?).ok()?;
+        let strings = |key: &str| -> Option<Vec<String>> {
+            names
+                .get(key)?
+                .as_array()?
+                .iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect()
+        };
+        let (docs, nodes) = (strings("docs")?, strings("nodes")?);
+        let mut at = names_len;
+        let mut take = |n: usize| {
+            let slice = head.get(at..at + n)?;
+            at += n;
+            Some(slice)
+        };
+        let centre: Vec<f32> = take(dims * 4)?
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        let mut entries = Vec::with_capacity(count);
+        for e in take(count * ENTRY_BYTES)?.chunks_exact(ENTRY_BYTES) {
+            let u = |i: usize| u32::from_le_bytes([e[i], e[i + 1], e[i + 2], e[i + 3]]);
+            let entry = Entry {
+                doc: u(0),
+                chunk: u(4),
+                node: u(8),
+                scale: f32::from_le_bytes([e[12], e[13], e[14], e[15]]),
+            };
+            if entry.doc as usize >= docs.len() || entry.node as usize >= nodes.len() {
+                return None;
+            }
+            entries.push(entry);
+        }
+        let words = dims.div_ceil(64);
+        let codes = take(count * words * 8)?
+            .chunks_exact(8)
+            .map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+            .collect();
+        Some(DenseIndex {
+            dims,
+            docs,
+            nodes,
+            entries,
+            centre,
+            codes,
+            words,
+            rows: Rows::Memory(Vec::new()),
+        })
     }
 
     /// The `limit` nearest chunks to `query` (a unit vector) among the documents `keep`
-    /// accepts, nearest first.
+    /// accepts, nearest first: the closest by sign bits are rescored exactly.
     pub fn nearest(
         &self,
         query: &[f32],
         keep: &dyn Fn(&str) -> bool,
         limit: usize,
-    ) -> Vec<DenseHit> {
+    ) -> Result<Vec<DenseHit>> {
+        let shortlist = (limit * SHORTLIST_FACTOR).max(SHORTLIST_MIN);
+        self.ranked(query, keep, limit, Some(shortlist))
+    }
+
+    /// As [`Self::nearest`], but every vector in scope is scored exactly (provenance, and
+    /// the benchmark's measure of what the shortlist misses).
+    pub fn nearest_exhaustive(
+        &self,
+        query: &[f32],
+        keep: &dyn Fn(&str) -> bool,
+        limit: usize,
+    ) -> Result<Vec<DenseHit>> {
+        self.ranked(query, keep, limit, None)
+    }
+
+    fn ranked(
+        &self,
+        query: &[f32],
+        keep: &dyn Fn(&str) -> bool,
+        limit: usize,
+        shortlist: Option<usize>,
+    ) -> Result<Vec<DenseHit>> {
         if self.dims == 0 || query.len() != self.dims || limit == 0 {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let allowed: Vec<bool> = self.docs.iter().map(|d| keep(d)).collect();
+        let mut candidates: Vec<usize> = match shortlist {
+            Some(size) => self.closest_by_bits(query, &allowed, size),
+            None => (0..self.entries.len())
+                .filter(|i| allowed[self.entries[*i].doc as usize])
+                .collect(),
+        };
+        let t = std::time::Instant::now();
+        candidates.sort_unstable();
+        let mut scored = self.rescore(query, &candidates)?;
+        tracing::debug!(
+            "dense: {} rescored in {} ms",
+            candidates.len(),
+            t.elapsed().as_millis()
+        );
+        let limit = limit.min(scored.len());
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        scored.select_nth_unstable_by(limit - 1, |a, b| b.0.total_cmp(&a.0));
+        scored.truncate(limit);
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        Ok(scored
+            .into_iter()
+            .map(|(similarity, i)| {
+                let entry = self.entries[i];
+                DenseHit {
+                    doc_id: self.docs[entry.doc as usize].clone(),
+                    node_id: self.nodes[entry.node as usize].clone(),
+                    chunk_index: entry.chunk as usize,
+                    similarity,
+                }
+            })
+            .collect())
+    }
+
+    /// The `size` vectors in scope whose sign bits differ least from the query's.
+    fn closest_by_bits(&self, query: &[f32], allowed: &[bool], size: usize) -> Vec<usize> {
+        let query_code = sign_code(
+            query.iter().zip(&self.centre).map(|(q, c)| q - c),
+            self.words,
+        );
+        let mut distances: Vec<(u32, u32)> = self
+            .codes
+            .chunks_exact(self.words)
+            .zip(&self.entries)
+            .enumerate()
+            .filter(|(_, (_, entry))| allowed[entry.doc as usize])
+            .map(|(i, (code, _))| {
+                let distance: u32 = code
+                    .iter()
+                    .zip(&query_code)
+                    .map(|(a, b)| (a ^ b).count_ones())
+                    .sum();
+                (distance, i as u32)
+            })
+            .collect();
+        if distances.len() > size {
+            distances.select_nth_unstable(size - 1);
+            distances.truncate(size);
+        }
+        distances.into_iter().map(|(_, i)| i as usize).collect()
+    }
+
+    /// The exact (int8) similarity of each of `sorted` (ascending vector numbers).
+    fn rescore(&self, query: &[f32], sorted: &[usize]) -> Result<Vec<(f32, usize)>> {
         // The query quantised too: an integer dot product, which the compiler vectorises
         // (a float sum it may not reorder); the error is well under a ranking's margins.
         let peak = query.iter().fold(0f32, |m, x| m.max(x.abs()));
@@ -144,41 +334,46 @@ impl DenseIndex {
             .iter()
             .map(|x| (x / query_scale).round().clamp(-127.0, 127.0) as i16)
             .collect();
-        let vectors = &self.bytes[self.vectors_at..];
-        let mut scored: Vec<(f32, usize)> = self
-            .entries
-            .iter()
-            .enumerate()
-            .filter(|(_, (doc, ..))| allowed[*doc as usize])
-            .map(|(i, (.., scale))| {
-                let row = &vectors[i * self.dims..(i + 1) * self.dims];
-                let dot: i32 = row
-                    .iter()
-                    .zip(&query8)
-                    .map(|(x, q)| i32::from(i16::from(*x as i8) * q))
-                    .sum();
-                (dot as f32 * scale * query_scale, i)
-            })
-            .collect();
-        let limit = limit.min(scored.len());
-        if limit == 0 {
-            return Vec::new();
-        }
-        scored.select_nth_unstable_by(limit - 1, |a, b| b.0.total_cmp(&a.0));
-        scored.truncate(limit);
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        scored
-            .into_iter()
-            .map(|(similarity, i)| {
-                let (doc, chunk, node, _) = self.entries[i];
-                DenseHit {
-                    doc_id: self.docs[doc as usize].clone(),
-                    node_id: self.nodes[node as usize].clone(),
-                    chunk_index: chunk as usize,
-                    similarity,
+        let score = |i: usize, row: &[u8]| {
+            let dot: i32 = row
+                .iter()
+                .zip(&query8)
+                .map(|(x, q)| i32::from(i16::from(*x as i8) * q))
+                .sum();
+            (dot as f32 * self.entries[i].scale * query_scale, i)
+        };
+        let mut scored = Vec::with_capacity(sorted.len());
+        match &self.rows {
+            Rows::Memory(vectors) => {
+                for &i in sorted {
+                    let row = &vectors[i * self.dims..(i + 1) * self.dims];
+                    let bytes: Vec<u8> = row.iter().map(|v| *v as u8).collect();
+                    scored.push(score(i, &bytes));
                 }
-            })
-            .collect()
+            }
+            Rows::File { file, path, at } => {
+                let mut file = file.lock().unwrap_or_else(|p| p.into_inner());
+                let unreadable = |e: std::io::Error| {
+                    StoreError::Corrupt(format!(
+                        "{}: the dense index cannot be read: {e}",
+                        path.display()
+                    ))
+                };
+                let mut buffer = Vec::new();
+                for run in runs(sorted, self.dims) {
+                    let (first, last) = (run[0], run[run.len() - 1]);
+                    buffer.resize((last - first + 1) * self.dims, 0);
+                    file.seek(SeekFrom::Start(*at + (first * self.dims) as u64))
+                        .map_err(unreadable)?;
+                    file.read_exact(&mut buffer).map_err(unreadable)?;
+                    for &i in run {
+                        let from = (i - first) * self.dims;
+                        scored.push(score(i, &buffer[from..from + self.dims]));
+                    }
+                }
+            }
+        }
+        Ok(scored)
     }
 
     /// Vectors held.
@@ -190,89 +385,189 @@ impl DenseIndex {
         self.entries.is_empty()
     }
 
-    /// Bytes the index takes in memory.
+    /// Bytes the index holds in memory (the int8 rows only when they are not on disk).
     pub fn bytes(&self) -> usize {
-        self.bytes.len() + self.entries.len() * ENTRY_BYTES
+        let rows = match &self.rows {
+            Rows::Memory(vectors) => vectors.len(),
+            Rows::File { .. } => 0,
+        };
+        self.entries.len() * ENTRY_BYTES + self.codes.len() * 8 + rows
+    }
+}
+
+/// Consecutive stretches of `sorted` that are read in one piece: rows less than
+/// [`READ_THROUGH_GAP`] apart, at most [`READ_BLOCK`] bytes.
+fn runs(sorted: &[usize], dims: usize) -> Vec<&[usize]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for k in 1..=sorted.len() {
+        let ends = k == sorted.len()
+            || sorted[k] - sorted[k - 1] > READ_THROUGH_GAP
+            || (sorted[k] - sorted[start] + 1) * dims > READ_BLOCK;
+        if ends {
+            out.push(&sorted[start..k]);
+            start = k;
+        }
+    }
+    out
+}
+
+/// One bit per dimension, set where the value is positive.
+fn sign_code(values: impl Iterator<Item = f32>, words: usize) -> Vec<u64> {
+    let mut code = vec![0u64; words];
+    for (d, v) in values.enumerate() {
+        if v > 0.0 {
+            code[d / 64] |= 1 << (d % 64);
+        }
+    }
+    code
+}
+
+/// Byte sizes of a file's parts.
+struct Sizes {
+    rows_at: usize,
+    rows: usize,
+}
+
+impl Sizes {
+    fn of(names_len: usize, dims: usize, count: usize, words: usize) -> Option<Self> {
+        let rows_at = HEADER_BYTES
+            .checked_add(names_len)?
+            .checked_add(dims.checked_mul(4)?)?
+            .checked_add(count.checked_mul(ENTRY_BYTES)?)?
+            .checked_add(count.checked_mul(words)?.checked_mul(8)?)?;
+        Some(Sizes {
+            rows_at,
+            rows: count.checked_mul(dims)?,
+        })
     }
 
-    /// `None` for a file that is not a whole index of this format.
-    fn decode(bytes: Vec<u8>) -> Option<Self> {
-        let mut at = 0usize;
-        let mut take = |n: usize| {
-            let slice = bytes.get(at..at + n)?;
-            at += n;
-            Some(slice)
-        };
-        if take(8)? != MAGIC {
-            return None;
-        }
-        let fingerprint = i64::from_le_bytes(take(8)?.try_into().ok()?);
-        let dims = u32::from_le_bytes(take(4)?.try_into().ok()?) as usize;
-        let count = u32::from_le_bytes(take(4)?.try_into().ok()?) as usize;
-        let names_len = usize::try_from(u64::from_le_bytes(take(8)?.try_into().ok()?)).ok()?;
-        let names: serde_json::Value = serde_json::from_slice(take(names_len)?).ok()?;
-        let strings = |key: &str| -> Option<Vec<String>> {
-            names
-                .get(key)?
-                .as_array()?
-                .iter()
-                .map(|v| v.as_str().map(str::to_string))
-                .collect()
-        };
-        let (docs, nodes) = (strings("docs")?, strings("nodes")?);
-        let mut entries = Vec::with_capacity(count);
-        for _ in 0..count {
-            let e = take(ENTRY_BYTES)?;
-            let u = |i: usize| u32::from_le_bytes([e[i], e[i + 1], e[i + 2], e[i + 3]]);
-            let entry = (
-                u(0),
-                u(4),
-                u(8),
-                f32::from_le_bytes([e[12], e[13], e[14], e[15]]),
-            );
-            if entry.0 as usize >= docs.len() || entry.2 as usize >= nodes.len() {
-                return None;
-            }
-            entries.push(entry);
-        }
-        let vectors_at = 32 + names_len + count * ENTRY_BYTES;
-        if vectors_at.checked_add(count.checked_mul(dims)?)? != bytes.len() {
-            return None;
-        }
-        Some(DenseIndex {
-            fingerprint,
-            dims,
-            docs,
-            nodes,
-            entries,
-            bytes,
-            vectors_at,
-        })
+    fn total(&self) -> Option<u64> {
+        u64::try_from(self.rows_at.checked_add(self.rows)?).ok()
     }
 }
 
 impl Parts {
-    fn vector_bytes(&self) -> usize {
-        self.vectors.len() + self.entries.len() * ENTRY_BYTES
+    fn build(store: &SqliteStore, model: &str, fingerprint: i64) -> Result<Self> {
+        let mut parts = Parts {
+            fingerprint,
+            dims: 0,
+            docs: Vec::new(),
+            nodes: Vec::new(),
+            entries: Vec::new(),
+            centre: Vec::new(),
+            codes: Vec::new(),
+            vectors: Vec::new(),
+        };
+        let mut doc_ids: HashMap<String, u32> = HashMap::new();
+        let mut node_ids: HashMap<String, u32> = HashMap::new();
+        let mut sum: Vec<f64> = Vec::new();
+        let mut mismatch = None;
+        store.for_each_vector(model, None, &mut |v| {
+            if parts.dims == 0 {
+                parts.dims = v.vector.len();
+                sum = vec![0.0; parts.dims];
+            }
+            if v.vector.len() != parts.dims {
+                mismatch = Some(v.doc_id.clone());
+                return;
+            }
+            let doc = intern(&mut doc_ids, &mut parts.docs, v.doc_id);
+            let node = intern(&mut node_ids, &mut parts.nodes, v.node_id);
+            for (s, x) in sum.iter_mut().zip(&v.vector) {
+                *s += f64::from(*x);
+            }
+            let scale = parts.push_row(&v.vector);
+            parts.entries.push(Entry {
+                doc,
+                chunk: v.chunk_index as u32,
+                node,
+                scale,
+            });
+        })?;
+        if let Some(doc) = mismatch {
+            return Err(StoreError::Corrupt(format!(
+                "vectors of {model} in {doc} differ in length from the others"
+            )));
+        }
+        let count = parts.entries.len().max(1) as f64;
+        parts.centre = sum.iter().map(|s| (s / count) as f32).collect();
+        parts.code_rows();
+        Ok(parts)
+    }
+
+    /// Quantises `vector` onto the int8 rows; its scale.
+    fn push_row(&mut self, vector: &[f32]) -> f32 {
+        let peak = vector.iter().fold(0f32, |m, x| m.max(x.abs()));
+        let scale = if peak > 0.0 { peak / 127.0 } else { 1.0 };
+        self.vectors.extend(
+            vector
+                .iter()
+                .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8),
+        );
+        scale
+    }
+
+    /// The sign bits of every row around the centre.
+    fn code_rows(&mut self) {
+        let words = self.dims.div_ceil(64);
+        self.codes = Vec::with_capacity(self.entries.len() * words);
+        for (row, entry) in self
+            .vectors
+            .chunks_exact(self.dims.max(1))
+            .zip(&self.entries)
+        {
+            let centred = row
+                .iter()
+                .zip(&self.centre)
+                .map(|(x, c)| f32::from(*x) * entry.scale - c);
+            self.codes.extend(sign_code(centred, words));
+        }
     }
 
     fn encode(&self) -> Vec<u8> {
         let names = serde_json::json!({"docs": self.docs, "nodes": self.nodes}).to_string();
-        let mut out = Vec::with_capacity(32 + names.len() + self.vector_bytes());
+        let mut out = Vec::with_capacity(
+            HEADER_BYTES
+                + names.len()
+                + self.centre.len() * 4
+                + self.entries.len() * ENTRY_BYTES
+                + self.codes.len() * 8
+                + self.vectors.len(),
+        );
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&self.fingerprint.to_le_bytes());
         out.extend_from_slice(&(self.dims as u32).to_le_bytes());
         out.extend_from_slice(&(self.entries.len() as u32).to_le_bytes());
         out.extend_from_slice(&(names.len() as u64).to_le_bytes());
         out.extend_from_slice(names.as_bytes());
-        for (doc, chunk, node, scale) in &self.entries {
-            out.extend_from_slice(&doc.to_le_bytes());
-            out.extend_from_slice(&chunk.to_le_bytes());
-            out.extend_from_slice(&node.to_le_bytes());
-            out.extend_from_slice(&scale.to_le_bytes());
+        for c in &self.centre {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+        for e in &self.entries {
+            out.extend_from_slice(&e.doc.to_le_bytes());
+            out.extend_from_slice(&e.chunk.to_le_bytes());
+            out.extend_from_slice(&e.node.to_le_bytes());
+            out.extend_from_slice(&e.scale.to_le_bytes());
+        }
+        for c in &self.codes {
+            out.extend_from_slice(&c.to_le_bytes());
         }
         out.extend(self.vectors.iter().map(|v| *v as u8));
         out
+    }
+
+    fn into_memory_index(self) -> DenseIndex {
+        DenseIndex {
+            dims: self.dims,
+            docs: self.docs,
+            nodes: self.nodes,
+            entries: self.entries,
+            centre: self.centre,
+            codes: self.codes,
+            words: self.dims.div_ceil(64),
+            rows: Rows::Memory(self.vectors),
+        }
     }
 }
 
@@ -295,56 +590,127 @@ mod tests {
         v.iter().map(|x| x / n).collect()
     }
 
-    #[test]
-    fn int8_vectors_rank_as_f32_ones_and_the_file_round_trips() {
+    /// Vectors in 70 dimensions (two code words), a pseudo-random walk.
+    fn rows(count: usize) -> Vec<Vec<f32>> {
+        let mut state = 12345u64;
+        (0..count)
+            .map(|_| {
+                let v: Vec<f32> = (0..70)
+                    .map(|_| {
+                        state = state
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        ((state >> 33) as f32 / (1u64 << 31) as f32) - 0.5
+                    })
+                    .collect();
+                unit(&v)
+            })
+            .collect()
+    }
+
+    fn parts_of(rows: &[Vec<f32>]) -> Parts {
         let mut parts = Parts {
             fingerprint: 7,
-            dims: 4,
+            dims: rows[0].len(),
             docs: vec!["a".into(), "b".into()],
             nodes: vec!["0000".into(), "0001".into()],
             entries: Vec::new(),
+            centre: vec![0.0; rows[0].len()],
+            codes: Vec::new(),
             vectors: Vec::new(),
         };
-        let rows = [
-            (0, unit(&[1.0, 0.0, 0.0, 0.0])),
-            (0, unit(&[0.9, 0.1, 0.0, 0.0])),
-            (1, unit(&[0.0, 1.0, 0.0, 0.2])),
-            (1, unit(&[0.7, 0.7, 0.0, 0.0])),
-        ];
-        for (i, (doc, v)) in rows.iter().enumerate() {
-            let peak = v.iter().fold(0f32, |m, x| m.max(x.abs()));
-            let scale = peak / 127.0;
-            parts
-                .vectors
-                .extend(v.iter().map(|x| (x / scale).round() as i8));
-            parts.entries.push((*doc, i as u32, (i % 2) as u32, scale));
+        for (i, v) in rows.iter().enumerate() {
+            for (c, x) in parts.centre.iter_mut().zip(v) {
+                *c += x / rows.len() as f32;
+            }
+            let scale = parts.push_row(v);
+            parts.entries.push(Entry {
+                doc: (i % 2) as u32,
+                chunk: i as u32,
+                node: (i % 2) as u32,
+                scale,
+            });
         }
-        let encoded = parts.encode();
-        let index = DenseIndex::decode(encoded.clone()).unwrap();
-        let query = unit(&[1.0, 0.05, 0.0, 0.0]);
-        let hits = index.nearest(&query, &|_| true, 3);
-        let order: Vec<usize> = hits.iter().map(|h| h.chunk_index).collect();
-        assert_eq!(order, vec![0, 1, 3]);
-        for hit in &hits {
-            let exact: f32 = rows[hit.chunk_index]
-                .1
-                .iter()
-                .zip(&query)
-                .map(|(a, b)| a * b)
-                .sum();
-            assert!(
-                (exact - hit.similarity).abs() < 0.01,
-                "{exact} vs {}",
-                hit.similarity
-            );
-        }
-        let only_b = index.nearest(&query, &|d| d == "b", 5);
-        assert_eq!(only_b.len(), 2);
-        assert!(only_b.iter().all(|h| h.doc_id == "b"));
+        parts.code_rows();
+        parts
+    }
 
-        assert_eq!(index.fingerprint, 7);
-        let mut cut = encoded;
+    fn exact(
+        rows: &[Vec<f32>],
+        query: &[f32],
+        keep: impl Fn(usize) -> bool,
+        limit: usize,
+    ) -> Vec<usize> {
+        let mut all: Vec<(f32, usize)> = rows
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| keep(*i))
+            .map(|(i, r)| (r.iter().zip(query).map(|(a, b)| a * b).sum(), i))
+            .collect();
+        all.sort_by(|a, b| b.0.total_cmp(&a.0));
+        all.into_iter().take(limit).map(|(_, i)| i).collect()
+    }
+
+    #[test]
+    fn the_file_round_trips_and_ranks_as_f32_vectors_do() {
+        let rows = rows(3_000);
+        let parts = parts_of(&rows);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("dense-test.bin");
+        std::fs::write(&path, parts.encode()).unwrap();
+        let on_disk = DenseIndex::open(&path, 7).unwrap().unwrap();
+        assert!(matches!(on_disk.rows, Rows::File { .. }));
+        assert_eq!(on_disk.entries, parts.entries);
+        assert_eq!(on_disk.codes, parts.codes);
+        let in_memory = parts_of(&rows).into_memory_index();
+        let query = rows[17].clone();
+
+        for index in [&on_disk, &in_memory] {
+            // Exhaustive: the order of the f32 vectors, the similarity within int8's error.
+            let hits = index.nearest_exhaustive(&query, &|_| true, 20).unwrap();
+            let order: Vec<usize> = hits.iter().map(|h| h.chunk_index).collect();
+            assert_eq!(order[0], 17);
+            let truth = exact(&rows, &query, |_| true, 20);
+            assert!(
+                order.iter().filter(|i| truth.contains(i)).count() >= 18,
+                "{order:?} vs {truth:?}"
+            );
+            for hit in &hits {
+                let f32_similarity: f32 = rows[hit.chunk_index]
+                    .iter()
+                    .zip(&query)
+                    .map(|(a, b)| a * b)
+                    .sum();
+                assert!((f32_similarity - hit.similarity).abs() < 0.02);
+            }
+            // A scope keeps to its documents.
+            let only_b = index.nearest(&query, &|d| d == "b", 5).unwrap();
+            assert_eq!(only_b.len(), 5);
+            assert!(only_b
+                .iter()
+                .all(|h| h.doc_id == "b" && h.chunk_index % 2 == 1));
+        }
+
+        // The shortlist (1,000 of 3,000 by sign bits) keeps the true nearest.
+        let shortlisted = on_disk.nearest(&query, &|_| true, 10).unwrap();
+        let exhaustive = on_disk.nearest_exhaustive(&query, &|_| true, 10).unwrap();
+        assert_eq!(shortlisted, exhaustive);
+
+        // Another generation, or a cut file, is not read.
+        assert!(DenseIndex::open(&path, 8).unwrap().is_none());
+        let mut cut = std::fs::read(&path).unwrap();
         cut.pop();
-        assert!(DenseIndex::decode(cut).is_none());
+        std::fs::write(&path, cut).unwrap();
+        assert!(DenseIndex::open(&path, 7).unwrap().is_none());
+    }
+
+    #[test]
+    fn rows_are_read_in_few_pieces() {
+        let sorted = [1, 2, 3, 40, 41, 100];
+        let pieces = runs(&sorted, 384);
+        assert_eq!(pieces, vec![&[1, 2, 3][..], &[40, 41][..], &[100][..]]);
+        // A long stretch is cut into blocks.
+        let long: Vec<usize> = (0..10_000).collect();
+        assert!(runs(&long, 384).iter().all(|r| r.len() * 384 <= READ_BLOCK));
     }
 }

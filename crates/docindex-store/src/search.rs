@@ -132,6 +132,13 @@ impl SqliteStore {
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
+    /// The id of every document in the library.
+    pub fn doc_ids(&self) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare_cached("SELECT doc_id FROM documents")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<std::result::Result<Vec<String>, _>>()?)
+    }
+
     /// Terms and definitions of the dictionaries of `doc_ids` (all documents when `None`).
     pub fn dictionary_pairs(&self, doc_ids: Option<&[String]>) -> Result<Vec<(String, String)>> {
         let mut stmt = self.conn.prepare_cached(

@@ -205,6 +205,12 @@ pub struct Expansion {
     pub equivalent_groups: Vec<Vec<String>>,
     /// The FTS5 expression: every term and phrase, OR'ed.
     pub fts_query: String,
+    /// The same expression with the query's words required together (AND) instead of any
+    /// (OR), when it has two or more: the same phrases in the same order, so BM25 scores a
+    /// passage alike under both. A large library is searched with it first, since a word
+    /// common to a third of the passages makes the OR expression rank all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fts_all_terms: Option<String>,
 }
 
 /// Stems of the content words (stopwords left out) of `texts`.
@@ -343,12 +349,25 @@ pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
         .collect();
     parts.extend(equivalents.iter().map(|e| fts_phrase(e)));
     parts.dedup();
+    // The query's own words lead the parts, up to the NEAR group.
+    let fts_all_terms = parts
+        .iter()
+        .position(|p| p.starts_with("NEAR("))
+        .filter(|words| *words >= 2)
+        .map(|words| {
+            let together = format!("({})", parts[..words].join(" AND "));
+            std::iter::once(together)
+                .chain(parts[words..].iter().cloned())
+                .collect::<Vec<_>>()
+                .join(" OR ")
+        });
     Expansion {
         terms,
         added,
         equivalents,
         equivalent_groups: groups,
         fts_query: parts.join(" OR "),
+        fts_all_terms,
     }
 }
 
@@ -373,6 +392,14 @@ mod tests {
         let e = expand("What was EBITDA in 2024?", &dict);
         assert_eq!(e.terms, vec!["ebitda", "2024"]);
         assert_eq!(e.added.len(), 1);
+        assert_eq!(
+            e.fts_all_terms.as_deref(),
+            Some(
+                "(\"ebitda\" AND \"2024\") OR NEAR(\"ebitda\" \"2024\", 6) OR \"earnings before \
+                 interest, taxes, depreciation and amortization\""
+            )
+        );
+        assert_eq!(expand("EBITDA", &dict).fts_all_terms, None);
         assert!(
             e.fts_query.contains(
                 "\"ebitda\" OR \"2024\" OR NEAR(\"ebitda\" \"2024\", 6) OR \"earnings before"
