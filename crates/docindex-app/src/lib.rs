@@ -188,7 +188,7 @@ pub struct Library {
 }
 
 /// The dense index loaded for a model at a fingerprint of the stored set.
-type LoadedVectors = (String, i64, Arc<docindex_store::DenseIndex>);
+pub(crate) type LoadedVectors = (String, i64, Arc<docindex_store::DenseIndex>);
 
 /// What the embedding stage did.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]

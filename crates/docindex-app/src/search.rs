@@ -252,43 +252,31 @@ impl Library {
             .dictionary_pairs((!whole_library).then_some(ids.as_slice()))?;
         let expansion = expand(&request.query, &dictionary);
         lap("scope and expansion");
-        let mut legs = Vec::new();
         let mut notes = Vec::new();
         let depth = (request.limit * 10).max(100);
         // The whole library needs no scope filter in SQL (which costs a lookup per match).
         let sql_scope = (!whole_library).then_some(ids.as_slice());
         if scope.is_empty() {
             notes.push("no document matches the filters".to_string());
-        } else if !expansion.fts_query.is_empty() {
-            if !request.without.contains(&LegKind::Lexical) {
-                let hits = narrowed_first(&expansion, scope.len(), depth, |query, limit| {
-                    self.store.bm25_chunks(query, sql_scope, limit)
-                })?;
-                legs.push(Leg {
-                    kind: LegKind::Lexical,
-                    hits: hits.into_iter().map(ranked).collect(),
-                });
-                lap("lexical leg");
-            }
-            if !request.without.contains(&LegKind::Titles) {
-                let hits = narrowed_first(&expansion, scope.len(), depth / 2, |query, limit| {
-                    self.store.bm25_nodes(query, sql_scope, limit)
-                })?;
-                let mut titled: Vec<(Ranked, String)> = hits
-                    .into_iter()
-                    .map(|h| {
-                        let title = h.title.clone().unwrap_or_default();
-                        (ranked(h), title)
-                    })
-                    .collect();
-                rank_titles(&mut titled, &expansion.query_stems());
-                legs.push(Leg {
-                    kind: LegKind::Titles,
-                    hits: titled.into_iter().map(|(r, _)| r).collect(),
-                });
-                lap("titles leg");
-            }
         }
+        let wants_dense = !scope.is_empty() && !request.without.contains(&LegKind::Dense);
+        let mut legs = std::thread::scope(|threads| {
+            let warm = if wants_dense {
+                self.warm_dense(threads)
+            } else {
+                None
+            };
+            let legs = if scope.is_empty() {
+                Ok(Vec::new())
+            } else {
+                self.lexical_legs(&expansion, sql_scope, scope.len(), depth, &request.without)
+            };
+            if let Some(Ok(warm)) = warm.map(|w| w.join()) {
+                self.adopt(warm);
+            }
+            legs
+        })?;
+        lap("lexical legs");
         if !scope.is_empty() && !request.without.contains(&LegKind::Dense) {
             match self.dense_leg(&request.query, &ids, depth) {
                 Ok(Some(leg)) => legs.push(leg),
@@ -400,6 +388,48 @@ impl Library {
             self.rescore_with_llm(llm.as_ref(), &request.query, &mut results)?;
         }
         Ok(results)
+    }
+
+    /// BM25 over chunks and over titles and summaries, each unless left out.
+    fn lexical_legs(
+        &self,
+        expansion: &Expansion,
+        sql_scope: Option<&[String]>,
+        documents: usize,
+        depth: usize,
+        without: &[LegKind],
+    ) -> Result<Vec<Leg>> {
+        let mut legs = Vec::new();
+        if expansion.fts_query.is_empty() {
+            return Ok(legs);
+        }
+        if !without.contains(&LegKind::Lexical) {
+            let hits = narrowed_first(expansion, documents, depth, |query, limit| {
+                self.store.bm25_chunks(query, sql_scope, limit)
+            })?;
+            legs.push(Leg {
+                kind: LegKind::Lexical,
+                hits: hits.into_iter().map(ranked).collect(),
+            });
+        }
+        if !without.contains(&LegKind::Titles) {
+            let hits = narrowed_first(expansion, documents, depth / 2, |query, limit| {
+                self.store.bm25_nodes(query, sql_scope, limit)
+            })?;
+            let mut titled: Vec<(Ranked, String)> = hits
+                .into_iter()
+                .map(|h| {
+                    let title = h.title.clone().unwrap_or_default();
+                    (ranked(h), title)
+                })
+                .collect();
+            rank_titles(&mut titled, &expansion.query_stems());
+            legs.push(Leg {
+                kind: LegKind::Titles,
+                hits: titled.into_iter().map(|(r, _)| r).collect(),
+            });
+        }
+        Ok(legs)
     }
 
     /// The LLM leg: the offline ranking's candidates are scored by the model in batches of

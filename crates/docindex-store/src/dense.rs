@@ -125,6 +125,12 @@ impl DenseIndex {
         }
     }
 
+    /// The index in the file at `path` when that is whole and of this generation (`None`
+    /// otherwise: [`Self::for_store`] builds it again); its int8 rows stay on disk.
+    pub fn open_current(path: &Path, generation: i64) -> Option<Self> {
+        Self::open(path, generation).ok().flatten()
+    }
+
     /// The index in the file at `path` when it is whole and of this generation; its
     /// int8 rows stay on disk.
     fn open(path: &Path, fingerprint: i64) -> std::io::Result<Option<Self>> {
