@@ -90,6 +90,7 @@ impl Library {
         let concept = topic_concept(topic, &dictionary).map_err(AppError::Topic)?;
         let matcher = TopicMatcher::new(&concept);
         let closeness_by_doc = self.closeness(topic, &ids);
+        let semantic = !matches!(closeness_by_doc, Closeness::Unknown);
         let total: usize = docs.iter().map(|d| d.node_count).sum();
         let llm = self.llm.clone().filter(|_| scope.use_model);
         let model_used = llm.is_some();
@@ -111,14 +112,10 @@ impl Library {
             let Some(doc) = self.store.get(&summary.doc_id)? else {
                 continue;
             };
-            let empty = HashMap::new();
-            let closeness = closeness_by_doc
-                .as_ref()
-                .and_then(|c| c.get(&doc.doc_id))
-                .unwrap_or(&empty);
+            let closeness = closeness_by_doc.of(&doc.doc_id);
             let base = scanned;
             let streaming = llm.is_none();
-            let found = scan(&doc, &matcher, closeness, options, &mut |done, _, hit| {
+            let found = scan(&doc, &matcher, &closeness, options, &mut |done, _, hit| {
                 if let (Some(hit), true) = (hit, streaming) {
                     on_event(ProvenanceEvent::Hit(hit));
                 }
@@ -160,7 +157,7 @@ impl Library {
                 },
                 sections_judged_by_model: judged_sections,
                 excerpts_judged_by_model: judged_excerpts,
-                semantic: closeness_by_doc.is_some(),
+                semantic,
             },
             evidence,
             documents: with_evidence,
@@ -181,43 +178,68 @@ impl Library {
             .collect()
     }
 
-    /// Per document, per node: the best cosine similarity of its chunks to `topic`. `None`
-    /// when the model or the vectors are not there.
-    fn closeness(
-        &self,
-        topic: &str,
-        ids: &[String],
-    ) -> Option<HashMap<String, HashMap<String, f32>>> {
-        let embedder = self.embedder().ok()?;
-        let mut out: HashMap<String, HashMap<String, f32>> = HashMap::new();
+    /// Per document, per node: the best cosine similarity of its chunks to `topic`.
+    /// Unknown when the model or the vectors are not there.
+    fn closeness(&self, topic: &str, ids: &[String]) -> Closeness {
+        let Ok(embedder) = self.embedder() else {
+            return Closeness::Unknown;
+        };
+        let Some(query) = embedder.embed(&[topic]).ok().and_then(|mut v| v.pop()) else {
+            return Closeness::Unknown;
+        };
         if self.uses_vector_store() {
-            let query = embedder.embed(&[topic]).ok()?.pop()?;
             let nearest = match self.nearest_in_store(embedder.model_id(), &query, ids, None) {
-                Ok(nearest) => nearest?,
+                Ok(Some(nearest)) => nearest,
+                Ok(None) => return Closeness::Unknown,
                 Err(e) => {
                     tracing::warn!("provenance without closeness in meaning: {e}");
-                    return None;
+                    return Closeness::Unknown;
                 }
             };
+            let mut out = HashMap::new();
             for n in nearest {
                 keep_best(&mut out, n.doc_id, n.node_id, n.similarity);
             }
-            return Some(out);
+            return Closeness::Known(out);
         }
-        let index = self.dense_index(embedder.model_id()).ok()?;
-        let query = embedder.embed(&[topic]).ok()?.pop()?;
-        let scope: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
-        let every = index
-            .nearest_exhaustive(&query, &|doc| scope.contains(doc), index.len())
-            .map_err(|e| tracing::warn!("provenance without closeness in meaning: {e}"))
-            .ok()?;
-        if every.is_empty() {
-            return None;
+        match self.dense_index(embedder.model_id()) {
+            Ok(index) if !index.is_empty() => Closeness::PerDocument { index, query },
+            _ => Closeness::Unknown,
         }
-        for hit in every {
-            keep_best(&mut out, hit.doc_id, hit.node_id, hit.similarity);
+    }
+}
+
+/// How close in meaning each node of a document is to the topic.
+enum Closeness {
+    Unknown,
+    /// Known for every document at once (a shared vector store answers one query).
+    Known(HashMap<String, HashMap<String, f32>>),
+    /// Read from the library's dense index one document at a time, as the scan reaches it:
+    /// the first hits do not wait for every vector of a large library.
+    PerDocument {
+        index: std::sync::Arc<docindex_store::DenseIndex>,
+        query: Vec<f32>,
+    },
+}
+
+impl Closeness {
+    /// Node id to its closest chunk's similarity, for `doc_id`.
+    fn of(&self, doc_id: &str) -> HashMap<String, f32> {
+        match self {
+            Closeness::Unknown => HashMap::new(),
+            Closeness::Known(all) => all.get(doc_id).cloned().unwrap_or_default(),
+            Closeness::PerDocument { index, query } => {
+                let hits = index
+                    .nearest_exhaustive(query, &|d| d == doc_id, index.len())
+                    .map_err(|e| tracing::warn!("provenance without closeness in meaning: {e}"))
+                    .unwrap_or_default();
+                let mut out = HashMap::new();
+                for hit in hits {
+                    keep_best(&mut out, hit.doc_id, hit.node_id, hit.similarity);
+                }
+                out.remove(doc_id).unwrap_or_default()
+            }
         }
-        Some(out)
     }
 }
 

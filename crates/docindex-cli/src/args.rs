@@ -266,7 +266,7 @@ pub struct SearchArgs {
 
 #[derive(Args)]
 pub struct BenchArgs {
-    #[arg(required_unless_present = "search")]
+    #[arg(required_unless_present_any = ["search", "provenance"])]
     pub paths: Vec<PathBuf>,
     #[arg(long, default_value_t = default_jobs())]
     pub jobs: usize,
@@ -281,6 +281,10 @@ pub struct BenchArgs {
     /// and p95 over a fixed list of analyst queries, each run `--repeat` times.
     #[arg(long, conflicts_with = "embed")]
     pub search: bool,
+    /// Measure provenance over the whole library (`--library`) for this topic: when the
+    /// first hit streams, the whole scan, and its coverage.
+    #[arg(long, value_name = "TOPIC", conflicts_with_all = ["embed", "search"])]
+    pub provenance: Option<String>,
 }
 
 pub fn default_jobs() -> usize {

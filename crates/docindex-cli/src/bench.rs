@@ -325,6 +325,42 @@ pub fn search(library: &Library, repeat: usize) -> Result<i32> {
     Ok(0)
 }
 
+/// Provenance over the whole library in this process: when the first hit streams (what a
+/// user waits for), the whole scan, and the coverage it reports.
+pub fn provenance(library: &Library, topic: &str) -> Result<i32> {
+    let started = Instant::now();
+    let first_hit = std::cell::Cell::new(None);
+    let report = library.provenance(
+        topic,
+        &docindex_app::search::SearchRequest::new(topic),
+        docindex_core::provenance::ScanOptions::default(),
+        &|event| {
+            if let docindex_app::provenance::ProvenanceEvent::Hit(_) = event {
+                if first_hit.get().is_none() {
+                    first_hit.set(Some(started.elapsed()));
+                }
+            }
+        },
+    )?;
+    let coverage = &report.coverage;
+    println!(
+        "provenance of {topic:?} over {} documents: first hit after {}, all {} excerpt(s) in {:.1} s; \
+         scanned {} of {} sections{}; peak {:.0} MB",
+        coverage.documents,
+        first_hit
+            .get()
+            .map(|t| format!("{:.0} ms", t.as_secs_f64() * 1000.0))
+            .unwrap_or_else(|| "never (no hit)".to_string()),
+        report.evidence.iter().map(|e| e.excerpts.len()).sum::<usize>(),
+        started.elapsed().as_secs_f64(),
+        coverage.sections_scanned,
+        coverage.sections_total,
+        if coverage.semantic { ", by words and meaning" } else { ", by words" },
+        peak_rss_mb().unwrap_or(f64::NAN)
+    );
+    Ok(0)
+}
+
 fn reset_peak_rss() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }

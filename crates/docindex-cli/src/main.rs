@@ -53,6 +53,12 @@ fn run(cli: Cli) -> Result<i32> {
             library.set_embedder_choice(cli.embedder);
             return bench::search(&library, args.repeat);
         }
+        if let Some(topic) = &args.provenance {
+            let dir = cli.library.clone().unwrap_or_else(default_library_dir);
+            let mut library = Library::open(&dir, settings)?;
+            library.set_embedder_choice(cli.embedder);
+            return bench::provenance(&library, topic);
+        }
         if args.embed {
             return bench::embedding(&args.paths, settings);
         }
