@@ -598,3 +598,230 @@ async fn a_million_character_filing_stays_virtualised_in_the_reader() -> TestRes
     drop(driver);
     Ok(())
 }
+
+/// Run `script` (which ends by calling `done`) with the arguments and wait for its value.
+async fn run_async(
+    client: &Client,
+    what: &str,
+    script: &str,
+    args: Vec<Value>,
+) -> Result<Value, Box<dyn std::error::Error>> {
+    Ok(client
+        .execute_async(script, args)
+        .await
+        .map_err(|e| format!("{what}: {e}"))?)
+}
+
+/// Change a filter of the library pane and time it until the count shows `expect`.
+const FILTER_AND_TIME: &str = "const [css, value, expect, done] = arguments;
+    const field = document.querySelector(css);
+    const count = () => document.querySelector('[data-testid=doc-count]').textContent.trim();
+    const started = performance.now();
+    field.value = value;
+    field.dispatchEvent(new Event(field.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }));
+    const check = () => {
+      if (count().startsWith(expect + ' of')) done({ ms: performance.now() - started, count: count() });
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);";
+
+/// A library of 1,000 filings in the real window: the list keeps a screenful of rows in the
+/// page, every filter answers, the end of the list is reached, and a document opens. Prints
+/// the times (figures, not limits) and keeps them in `e2e-artifacts/library-1000.json`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a display, tauri-driver and the built UI: scripts/test.sh runs it"]
+async fn a_library_of_1000_filings_stays_smooth_in_the_window() -> TestResult {
+    const COPIES: usize = 250;
+    let fixtures = [
+        "oracle_8-K_2024-11-14_item5.07.html",
+        "buckle_8-K_2024-11-22.html",
+        SECOND_FILER,
+        "acme_q3_2024_earnings_call.txt",
+    ];
+    let work = tempfile::tempdir()?;
+    let library_dir = work.path().join("library");
+    let files = work.path().join("filings");
+    std::fs::create_dir_all(&files)?;
+    let mut paths = Vec::new();
+    for name in fixtures {
+        let bytes = std::fs::read(repo_root().join("tests/fixtures").join(name))?;
+        let (stem, ext) = name
+            .rsplit_once('.')
+            .ok_or("a fixture without an extension")?;
+        for copy in 0..COPIES {
+            // Unique bytes make each copy its own document (the id is their SHA-256).
+            let path = files.join(format!("{stem}-{copy:04}.{ext}"));
+            let mut unique = bytes.clone();
+            unique.extend_from_slice(format!("\n<!-- copy {copy} -->\n").as_bytes());
+            std::fs::write(&path, unique)?;
+            paths.push(path);
+        }
+    }
+    let started = Instant::now();
+    let mut library = Library::open(&library_dir, IndexSettings::default())?;
+    let reports = library.index_paths(&paths, 2, &|_| {})?;
+    assert!(reports.iter().all(|r| r.result.is_ok()));
+    let documents = library.list()?;
+    assert_eq!(documents.len(), 1_000);
+    log_line(&format!(
+        "indexed 1,000 filings in {:.1} s",
+        started.elapsed().as_secs_f64()
+    ));
+    drop(library);
+
+    let (driver, client) = launch(&library_dir).await?;
+    let launched = Instant::now();
+    let listed = wait_until(
+        &client,
+        "the whole library listed",
+        "const c = document.querySelector('[data-testid=doc-count]');
+         return c && c.textContent.trim() === '1000 of 1000 documents';",
+    )
+    .await;
+    if let Err(e) = listed {
+        screenshot(&client, "10-library-of-1000-not-listed.png").await?;
+        let page = client
+            .execute("return document.body.innerText", vec![])
+            .await?;
+        return Err(format!("{e}; the window shows: {page}").into());
+    }
+    let listed_ms = launched.elapsed().as_secs_f64() * 1000.0;
+    let rendered = |client: &Client| {
+        let client = client.clone();
+        async move {
+            let value = client
+                .execute(
+                    "return document.querySelectorAll('.docs li').length",
+                    vec![],
+                )
+                .await?;
+            Ok::<u64, Box<dyn std::error::Error>>(value.as_u64().unwrap_or(u64::MAX))
+        }
+    };
+    let in_page = rendered(&client).await?;
+    assert!(in_page > 0 && in_page < 60, "{in_page} rows in the page");
+
+    // The name filter, then a company on top of it, then neither.
+    let by_name = run_async(
+        &client,
+        "filtering by name",
+        FILTER_AND_TIME,
+        vec![
+            json!("input[aria-label='Filter by name']"),
+            json!("oracle"),
+            json!("250"),
+        ],
+    )
+    .await?;
+    let names = client
+        .execute(
+            "return Array.from(document.querySelectorAll('.docs li .name')).map(n => n.textContent)",
+            vec![],
+        )
+        .await?;
+    let names: Vec<String> = serde_json::from_value(names)?;
+    assert!(
+        !names.is_empty() && names.iter().all(|n| n.starts_with("oracle_")),
+        "{names:?}"
+    );
+    run_async(
+        &client,
+        "clearing the name filter",
+        FILTER_AND_TIME,
+        vec![
+            json!("input[aria-label='Filter by name']"),
+            json!(""),
+            json!("1000"),
+        ],
+    )
+    .await?;
+    let buckle = documents
+        .iter()
+        .find(|d| d.doc_name.starts_with("buckle_8-K_2024-11-22-"))
+        .and_then(|d| d.company_name.clone())
+        .ok_or("the Buckle 8-K names no company")?;
+    let of_buckle = documents
+        .iter()
+        .filter(|d| d.company_name.as_deref() == Some(buckle.as_str()))
+        .count();
+    assert_eq!(of_buckle, COPIES);
+    let by_company = run_async(
+        &client,
+        "filtering by company",
+        FILTER_AND_TIME,
+        vec![
+            json!("select[aria-label='Company']"),
+            json!(buckle),
+            json!(of_buckle.to_string()),
+        ],
+    )
+    .await?;
+    run_async(
+        &client,
+        "clearing the company filter",
+        FILTER_AND_TIME,
+        vec![
+            json!("select[aria-label='Company']"),
+            json!(""),
+            json!("1000"),
+        ],
+    )
+    .await?;
+
+    // The end of the list is reached by scrolling, and still only a screenful is there.
+    let last = &documents[documents.len() - 1];
+    let scrolled = run_async(
+        &client,
+        "scrolling to the end",
+        "const [id, done] = arguments;
+         const list = document.querySelector('[data-testid=doc-list]');
+         const started = performance.now();
+         list.scrollTop = list.scrollHeight;
+         list.dispatchEvent(new Event('scroll'));
+         const check = () => {
+           if (document.querySelector(`button.doc[data-doc-id='${id}']`)) done({ ms: performance.now() - started });
+           else requestAnimationFrame(check);
+         };
+         requestAnimationFrame(check);",
+        vec![json!(last.doc_id)],
+    )
+    .await?;
+    assert!(rendered(&client).await? < 60);
+    screenshot(&client, "10-library-of-1000.png").await?;
+
+    // Opening a document: its tree and text.
+    let open = run_async(
+        &client,
+        "opening a document",
+        "const [id, done] = arguments;
+         const started = performance.now();
+         document.querySelector(`button.doc[data-doc-id='${id}']`).click();
+         const check = () => {
+           const v = document.querySelector('.viewer');
+           if (v && v.querySelector('.row') && document.querySelector('button.node')) {
+             done({ ms: performance.now() - started });
+           } else requestAnimationFrame(check);
+         };
+         requestAnimationFrame(check);",
+        vec![json!(last.doc_id)],
+    )
+    .await?;
+    let ms = |v: &Value| v["ms"].as_f64().unwrap_or(f64::NAN);
+    let figures = json!({
+        "documents": 1000,
+        "listed_after_launch_ms": listed_ms,
+        "rows_in_page": in_page,
+        "filter_by_name_ms": ms(&by_name),
+        "filter_by_company_ms": ms(&by_company),
+        "scroll_to_end_ms": ms(&scrolled),
+        "open_document_ms": ms(&open),
+    });
+    std::fs::write(
+        artifacts().join("library-1000.json"),
+        serde_json::to_string_pretty(&figures)?,
+    )?;
+    println!("library of 1,000 filings in the window: {figures}");
+    client.close().await?;
+    drop(driver);
+    Ok(())
+}

@@ -86,3 +86,42 @@ export function markCancelled(rows: FileRow[]): FileRow[] {
     r.state === "running" || r.state === "queued" ? { ...r, state: "cancelled" } : r,
   );
 }
+
+/** How far a batch has come: files finished of all, the rate so far and the time left. */
+export interface BatchProgress {
+  done: number;
+  total: number;
+  failed: number;
+  /** Files per second since the batch started; null before the first finishes. */
+  perSecond: number | null;
+  secondsLeft: number | null;
+}
+
+export function batchProgress(rows: FileRow[], startedAt: number, now: number): BatchProgress {
+  const finished = (r: FileRow) => r.state !== "queued" && r.state !== "running";
+  const done = rows.filter(finished).length;
+  const failed = rows.filter((r) => r.state === "failed").length;
+  const seconds = (now - startedAt) / 1000;
+  const perSecond = done > 0 && seconds > 0 ? done / seconds : null;
+  const secondsLeft = perSecond ? (rows.length - done) / perSecond : null;
+  return { done, total: rows.length, failed, perSecond, secondsLeft };
+}
+
+/** "12 of 1,000 files · 1.7 files/s · about 9 min left". */
+export function batchLabel(p: BatchProgress): string {
+  const parts = [`${p.done.toLocaleString("en-US")} of ${p.total.toLocaleString("en-US")} files`];
+  if (p.failed) parts.push(`${p.failed} failed`);
+  if (p.perSecond !== null) parts.push(`${p.perSecond.toFixed(1)} files/s`);
+  if (p.secondsLeft !== null && p.done < p.total) {
+    const s = Math.round(p.secondsLeft);
+    parts.push(s < 60 ? `about ${s} s left` : `about ${Math.round(s / 60)} min left`);
+  }
+  return parts.join(" · ");
+}
+
+/** The rows worth a line of their own: all of a small batch; of a large one, those
+ * running or in trouble (the batch line counts the rest). */
+export function rowsToShow(rows: FileRow[]): FileRow[] {
+  if (rows.length <= 20) return rows;
+  return rows.filter((r) => r.state === "running" || r.state === "failed" || r.state === "cancelled");
+}

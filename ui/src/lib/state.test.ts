@@ -2,7 +2,7 @@
 // labels, citation chips.
 import { describe, expect, it } from "vitest";
 import { splitCitations } from "./answer";
-import { applyIndexMessage, markCancelled, queuedRows } from "./jobs";
+import { applyIndexMessage, batchLabel, batchProgress, markCancelled, queuedRows, rowsToShow } from "./jobs";
 import { facets, filterDocuments, noFilter, type DocumentSummary } from "./library";
 import {
   ancestors,
@@ -135,5 +135,30 @@ describe("citations", () => {
       { citation: 2 },
       { text: "." },
     ]);
+  });
+});
+
+describe("a large batch", () => {
+  it("counts files done of all, with the rate and the time left", () => {
+    const paths = Array.from({ length: 1000 }, (_, i) => `/f/${i}.htm`);
+    let rows = queuedRows(paths);
+    for (let i = 0; i < 10; i++) {
+      rows = applyIndexMessage(rows, {
+        kind: "finished",
+        path: paths[i],
+        status: i === 3 ? "failed" : "indexed",
+        document: null,
+        error: i === 3 ? "bad file" : null,
+        fault: null,
+      });
+    }
+    rows = applyIndexMessage(rows, { kind: "started", path: paths[10] });
+    const p = batchProgress(rows, 0, 5000);
+    expect(p).toEqual({ done: 10, total: 1000, failed: 1, perSecond: 2, secondsLeft: 495 });
+    expect(batchLabel(p)).toBe("10 of 1,000 files · 1 failed · 2.0 files/s · about 8 min left");
+    expect(batchLabel(batchProgress(rows, 0, 0))).toBe("10 of 1,000 files · 1 failed");
+    // Only the running and failed rows get a line of their own.
+    expect(rowsToShow(rows).map((r) => r.state)).toEqual(["failed", "running"]);
+    expect(rowsToShow(rows.slice(0, 5))).toHaveLength(5);
   });
 });
