@@ -64,10 +64,12 @@ impl Library {
         if remote.holds(model, &set).map_err(AppError::VectorStore)? {
             report.shared += 1;
         } else {
-            let vectors: Vec<ChunkVector> = embed_chunks(embedder, doc)?
+            // The shared store keeps no text hashes: every chunk is embedded.
+            let vectors: Vec<ChunkVector> = embed_chunks(embedder, doc, &|_| Ok(None))?
+                .vectors
                 .into_iter()
                 .zip(&doc.chunks)
-                .map(|(vector, chunk)| ChunkVector {
+                .map(|((vector, _), chunk)| ChunkVector {
                     chunk_index: chunk.chunk_index,
                     node_id: chunk.node_id.clone(),
                     vector,

@@ -159,3 +159,37 @@ fn the_dense_leg_uses_the_local_model_and_joins_after_the_embedding_stage() {
         vec![LegKind::Lexical, LegKind::Titles, LegKind::Dense]
     );
 }
+
+#[test]
+fn a_chunk_whose_text_was_embedded_before_reuses_its_vector() {
+    let (dir, mut library) = library(&[BUCKLE_PR]);
+    let first = library.embed_pending(&|_, _, _| {}).unwrap();
+    let original = library.document(BUCKLE_PR).unwrap();
+    assert_eq!(first.chunks, original.chunks.len());
+    assert_eq!(first.reused, 0);
+
+    // The same filing with other bytes is another document with the same chunk texts.
+    let copy = dir.path().join("buckle-copy.html");
+    let mut bytes = std::fs::read(fixture(BUCKLE_PR)).unwrap();
+    bytes.extend_from_slice(b"\n<!-- another copy -->\n");
+    std::fs::write(&copy, bytes).unwrap();
+    for report in library.index_paths(&[copy], 1, &|_| {}).unwrap() {
+        report.result.unwrap();
+    }
+    let second = library.embed_pending(&|_, _, _| {}).unwrap();
+    assert_eq!(second.documents, 1);
+    assert_eq!(second.reused, original.chunks.len());
+    assert_eq!(second.chunks, 0, "nothing was computed again");
+
+    // Both copies answer a dense query alike.
+    let mut dense_only = SearchRequest::new("how much did the retailer earn for each share");
+    dense_only.without = vec![LegKind::Lexical, LegKind::Titles];
+    let hits = library.search(&dense_only).unwrap().hits;
+    let score_of = |name: &str| {
+        hits.iter()
+            .find(|h| h.doc_name == name)
+            .map(|h| (h.node_id.clone(), h.score))
+    };
+    assert_eq!(score_of(BUCKLE_PR), score_of("buckle-copy.html"));
+    assert!(score_of(BUCKLE_PR).is_some());
+}

@@ -231,8 +231,16 @@ pub fn embed_stage(library: &mut Library, quiet: bool) -> i32 {
             } else {
                 String::new()
             };
+            let reused = if report.reused > 0 {
+                format!(
+                    "; {} chunk(s) reused the vector of the same text",
+                    report.reused
+                )
+            } else {
+                String::new()
+            };
             eprintln!(
-                "embedded {} chunks of {} document(s) in {} ms{shared}",
+                "embedded {} chunks of {} document(s) in {} ms{shared}{reused}",
                 report.chunks, report.documents, report.millis
             );
             0

@@ -25,6 +25,14 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// What a vector is the embedding of, as a key: the SHA-256 of the exact text embedded. A
+/// chunk whose text another chunk already had (the same boilerplate in every filing, the
+/// same filing indexed again) reuses that vector.
+pub fn text_hash(text: &str) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(text.as_bytes()).into()
+}
+
 /// Little-endian bytes of a vector, for storage.
 pub fn to_bytes(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()

@@ -204,6 +204,12 @@ CREATE INDEX chunks_layout ON chunks(doc_id, chunk_index, node_id, start_char, e
 DROP INDEX chunks_doc;
 CREATE INDEX dictionary_terms ON dictionary(term, definition);
 "#,
+    // 11: each vector keeps the SHA-256 of the text it embeds, so a chunk whose exact text
+    // another chunk already has (boilerplate, a filing indexed again) reuses its vector.
+    r#"
+ALTER TABLE chunk_vectors ADD COLUMN text_hash BLOB;
+CREATE INDEX chunk_vectors_by_text ON chunk_vectors(model, text_hash) WHERE text_hash IS NOT NULL;
+"#,
 ];
 
 impl SqliteStore {

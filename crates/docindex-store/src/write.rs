@@ -206,17 +206,40 @@ impl SqliteStore {
         Ok(())
     }
 
-    /// Store the vectors of a document's chunks for `model`, replacing any it had.
-    pub fn put_vectors(&mut self, doc_id: &str, model: &str, vectors: &[Vec<f32>]) -> Result<()> {
+    /// Store the vectors of a document's chunks for `model`, replacing any it had, each
+    /// with the hash of the text it embeds ([`docindex_core::embed::text_hash`]).
+    pub fn put_vectors(
+        &mut self,
+        doc_id: &str,
+        model: &str,
+        vectors: &[(Vec<f32>, [u8; 32])],
+    ) -> Result<()> {
         self.put_vectors_unclassified(doc_id, model, vectors)
             .map_err(|e| e.at(&self.path))
+    }
+
+    /// A stored vector of `model` for the text whose hash is `text_hash`, if any chunk had
+    /// that exact text.
+    pub fn vector_of_text(&self, model: &str, text_hash: &[u8; 32]) -> Result<Option<Vec<f32>>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT vector FROM chunk_vectors WHERE model = ?1 AND text_hash = ?2 LIMIT 1",
+        )?;
+        let mut rows = stmt.query(params![model, &text_hash[..]])?;
+        let Some(row) = rows.next()? else {
+            return Ok(None);
+        };
+        let bytes = row.get_ref(0)?;
+        let bytes = bytes
+            .as_blob()
+            .map_err(|e| StoreError::Corrupt(format!("a vector: {e}")))?;
+        Ok(Some(docindex_core::embed::from_bytes(bytes)))
     }
 
     fn put_vectors_unclassified(
         &mut self,
         doc_id: &str,
         model: &str,
-        vectors: &[Vec<f32>],
+        vectors: &[(Vec<f32>, [u8; 32])],
     ) -> Result<()> {
         let tx = self
             .conn
@@ -227,14 +250,15 @@ impl SqliteStore {
         )?;
         {
             let mut stmt = tx.prepare(
-                "INSERT INTO chunk_vectors (doc_id, chunk_index, model, vector) VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO chunk_vectors (doc_id, chunk_index, model, vector, text_hash) VALUES (?1, ?2, ?3, ?4, ?5)",
             )?;
-            for (i, v) in vectors.iter().enumerate() {
+            for (i, (v, hash)) in vectors.iter().enumerate() {
                 stmt.execute(params![
                     doc_id,
                     i as i64,
                     model,
-                    docindex_core::embed::to_bytes(v)
+                    docindex_core::embed::to_bytes(v),
+                    &hash[..]
                 ])?;
             }
         }
