@@ -307,6 +307,7 @@ impl Library {
             }
         }
         lap("documents loaded");
+        let mut maps: HashMap<String, CharMap> = HashMap::new();
         let mut hits = Vec::new();
         for search::RankedNode {
             doc_id,
@@ -321,7 +322,9 @@ impl Library {
             let Some(node) = doc.node(&node_id) else {
                 continue;
             };
-            let map = CharMap::new(&doc.text);
+            let map = maps
+                .entry(doc_id.clone())
+                .or_insert_with(|| CharMap::new(&doc.text));
             let passages: Vec<Excerpt> = score
                 .chunks
                 .iter()
@@ -332,7 +335,7 @@ impl Library {
                     text: map.slice(c.span).to_string(),
                 })
                 .collect();
-            let excerpts = hit_excerpts(doc, node, &score, &stems);
+            let excerpts = hit_excerpts(doc, map, node, &score, &stems);
             hits.push(SearchHit {
                 doc_id: doc_id.clone(),
                 doc_name: doc.doc_name.clone(),

@@ -9,14 +9,15 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 
 /// The excerpts a hit shows: the best sentence of each of its three strongest passages,
-/// or, when no passage matched, the node's two best sentences; in document order.
+/// or, when no passage matched, the node's two best sentences; in document order. `map`
+/// is the document text's (built once per document: it walks the whole text).
 pub fn hit_excerpts(
     doc: &crate::model::DocumentIndex,
+    map: &crate::charmap::CharMap,
     node: &crate::model::Node,
     detail: &NodeScore,
     stems: &BTreeSet<String>,
 ) -> Vec<Excerpt> {
-    let map = crate::charmap::CharMap::new(&doc.text);
     let mut excerpts = Vec::new();
     for (chunk_index, _) in detail.chunks.iter().take(3) {
         if let Some(chunk) = doc.chunks.get(*chunk_index) {
