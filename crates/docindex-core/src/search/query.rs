@@ -94,10 +94,12 @@ const EQUIVALENTS: &[&[&str]] = &[
     &["relationship", "partnership", "collaboration"],
     &["revenue", "net sales", "net revenues", "turnover"],
     &["profit", "net income", "earnings", "net earnings"],
+    // Whole phrases where FTS5's Porter stemmer would widen a word: "accountants" alone
+    // matches every "account" and "accounting" (74,000 of 340,000 passages at 1,000 filings).
     &[
         "auditor",
         "independent registered public accounting firm",
-        "accountants",
+        "independent accountants",
     ],
     &["lawsuit", "litigation", "legal proceedings"],
     &["debt", "borrowings", "indebtedness", "term debt"],
@@ -305,6 +307,93 @@ fn fts_phrase(text: &str) -> String {
     format!("\"{}\"", text.replace('"', " "))
 }
 
+/// The OR expression `parts` (the query's words, then the NEAR group, then the rest) with
+/// every concept of the query required: a word, or a group of words with the phrasings
+/// that stand for them ("net income" or "earnings"). The same phrases, each once, so
+/// FTS5's BM25 scores a passage alike under both. `None` for fewer than two concepts.
+fn all_concepts_expression(
+    parts: &[String],
+    terms: &[String],
+    groups: &[Vec<String>],
+    equivalents: &[String],
+) -> Option<String> {
+    let near = parts.iter().position(|p| p.starts_with("NEAR("))?;
+    let stemmer = Stemmer::create(Algorithm::English);
+    let query_stems: Vec<String> = terms.iter().map(|t| stemmer.stem(t).to_string()).collect();
+    // Which group each of the query's word phrases belongs to: the first group with a
+    // phrasing whose words are all in the query and include it.
+    let group_of = |word: &str| -> Option<usize> {
+        let stem = stemmer.stem(word).to_string();
+        groups.iter().position(|group| {
+            group.iter().any(|phrase| {
+                let stems = phrase_stems(&stemmer, phrase);
+                stems.contains(&stem) && stems.iter().all(|s| query_stems.contains(s))
+            })
+        })
+    };
+    let mut clauses: Vec<(Option<usize>, Vec<String>)> = Vec::new();
+    for (phrase, word) in parts[..near].iter().zip(words_of_phrases(&parts[..near])) {
+        let group = group_of(&word);
+        match clauses
+            .iter_mut()
+            .find(|(g, _)| group.is_some() && *g == group)
+        {
+            Some((_, words)) => words.push(phrase.clone()),
+            None => clauses.push((group, vec![phrase.clone()])),
+        }
+    }
+    if clauses.len() < 2 {
+        return None;
+    }
+    let rest = &parts[near..];
+    let alternatives = |group: usize| -> Vec<String> {
+        groups[group]
+            .iter()
+            .filter(|p| equivalents.contains(p))
+            .map(|p| fts_phrase(p))
+            .filter(|p| rest.contains(p))
+            .collect()
+    };
+    let mut claimed: Vec<String> = Vec::new();
+    let required: Vec<String> = clauses
+        .iter()
+        .map(|(group, words)| {
+            let together = if words.len() > 1 {
+                format!("({})", words.join(" AND "))
+            } else {
+                words[0].clone()
+            };
+            let others: Vec<String> = group
+                .map(alternatives)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|p| !claimed.contains(p))
+                .collect();
+            claimed.extend(others.iter().cloned());
+            if others.is_empty() {
+                together
+            } else {
+                format!("({together} OR {})", others.join(" OR "))
+            }
+        })
+        .collect();
+    let optional = rest.iter().filter(|p| !claimed.contains(p)).cloned();
+    Some(
+        std::iter::once(format!("({})", required.join(" AND ")))
+            .chain(optional)
+            .collect::<Vec<_>>()
+            .join(" OR "),
+    )
+}
+
+/// The word inside each one-word phrase `"word"`.
+fn words_of_phrases(phrases: &[String]) -> Vec<String> {
+    phrases
+        .iter()
+        .map(|p| p.trim_matches('"').to_string())
+        .collect()
+}
+
 /// Expand `query` with the dictionary: an acronym in the query brings its definition, a
 /// defined phrase in the query brings its acronym.
 pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
@@ -349,18 +438,7 @@ pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
         .collect();
     parts.extend(equivalents.iter().map(|e| fts_phrase(e)));
     parts.dedup();
-    // The query's own words lead the parts, up to the NEAR group.
-    let fts_all_terms = parts
-        .iter()
-        .position(|p| p.starts_with("NEAR("))
-        .filter(|words| *words >= 2)
-        .map(|words| {
-            let together = format!("({})", parts[..words].join(" AND "));
-            std::iter::once(together)
-                .chain(parts[words..].iter().cloned())
-                .collect::<Vec<_>>()
-                .join(" OR ")
-        });
+    let fts_all_terms = all_concepts_expression(&parts, &terms, &groups, &equivalents);
     Expansion {
         terms,
         added,
@@ -400,6 +478,40 @@ mod tests {
             )
         );
         assert_eq!(expand("EBITDA", &dict).fts_all_terms, None);
+        // A word's phrasings stand in for it, and every phrase appears once, as in the OR
+        // expression.
+        let eps = expand("net income per diluted share", &[]);
+        assert_eq!(
+            eps.fts_all_terms.as_deref(),
+            Some(
+                "(((\"net\" AND \"income\") OR \"profit\" OR \"earnings\" OR \"net earnings\") \
+                 AND \"per\" AND \"diluted\" AND \"share\") OR NEAR(\"net\" \"income\" \"per\" \
+                 \"diluted\" \"share\", 6)"
+            )
+        );
+        let phrases = |expression: &str| {
+            let mut found: Vec<String> = expression
+                .split('"')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_string)
+                .collect();
+            found.sort();
+            found
+        };
+        for query in [
+            "net income per diluted share",
+            "cash and cash equivalents",
+            "who is the auditor of the company and what did they say",
+            "revenue by geography",
+            "debt maturities",
+            "EBITDA margin in 2024",
+        ] {
+            let e = expand(query, &dict);
+            if let Some(all) = &e.fts_all_terms {
+                assert_eq!(phrases(all), phrases(&e.fts_query), "{query}");
+            }
+        }
         assert!(
             e.fts_query.contains(
                 "\"ebitda\" OR \"2024\" OR NEAR(\"ebitda\" \"2024\", 6) OR \"earnings before"
