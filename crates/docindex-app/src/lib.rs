@@ -303,8 +303,8 @@ impl Library {
                 continue;
             }
             let model = embedder.model_id();
-            let ChunkEmbeddings { vectors, reused } =
-                embed_chunks(embedder.as_ref(), &doc, &|hash| {
+            let vectors::ChunkEmbeddings { vectors, reused } =
+                vectors::embed_chunks(embedder.as_ref(), &doc, &|hash| {
                     Ok(self.store.vector_of_text(model, hash)?)
                 })?;
             self.store.put_vectors(doc_id, model, &vectors)?;
@@ -789,61 +789,4 @@ fn prepare(
         bytes.len() as u64,
         started.elapsed(),
     ))
-}
-
-/// The vectors of a document's chunks, each embedded with its place in the document (the
-/// first line of its context), which is part of what it is about, and the hash of that
-/// text. A text `known` has a vector for is not embedded again; how many were reused.
-pub(crate) fn embed_chunks(
-    embedder: &dyn Embedder,
-    doc: &DocumentIndex,
-    known: &KnownVector,
-) -> Result<ChunkEmbeddings> {
-    let map = docindex_core::charmap::CharMap::new(&doc.text);
-    let texts: Vec<String> = doc
-        .chunks
-        .iter()
-        .map(|c| {
-            // The file's name is left out: copies of a text in other filings embed alike.
-            let place = c.context.lines().next().unwrap_or_default();
-            let place = place
-                .strip_prefix(doc.doc_name.as_str())
-                .and_then(|rest| rest.strip_prefix(" › "))
-                .unwrap_or(place);
-            format!("{place}\n{}", map.slice(c.span))
-        })
-        .collect();
-    let hashes: Vec<[u8; 32]> = texts
-        .iter()
-        .map(|t| docindex_core::embed::text_hash(t))
-        .collect();
-    let mut vectors: Vec<Option<Vec<f32>>> = hashes.iter().map(known).collect::<Result<_>>()?;
-    let missing: Vec<usize> = (0..texts.len()).filter(|i| vectors[*i].is_none()).collect();
-    let refs: Vec<&str> = missing.iter().map(|i| texts[*i].as_str()).collect();
-    let fresh = if refs.is_empty() {
-        Vec::new()
-    } else {
-        embedder.embed(&refs).map_err(AppError::Embed)?
-    };
-    for (i, vector) in missing.iter().zip(fresh) {
-        vectors[*i] = Some(vector);
-    }
-    Ok(ChunkEmbeddings {
-        reused: texts.len() - missing.len(),
-        vectors: vectors
-            .into_iter()
-            .zip(hashes)
-            .map(|(v, h)| (v.unwrap_or_default(), h))
-            .collect(),
-    })
-}
-
-/// A stored vector for the text with this hash, if the library has one.
-pub(crate) type KnownVector<'a> = dyn Fn(&[u8; 32]) -> Result<Option<Vec<f32>>> + 'a;
-
-/// A document's chunk vectors, each with the hash of the text it embeds, and how many of
-/// them were reused rather than computed.
-pub(crate) struct ChunkEmbeddings {
-    pub vectors: Vec<(Vec<f32>, [u8; 32])>,
-    pub reused: usize,
 }

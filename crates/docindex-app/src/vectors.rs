@@ -7,7 +7,7 @@
 //! leaves the library as it was. Queries are kept to the layouts this library holds, so
 //! vectors other libraries put in a shared store never surface here.
 
-use crate::{embed_chunks, AppError, EmbedReport, Library, Result};
+use crate::{AppError, EmbedReport, Library, Result};
 use docindex_core::embed::Embedder;
 use docindex_core::model::DocumentIndex;
 use docindex_core::vectors::VectorStoreError;
@@ -215,4 +215,61 @@ impl Library {
             }
         }
     }
+}
+
+/// The vectors of a document's chunks, each embedded with its place in the document (the
+/// first line of its context), which is part of what it is about, and the hash of that
+/// text. A text `known` has a vector for is not embedded again; how many were reused.
+pub(crate) fn embed_chunks(
+    embedder: &dyn Embedder,
+    doc: &DocumentIndex,
+    known: &KnownVector,
+) -> Result<ChunkEmbeddings> {
+    let map = docindex_core::charmap::CharMap::new(&doc.text);
+    let texts: Vec<String> = doc
+        .chunks
+        .iter()
+        .map(|c| {
+            // The file's name is left out: copies of a text in other filings embed alike.
+            let place = c.context.lines().next().unwrap_or_default();
+            let place = place
+                .strip_prefix(doc.doc_name.as_str())
+                .and_then(|rest| rest.strip_prefix(" › "))
+                .unwrap_or(place);
+            format!("{place}\n{}", map.slice(c.span))
+        })
+        .collect();
+    let hashes: Vec<[u8; 32]> = texts
+        .iter()
+        .map(|t| docindex_core::embed::text_hash(t))
+        .collect();
+    let mut vectors: Vec<Option<Vec<f32>>> = hashes.iter().map(known).collect::<Result<_>>()?;
+    let missing: Vec<usize> = (0..texts.len()).filter(|i| vectors[*i].is_none()).collect();
+    let refs: Vec<&str> = missing.iter().map(|i| texts[*i].as_str()).collect();
+    let fresh = if refs.is_empty() {
+        Vec::new()
+    } else {
+        embedder.embed(&refs).map_err(AppError::Embed)?
+    };
+    for (i, vector) in missing.iter().zip(fresh) {
+        vectors[*i] = Some(vector);
+    }
+    Ok(ChunkEmbeddings {
+        reused: texts.len() - missing.len(),
+        vectors: vectors
+            .into_iter()
+            .zip(hashes)
+            .map(|(v, h)| (v.unwrap_or_default(), h))
+            .collect(),
+    })
+}
+
+/// A stored vector for the text with this hash, if the library has one.
+pub(crate) type KnownVector<'a> = dyn Fn(&[u8; 32]) -> Result<Option<Vec<f32>>> + 'a;
+
+/// A document's chunk vectors, each with the hash of the text it embeds, and how many of
+/// them were reused rather than computed.
+pub(crate) struct ChunkEmbeddings {
+    pub vectors: Vec<(Vec<f32>, [u8; 32])>,
+    pub reused: usize,
 }

@@ -53,7 +53,8 @@ struct Entry {
 /// Where the int8 rows are read from.
 enum Rows {
     /// Just built, and the file could not be kept.
-    Memory(Vec<i8>),
+    /// The int8 rows as the file holds them (two's-complement bytes).
+    Memory(Vec<u8>),
     /// The index's file; the rows start at `at`.
     File {
         file: Mutex<File>,
@@ -71,7 +72,8 @@ struct Parts {
     entries: Vec<Entry>,
     centre: Vec<f32>,
     codes: Vec<u64>,
-    vectors: Vec<i8>,
+    /// int8 rows as the file's bytes.
+    vectors: Vec<u8>,
 }
 
 /// A chunk near the query, by (approximate) cosine similarity.
@@ -352,9 +354,7 @@ impl DenseIndex {
         match &self.rows {
             Rows::Memory(vectors) => {
                 for &i in sorted {
-                    let row = &vectors[i * self.dims..(i + 1) * self.dims];
-                    let bytes: Vec<u8> = row.iter().map(|v| *v as u8).collect();
-                    scored.push(score(i, &bytes));
+                    scored.push(score(i, &vectors[i * self.dims..(i + 1) * self.dims]));
                 }
             }
             Rows::File { file, path, at } => {
@@ -509,7 +509,7 @@ impl Parts {
         self.vectors.extend(
             vector
                 .iter()
-                .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8),
+                .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8 as u8),
         );
         scale
     }
@@ -526,7 +526,7 @@ impl Parts {
             let centred = row
                 .iter()
                 .zip(&self.centre)
-                .map(|(x, c)| f32::from(*x) * entry.scale - c);
+                .map(|(x, c)| f32::from(*x as i8) * entry.scale - c);
             self.codes.extend(sign_code(centred, words));
         }
     }
@@ -559,7 +559,7 @@ impl Parts {
         for c in &self.codes {
             out.extend_from_slice(&c.to_le_bytes());
         }
-        out.extend(self.vectors.iter().map(|v| *v as u8));
+        out.extend_from_slice(&self.vectors);
         out
     }
 
