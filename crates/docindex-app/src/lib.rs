@@ -187,6 +187,23 @@ pub struct Library {
     vector_store: Option<Arc<dyn docindex_core::vectors::VectorStore>>,
 }
 
+/// One node's exact text with its place in the document (`docindex show`, MCP `read_node`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct NodeText {
+    pub doc_id: String,
+    pub doc_name: String,
+    pub node_id: String,
+    pub title: String,
+    /// Titles from the top of the tree down to this node.
+    pub path: String,
+    /// Where the text lies in the document's canonical text, in code points.
+    pub span: docindex_core::model::Span,
+    pub start_page: Option<u32>,
+    pub end_page: Option<u32>,
+    /// Exactly `text[span.start_char..span.end_char]` of the document.
+    pub text: String,
+}
+
 /// The dense index loaded for a model at a fingerprint of the stored set.
 pub(crate) type LoadedVectors = (String, i64, Arc<docindex_store::DenseIndex>);
 
@@ -633,6 +650,11 @@ impl Library {
 
     /// Exactly the text of one node: `text[start_char..end_char]`.
     pub fn node_text(&self, doc: &str, node_id: &str) -> Result<String> {
+        Ok(self.read_node(doc, node_id)?.text)
+    }
+
+    /// One node with exactly its text, where it sits in the tree and on the pages.
+    pub fn read_node(&self, doc: &str, node_id: &str) -> Result<NodeText> {
         let document = self.document(doc)?;
         let node = document
             .node(node_id)
@@ -640,9 +662,19 @@ impl Library {
                 doc: document.doc_id.clone(),
                 node: node_id.to_string(),
             })?;
-        Ok(docindex_core::charmap::CharMap::new(&document.text)
-            .slice(node.span)
-            .to_string())
+        Ok(NodeText {
+            doc_id: document.doc_id.clone(),
+            doc_name: document.doc_name.clone(),
+            node_id: node.node_id.clone(),
+            title: node.title.clone(),
+            path: document.path_of(&node.node_id),
+            span: node.span,
+            start_page: node.start_page,
+            end_page: node.end_page,
+            text: docindex_core::charmap::CharMap::new(&document.text)
+                .slice(node.span)
+                .to_string(),
+        })
     }
 
     /// The document's links, internal ones resolved to nodes and external ones checked

@@ -133,6 +133,9 @@ pub enum Command {
     Links { doc: String },
     /// Index files into a scratch library and print throughput figures.
     Bench(BenchArgs),
+    /// Serve the library to agent hosts over the Model Context Protocol on stdin/stdout
+    /// (tools: list_documents, get_tree, read_node, search, ask, provenance).
+    Mcp,
 }
 
 #[derive(Args)]

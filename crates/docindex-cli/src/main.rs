@@ -83,9 +83,15 @@ fn run(cli: Cli) -> Result<i32> {
             | Command::Ask(_)
             | Command::Search(_)
             | Command::Provenance(_)
+            | Command::Mcp
     );
     if let (Some(config), true) = (&model, uses_model) {
         library.set_model(config)?;
+    }
+    if let Command::Mcp = cli.command {
+        // stdout is the protocol's from here on: nothing else may print to it.
+        docindex_mcp::serve_stdio(library)?;
+        return Ok(0);
     }
     let mut session = Session {
         library,
@@ -109,7 +115,7 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Ask(args) => verbs::query::ask(s, args),
         Command::Provenance(args) => verbs::provenance::run(s, args),
         Command::Eval(args) => verbs::eval::run(s, args),
-        Command::Bench(_) => unreachable!("handled before the library is opened"),
+        Command::Bench(_) | Command::Mcp => unreachable!("handled before the session"),
     }
 }
 
