@@ -165,6 +165,13 @@ pub fn extract(c: &Canonical, map: &CharMap, doc_type: DocType) -> Metadata {
             set(&mut m, "company_name", "cover_page");
         }
     }
+    if m.company_name.is_none() {
+        let opening = &c.text[..map.byte_at(150_000)];
+        if let Some(name) = issuer_named_in_text(opening) {
+            m.company_name = Some(name);
+            set(&mut m, "company_name", "text");
+        }
+    }
     if m.ticker.is_none() {
         if let Some(cap) = TICKER_PAREN.captures(head) {
             m.ticker = Some(cap[1].to_string());
@@ -314,6 +321,34 @@ static CORPORATE_NAME: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A company's name as a filing writes it: capitalised words ending in a corporate suffix.
+const NAMED_COMPANY: &str = r"([A-Z0-9][\w.&'’-]*(?:,? [A-Z0-9&][\w.&'’-]*){0,7},? (?:Corporation|Incorporated|Inc\.|Corp\.|Company|Ltd\.|Limited|plc|PLC|N\.V\.|S\.A\.|AG|SE|Holdings|Group|L\.P\.|LLC|Trust|Bancorp))";
+
+/// A prospectus's cover: "This is an initial public offering of shares of common stock by
+/// CAMP4 Therapeutics Corporation."
+static OFFERING_BY: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r"(?i:public offering of)[^.]{{0,120}}?\b(?i:by|of) {NAMED_COMPANY}"
+    ))
+});
+/// The definition most filings make of "we": 'references to “we,” “us,” “our” … refer to
+/// CAMP4 Therapeutics Corporation'.
+static WE_REFER_TO: LazyLock<Regex> = LazyLock::new(|| {
+    re(&format!(
+        r#"[“"](?i:we),?[”"][^.]{{0,200}}?\b(?i:refers?|means?) to (?:the )?{NAMED_COMPANY}"#
+    ))
+});
+
+/// The issuer as the text names it, for a filing whose cover shows the name only as an
+/// image (a prospectus): its offering sentence, else its definition of "we".
+fn issuer_named_in_text(text: &str) -> Option<String> {
+    [&*OFFERING_BY, &*WE_REFER_TO].iter().find_map(|pattern| {
+        pattern
+            .captures(text)
+            .map(|cap| cap[1].trim_end_matches(',').to_string())
+    })
+}
+
 /// The registrant's name as the cover page sets it when no "Exact name of registrant"
 /// caption follows it: the largest bold line of the first blocks that reads like a company.
 fn cover_company_name(c: &Canonical) -> Option<String> {
@@ -331,4 +366,44 @@ fn cover_company_name(c: &Canonical) -> Option<String> {
         })
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, text)| text.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::issuer_named_in_text;
+
+    #[test]
+    fn a_prospectus_names_its_issuer_in_its_offering_sentence_or_its_definition_of_we() {
+        let cover = "Prospectus\n\n6,820,000 shares\n\nThis is an initial public offering of \
+            shares of common stock by CAMP4 Therapeutics Corporation.\n\nWe are offering";
+        assert_eq!(
+            issuer_named_in_text(cover).as_deref(),
+            Some("CAMP4 Therapeutics Corporation")
+        );
+        let definition = "As used in this prospectus, unless the context otherwise requires, \
+            references to “we,” “us,” “our” and “Acme” refer to Acme Robotics, Inc. and its \
+            subsidiaries.";
+        assert_eq!(
+            issuer_named_in_text(definition).as_deref(),
+            Some("Acme Robotics, Inc.")
+        );
+        let shares_of = "the initial public offering of 5,000,000 American Depositary Shares \
+            of Example Holdings Limited, each representing";
+        assert_eq!(
+            issuer_named_in_text(shares_of).as_deref(),
+            Some("Example Holdings Limited")
+        );
+    }
+
+    #[test]
+    fn text_that_names_no_company_gives_none() {
+        assert_eq!(
+            issuer_named_in_text("We are offering 6,820,000 shares of our common stock."),
+            None
+        );
+        assert_eq!(
+            issuer_named_in_text("references to “we” refer to the company and its subsidiaries."),
+            None
+        );
+    }
 }

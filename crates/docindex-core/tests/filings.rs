@@ -297,6 +297,11 @@ fn proxy_and_prospectus_follow_their_toc() {
         .any(|n| n.title.starts_with("Proposal 1") && n.origin == NodeOrigin::TocLink));
     let prospectus = check_tree("camp4_424B4_IPO_prospectus_2024.htm");
     assert_eq!(prospectus.doc_type, DocType::S1);
+    // Its cover shows the name as an image; the offering sentence names the issuer.
+    assert_eq!(
+        prospectus.metadata.company_name.as_deref(),
+        Some("CAMP4 Therapeutics Corporation")
+    );
     let risk = prospectus
         .nodes
         .iter()
