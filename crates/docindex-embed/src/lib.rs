@@ -25,7 +25,7 @@ pub struct MiniLm {
 }
 
 /// Where set-up puts the model, in the order they are tried: `$DOCINDEX_MODEL_DIR`, next to
-/// the binary, the user data folder, `./models/` of the repository.
+/// the binary, the installed package's resources, the user data folder, `./models/` of the repository.
 pub fn candidate_dirs() -> Vec<PathBuf> {
     let name = "all-MiniLM-L6-v2";
     let mut dirs = Vec::new();
@@ -37,6 +37,11 @@ pub fn candidate_dirs() -> Vec<PathBuf> {
         .and_then(|e| e.parent().map(Path::to_path_buf))
     {
         dirs.push(exe_dir.join("models").join(name));
+        // The installed package: /usr/bin/docindex beside /usr/lib/DocumentIndex/models/
+        // (scripts/package.sh).
+        if let Some(up) = exe_dir.parent() {
+            dirs.push(up.join("lib/DocumentIndex/models").join(name));
+        }
     }
     if let Some(data) = std::env::var_os("HOME") {
         dirs.push(

@@ -19,6 +19,9 @@ pub const INSTALL_HINT: &str = "run `bash scripts/setup.sh` from the DocumentInd
 (it fetches libpdfium.so from the PyPI wheel pypdfium2==5.15.2 into ./pdfium/), or set \
 DOCINDEX_PDFIUM to the path of a libpdfium.so";
 
+/// The package's resource folder, relative to the folder above the binary's.
+const INSTALLED_RESOURCES: &str = "lib/DocumentIndex";
+
 static PDFIUM: OnceLock<std::result::Result<Pdfium, String>> = OnceLock::new();
 /// pdfium keeps global state: one document is read at a time in this process.
 static READ_LOCK: Mutex<()> = Mutex::new(());
@@ -42,6 +45,9 @@ pub fn candidate_paths() -> Vec<PathBuf> {
         out.push(dir.join("pdfium").join(LIBRARY_NAME));
         if let Some(up) = dir.parent() {
             out.push(up.join("lib").join(LIBRARY_NAME));
+            // Where the installed package keeps its resources: /usr/bin/docindex beside
+            // /usr/lib/DocumentIndex/ (scripts/package.sh).
+            out.push(up.join(INSTALLED_RESOURCES).join("pdfium").join(LIBRARY_NAME));
         }
     }
     if let Some(data) = data_dir() {

@@ -32,11 +32,25 @@ export function companyOf(doc: DocumentSummary): string {
   return doc.company_name ?? doc.ticker ?? "";
 }
 
+/**
+ * One company however its filings spell it: "THE BUCKLE, INC." on an exhibit and "BUCKLE,
+ * INC" on its 8-K, "Apple Inc." and "APPLE INC": case, punctuation and a leading "The" aside.
+ */
+export function companyKey(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[.,'’]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^the /, "");
+}
+
 export function filterDocuments(docs: DocumentSummary[], f: LibraryFilter): DocumentSummary[] {
   const text = f.text.trim().toLowerCase();
+  const company = companyKey(f.company);
   return docs.filter(
     (d) =>
-      (!f.company || companyOf(d) === f.company) &&
+      (!company || companyKey(companyOf(d)) === company) &&
       (!f.year || String(d.fiscal_year ?? "") === f.year) &&
       (!f.type || d.doc_type === f.type) &&
       (!text ||
@@ -45,11 +59,25 @@ export function filterDocuments(docs: DocumentSummary[], f: LibraryFilter): Docu
   );
 }
 
+/** Each company once, under the spelling most of its filings use (then the first in order). */
+function companyChoices(docs: DocumentSummary[]): string[] {
+  const spellings = new Map<string, Map<string, number>>();
+  for (const name of docs.map(companyOf).filter((n) => n)) {
+    const key = companyKey(name);
+    const counts = spellings.get(key) ?? new Map<string, number>();
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+    spellings.set(key, counts);
+  }
+  return [...spellings.values()]
+    .map((counts) => [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0][0])
+    .sort();
+}
+
 /** The distinct values each filter can take, sorted. */
 export function facets(docs: DocumentSummary[]): { companies: string[]; years: string[]; types: string[] } {
   const uniq = (xs: string[]) => [...new Set(xs.filter((x) => x))].sort();
   return {
-    companies: uniq(docs.map(companyOf)),
+    companies: companyChoices(docs),
     years: uniq(docs.map((d) => String(d.fiscal_year ?? ""))).reverse(),
     types: uniq(docs.map((d) => d.doc_type)),
   };

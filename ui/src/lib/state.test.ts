@@ -57,6 +57,23 @@ describe("library filters", () => {
     expect(f.years).toEqual(["2024", "2023"]);
     expect(f.types).toEqual(["10-K", "10-Q", "other"]);
   });
+
+  it("takes one company's spellings as one company", () => {
+    const buckle = [
+      doc("buckle-8k", "BUCKLE, INC", 2024, "8-K"),
+      doc("buckle-ex99", "THE BUCKLE, INC.", 2023, "earnings_release"),
+      doc("buckle-10k", "The Buckle, Inc.", 2024, "10-K"),
+      doc("buckle-10q", "The Buckle, Inc.", 2024, "10-Q"),
+      ...docs,
+    ];
+    expect(facets(buckle).companies).toEqual(["Apple Inc.", "Tesla, Inc.", "The Buckle, Inc."]);
+    expect(filterDocuments(buckle, { ...noFilter, company: "The Buckle, Inc." }).map((d) => d.doc_id)).toEqual([
+      "buckle-8k",
+      "buckle-ex99",
+      "buckle-10k",
+      "buckle-10q",
+    ]);
+  });
 });
 
 describe("indexing rows", () => {
