@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up and runs the whole test suite: formatting, lints, the web UI's checks and unit
 # tests, unit, integration and CLI tests, the desktop app's end-to-end tests in a real
-# window (WebKitGTK under Xvfb, driven through tauri-driver), and the fuzz targets.
+# window (WebKitGTK under Xvfb, driven through tauri-driver), the .deb installed and its app
+# opened, and the fuzz targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -29,6 +30,9 @@ command -v cargo-nextest >/dev/null 2>&1 || [ -x "$HOME/.cargo/bin/cargo-nextest
 NEXTEST_HIDE_PROGRESS_BAR=1 cargo nextest run --workspace --no-fail-fast 2>&1 | tee -a "$log" || status=1
 # One automation session at a time: WebKit allows no more. Twenty minutes at most.
 timeout 1200 xvfb-run -a cargo test -p docindex-desktop --test e2e -- --ignored --test-threads=1 2>&1 | tee -a "$log" || status=1
+# The installable package: built from the debug binaries the tests made (a release build
+# would add a quarter of an hour), installed, its CLI and app checked, removed.
+DOCINDEX_PACKAGE_PROFILE=debug bash scripts/package.sh --check 2>&1 | tee -a "$log" || status=1
 # The loaders under coverage-guided fuzzing, a minute per target (FUZZ_SECONDS).
 bash scripts/fuzz.sh 2>&1 | tee -a "$log" || status=1
 count() { { grep -Eo "$1" "$log" || true; } | awk -v f="$2" '{s+=$f} END {print s+0}'; }

@@ -12,8 +12,7 @@ mod window;
 
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
-use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use window::*;
 
 const SAMPLE: &str = "apple_10-Q_Q3FY2023_0000320193-23-000077.html";

@@ -17,7 +17,7 @@ use tokenizers::Tokenizer;
 
 pub const DISTILLED_MODEL_ID: &str = "all-MiniLM-L6-v2-distilled-v2";
 /// The table, computed once from the MiniLM weights and kept beside them.
-const TABLE_FILE: &str = "distilled-v2.safetensors";
+pub(crate) const TABLE_FILE: &str = "distilled-v2.safetensors";
 /// The first whole word of the vocabulary ("the"); ids below are special tokens, unused
 /// slots and single characters, all frequent.
 const FIRST_WORD: u32 = 1996;
@@ -67,7 +67,7 @@ impl Distilled {
     /// The distilled model of the MiniLM found by [`crate::candidate_dirs`]; distilled (about
     /// a minute, once) when no table is kept yet.
     pub fn locate() -> Result<Self, EmbedError> {
-        let dir = crate::model_dir()?;
+        let dir = crate::distilled_dir()?;
         Self::load_or_distill(&dir)
     }
 

@@ -64,10 +64,24 @@ pub fn candidate_dirs() -> Vec<PathBuf> {
 }
 
 /// The first folder of [`candidate_dirs`] that holds `model.safetensors`, `config.json`
-/// and `tokenizer.json`.
+/// and `tokenizer.json`: what the transformer needs.
 pub fn model_dir() -> Result<PathBuf, EmbedError> {
+    first_dir_with(|d| d.join("model.safetensors").is_file())
+}
+
+/// The first folder of [`candidate_dirs`] with what the distilled model needs: its table
+/// and the tokenizer (the installed package carries no transformer weights), or the
+/// weights it is distilled from.
+pub fn distilled_dir() -> Result<PathBuf, EmbedError> {
+    first_dir_with(|d| {
+        d.join("model.safetensors").is_file()
+            || (d.join(distilled::TABLE_FILE).is_file() && d.join("tokenizer.json").is_file())
+    })
+}
+
+fn first_dir_with(holds: impl Fn(&Path) -> bool) -> Result<PathBuf, EmbedError> {
     let dirs = candidate_dirs();
-    if let Some(dir) = dirs.iter().find(|d| d.join("model.safetensors").is_file()) {
+    if let Some(dir) = dirs.iter().find(|d| holds(d)) {
         return Ok(dir.clone());
     }
     Err(EmbedError::Missing(format!(
