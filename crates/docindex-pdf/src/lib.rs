@@ -47,7 +47,11 @@ pub fn candidate_paths() -> Vec<PathBuf> {
             out.push(up.join("lib").join(LIBRARY_NAME));
             // Where the installed package keeps its resources: /usr/bin/docindex beside
             // /usr/lib/DocumentIndex/ (scripts/package.sh).
-            out.push(up.join(INSTALLED_RESOURCES).join("pdfium").join(LIBRARY_NAME));
+            out.push(
+                up.join(INSTALLED_RESOURCES)
+                    .join("pdfium")
+                    .join(LIBRARY_NAME),
+            );
         }
     }
     if let Some(data) = data_dir() {

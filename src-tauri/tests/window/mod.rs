@@ -84,7 +84,10 @@ pub async fn launch_app(
     let driver = Driver { child };
     let mut caps = serde_json::Map::new();
     caps.insert("browserName".into(), json!("wry"));
-    caps.insert("tauri:options".into(), json!({ "application": app.display().to_string() }));
+    caps.insert(
+        "tauri:options".into(),
+        json!({ "application": app.display().to_string() }),
+    );
     let started = Instant::now();
     loop {
         match ClientBuilder::native()
@@ -175,4 +178,3 @@ pub fn copy_fixture(dir: &Path, name: &str) -> PathBuf {
         .unwrap_or_else(|e| panic!("fixture {name}: {e}"));
     to
 }
-
