@@ -322,6 +322,23 @@ async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestR
     cell_chip.click().await?;
     wait_until(&client, "the cell's highlight", "return document.querySelector('[data-tab=read]').getAttribute('aria-selected') !== 'true' ? false : document.querySelectorAll('.viewer mark.hl').length").await?;
     assert_eq!(highlighted(&client).await?, without_newlines(&cell_excerpt));
+    // The statement shows as a grid: the highlighted cell sits in a table row whose figures
+    // are right-aligned, under a marked header row.
+    let grid = client
+        .execute(
+            "const m = document.querySelector('.viewer mark.hl');
+             const row = m && m.closest('.row.grid');
+             const figure = row && row.querySelector('.cell.figure');
+             return { row: !!row, columns: row ? row.querySelectorAll('.cell').length : 0,
+                      align: figure ? getComputedStyle(figure).textAlign : null,
+                      heads: document.querySelectorAll('.viewer .row.grid.head').length };",
+            vec![],
+        )
+        .await?;
+    assert_eq!(grid["row"], json!(true), "{grid}");
+    assert!(grid["columns"].as_u64().unwrap_or(0) >= 2, "{grid}");
+    assert_eq!(grid["align"], json!("right"), "{grid}");
+    assert!(grid["heads"].as_u64().unwrap_or(0) >= 1, "{grid}");
     screenshot(&client, "07c-comparison-cell.png").await?;
     client.close().await?;
     drop(driver);

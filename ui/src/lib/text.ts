@@ -2,6 +2,8 @@
 // to UTF-16 offsets (what JavaScript strings index), rows of a fixed width, and the
 // highlighted segments of one row.
 
+import { isTableLine } from "./table";
+
 /** Converts the library's char offsets (Unicode scalar values) to UTF-16 offsets. */
 export class CharIndex {
   /** UTF-16 offset of every char offset, or null when the text has no astral chars. */
@@ -35,22 +37,34 @@ export class CharIndex {
 export interface Rows {
   starts: Uint32Array;
   ends: Uint32Array;
+  /** 1 where the row is a whole table line (shown as a grid row, never wrapped). */
+  table: Uint8Array;
   count: number;
 }
 
 /**
  * Break `text` into rows of at most `width` code units: at every newline, and within a
- * line at the last space that fits (a word longer than a row is cut). The newline itself
+ * line at the last space that fits (a word longer than a row is cut). A table line (cells
+ * joined by " | ") is one row: the viewer lays its cells out in columns. The newline itself
  * belongs to no row, so the rows' text joined is the text without its newlines.
  */
 export function wrapRows(text: string, width: number): Rows {
   const w = Math.max(8, Math.floor(width));
   const starts: number[] = [];
   const ends: number[] = [];
+  const table: number[] = [];
   let lineStart = 0;
   while (lineStart <= text.length) {
     let lineEnd = text.indexOf("\n", lineStart);
     if (lineEnd < 0) lineEnd = text.length;
+    if (isTableLine(text, lineStart, lineEnd)) {
+      starts.push(lineStart);
+      ends.push(lineEnd);
+      table.push(1);
+      if (lineEnd >= text.length) break;
+      lineStart = lineEnd + 1;
+      continue;
+    }
     let rowStart = lineStart;
     do {
       let rowEnd = Math.min(rowStart + w, lineEnd);
@@ -60,12 +74,18 @@ export function wrapRows(text: string, width: number): Rows {
       }
       starts.push(rowStart);
       ends.push(rowEnd);
+      table.push(0);
       rowStart = rowEnd;
     } while (rowStart < lineEnd);
     if (lineEnd >= text.length) break;
     lineStart = lineEnd + 1;
   }
-  return { starts: Uint32Array.from(starts), ends: Uint32Array.from(ends), count: starts.length };
+  return {
+    starts: Uint32Array.from(starts),
+    ends: Uint32Array.from(ends),
+    table: Uint8Array.from(table),
+    count: starts.length,
+  };
 }
 
 /** The row holding UTF-16 `offset` (the last row starting at or before it). */
