@@ -211,7 +211,8 @@ pub fn embed_stage(library: &mut Library, quiet: bool) -> i32 {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
         bar.set_message(name.chars().take(32).collect::<String>());
-        if !terminal && !quiet {
+        // The stage's last call ("all done") names no document.
+        if !terminal && !quiet && !name.is_empty() {
             let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
             if *last != name {
                 *last = name.to_string();

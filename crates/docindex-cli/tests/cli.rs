@@ -291,11 +291,11 @@ fn search_json_carries_spans_pages_and_text_and_dense_joins_after_embed() {
     }
     let out = docindex(&lib).arg("embed").output().unwrap();
     assert!(out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("embedded"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("embedded"), "{log}");
+    // Without a terminal, a line per document, each naming it.
+    assert!(log.contains("  embedding AMCOR_2022_8K"), "{log}");
+    assert!(log.lines().all(|l| l.trim() != "embedding"), "{log}");
     let results = json(docindex(&lib).args(["--json", "search", "guaranteed senior notes"]));
     assert_eq!(
         results["legs"],
