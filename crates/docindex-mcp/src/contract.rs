@@ -327,13 +327,19 @@ impl From<NodeText> for NodeReading {
     }
 }
 
+impl Excerpt {
+    fn new(start_char: usize, end_char: usize, text: String) -> Self {
+        Excerpt {
+            start_char,
+            end_char,
+            text,
+        }
+    }
+}
+
 fn excerpts(from: Vec<docindex_core::search::Excerpt>) -> Vec<Excerpt> {
     from.into_iter()
-        .map(|e| Excerpt {
-            start_char: e.start_char,
-            end_char: e.end_char,
-            text: e.text,
-        })
+        .map(|e| Excerpt::new(e.start_char, e.end_char, e.text))
         .collect()
 }
 
@@ -387,11 +393,7 @@ impl AskReply {
                     title: c.title,
                     start_page: c.start_page,
                     end_page: c.end_page,
-                    excerpt: Excerpt {
-                        start_char: c.start_char,
-                        end_char: c.end_char,
-                        text: c.excerpt,
-                    },
+                    excerpt: Excerpt::new(c.start_char, c.end_char, c.excerpt),
                 })
                 .collect(),
             unsupported_numbers: answer.unsupported_numbers,
@@ -436,11 +438,7 @@ impl ProvenanceReply {
                         .excerpts
                         .into_iter()
                         .map(|x| TopicExcerpt {
-                            excerpt: Excerpt {
-                                start_char: x.start_char,
-                                end_char: x.end_char,
-                                text: x.text,
-                            },
+                            excerpt: Excerpt::new(x.start_char, x.end_char, x.text),
                             relevance: x.relevance,
                             reason: x.reason,
                         })
