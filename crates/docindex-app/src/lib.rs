@@ -7,6 +7,7 @@ pub mod eval;
 pub mod export;
 pub mod links;
 pub mod model;
+pub mod pages;
 pub mod provenance;
 mod research;
 pub mod saved;
@@ -18,7 +19,7 @@ use docindex_core::embed::{EmbedError, Embedder};
 use docindex_core::enhance::LlmOptions;
 use docindex_core::llm::cache::CacheError;
 use docindex_core::llm::{Llm, LlmError};
-use docindex_core::model::DocumentIndex;
+use docindex_core::model::{DocumentIndex, SourceFormat};
 use docindex_core::pipeline::{doc_id_for, sha256_hex};
 use docindex_core::progress::{ProgressSink, Stage};
 use docindex_core::store::{DocumentStore, DocumentSummary};
@@ -73,6 +74,15 @@ pub enum AppError {
     Topic(docindex_core::provenance::topics::TopicError),
     #[error("{0}")]
     Companies(docindex_core::companies::CompaniesDataError),
+    /// The copy of an indexed PDF (for its page view) could not be written.
+    #[error("cannot keep a copy of the PDF at {path} for its page view: {source}")]
+    KeepSource {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A document's pages cannot be shown; the reason says what to do.
+    #[error("{doc}: cannot show its pages: {reason}")]
+    PageSource { doc: String, reason: String },
     /// The vector store outside the library (Chroma) is misnamed, down, slow or refused.
     #[error("{0}")]
     VectorStore(docindex_core::vectors::VectorStoreError),
@@ -85,11 +95,13 @@ impl AppError {
             AppError::Read { .. }
             | AppError::UnknownDocument(_)
             | AppError::AmbiguousDocument { .. }
-            | AppError::UnknownNode { .. } => Fault::User,
+            | AppError::UnknownNode { .. }
+            | AppError::PageSource { .. } => Fault::User,
             AppError::Store(StoreError::Corrupt(_)) => Fault::Bug,
             AppError::LibraryDir { .. }
             | AppError::Store(_)
             | AppError::Threads(_)
+            | AppError::KeepSource { .. }
             | AppError::Cache(_) => Fault::Runtime,
             AppError::Llm(e) => e.fault(),
             AppError::Settings(_) => Fault::User,
@@ -222,8 +234,10 @@ pub struct EmbedReport {
 }
 
 enum Prepared {
-    Unchanged(Box<DocumentSummary>),
-    Fresh(Box<DocumentIndex>, u64, Duration),
+    /// Already stored; a PDF brings its bytes so a missing copy can be kept now.
+    Unchanged(Box<DocumentSummary>, Option<Vec<u8>>),
+    /// Indexed now: the document, its source size, the time it took, and a PDF's bytes.
+    Fresh(Box<DocumentIndex>, u64, Duration, Option<Vec<u8>>),
 }
 
 impl Library {
@@ -553,11 +567,24 @@ impl Library {
 
     fn commit(&mut self, prepared: Prepared) -> Result<IndexOutcome> {
         match prepared {
-            Prepared::Unchanged(document) => Ok(IndexOutcome::Unchanged {
-                document: *document,
-            }),
-            Prepared::Fresh(doc, bytes, elapsed) => {
-                let replaced = self.store.replace(&doc)?.into_iter().next();
+            Prepared::Unchanged(document, pdf) => {
+                if let Some(bytes) = pdf {
+                    pages::keep_copy(&self.dir, &document.doc_id, &bytes)?;
+                }
+                Ok(IndexOutcome::Unchanged {
+                    document: *document,
+                })
+            }
+            Prepared::Fresh(doc, bytes, elapsed, pdf) => {
+                // The copy first: a document in the library always has its pages to show.
+                if let Some(pdf) = pdf {
+                    pages::keep_copy(&self.dir, &doc.doc_id, &pdf)?;
+                }
+                let stale = self.store.replace(&doc)?;
+                for old in stale.iter().filter(|id| **id != doc.doc_id) {
+                    pages::discard_copy(&self.dir, old);
+                }
+                let replaced = stale.into_iter().next();
                 Ok(IndexOutcome::Indexed {
                     document: DocumentSummary::of(&doc),
                     chunks: doc.chunks.len(),
@@ -688,7 +715,9 @@ impl Library {
     /// Remove a document; returns whether it existed.
     pub fn remove(&mut self, doc: &str) -> Result<bool> {
         let summary = self.resolve(doc)?;
-        Ok(self.store.remove(&summary.doc_id)?)
+        let removed = self.store.remove(&summary.doc_id)?;
+        pages::discard_copy(&self.dir, &summary.doc_id);
+        Ok(removed)
     }
 }
 
@@ -813,12 +842,11 @@ fn prepare(
             || (tools.llm.is_none() && d.settings_key.starts_with(&enhanced_prefix));
         d.source_sha256 == sha && same_settings && d.doc_id == doc_id_for(&sha)
     }) {
-        return Ok(Prepared::Unchanged(Box::new(existing.clone())));
+        let pdf = (existing.format == SourceFormat::Pdf).then_some(bytes);
+        return Ok(Prepared::Unchanged(Box::new(existing.clone()), pdf));
     }
     let doc = build_from_bytes(&name, &bytes, settings, progress, tools).map_err(file_err)?;
-    Ok(Prepared::Fresh(
-        Box::new(doc),
-        bytes.len() as u64,
-        started.elapsed(),
-    ))
+    let size = bytes.len() as u64;
+    let pdf = (doc.format == SourceFormat::Pdf).then_some(bytes);
+    Ok(Prepared::Fresh(Box::new(doc), size, started.elapsed(), pdf))
 }

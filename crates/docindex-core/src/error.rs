@@ -44,6 +44,10 @@ pub enum IngestError {
     PageIndex(#[from] crate::import::ImportError),
     #[error("indexing was cancelled")]
     Cancelled,
+    /// The PDF read now does not give the text stored for it: another layout version
+    /// indexed it, so boxes recomputed now would mark other characters.
+    #[error("this version reads the PDF's text differently from the version that indexed it (first difference at character {at}), so its pages cannot be marked; index the file again")]
+    LayoutChanged { at: usize },
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -52,7 +56,7 @@ impl IngestError {
     pub fn fault(&self) -> Fault {
         match self {
             IngestError::Internal(_) => Fault::Bug,
-            IngestError::PdfiumMissing(_) => Fault::Runtime,
+            IngestError::PdfiumMissing(_) | IngestError::LayoutChanged { .. } => Fault::Runtime,
             IngestError::Llm(e) => e.fault(),
             _ => Fault::User,
         }

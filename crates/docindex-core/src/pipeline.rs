@@ -4,7 +4,7 @@
 use crate::charmap::CharMap;
 use crate::enhance::{Enhancer, LlmOptions, Parsed};
 use crate::error::{IngestError, Result};
-use crate::ingest::pdf::{PdfAssembler, PdfLimits, PdfReader};
+use crate::ingest::pdf::{CharBoxes, PdfAssembler, PdfLimits, PdfReader};
 use crate::ingest::{self, Canonical};
 use crate::llm::Llm;
 use crate::model::*;
@@ -244,6 +244,36 @@ fn read_pdf(
         Ok(())
     })?;
     assembler.finish(&info)
+}
+
+/// Where every character of a stored PDF's text is printed: the PDF read again with the
+/// same layout, tracking glyphs. `stored_text` is the text indexing produced; if this
+/// reading differs from it (another layout version indexed the file), the boxes would mark
+/// other characters, so that is an error rather than a guess.
+pub fn pdf_char_boxes(
+    reader: &dyn PdfReader,
+    bytes: &[u8],
+    stored_text: &str,
+) -> Result<CharBoxes> {
+    let mut assembler = PdfAssembler::tracking_glyphs();
+    let limits = PdfLimits {
+        max_pages: u32::MAX,
+    };
+    let info = reader.read(bytes, limits, &mut |page, _| {
+        assembler.add_page(page);
+        Ok(())
+    })?;
+    let canonical = assembler.finish(&info)?;
+    if canonical.text != stored_text {
+        let at = canonical
+            .text
+            .chars()
+            .zip(stored_text.chars())
+            .take_while(|(a, b)| a == b)
+            .count();
+        return Err(IngestError::LayoutChanged { at });
+    }
+    Ok(CharBoxes::of(&canonical))
 }
 
 fn index_canonical(

@@ -1,6 +1,7 @@
 //! Reads PDF files through pdfium (bound at run time with `pdfium-render`) and hands the core
 //! one page at a time: characters with boxes, baselines and fonts, link annotations, image
-//! boxes, and the outline. Layout analysis is the core's job, not this crate's.
+//! boxes, and the outline; and draws a page as a picture for the page view. Layout analysis
+//! is the core's job, not this crate's.
 
 use docindex_core::ingest::pdf::{
     self as layout, Glyph, PdfInfo, PdfLimits, PdfLinkArea, PdfLinkTarget, PdfOutlineEntry,
@@ -191,6 +192,125 @@ pub fn raw_page_texts(bytes: &[u8]) -> Result<Vec<String>> {
             .pages()
             .iter()
             .map(|page| page.text().map(|t| t.all()).unwrap_or_default())
+            .collect())
+    })
+}
+
+/// A page drawn by pdfium, and how its points map onto the picture's pixels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderedPage {
+    /// 1-based page number.
+    pub page: u32,
+    pub page_count: u32,
+    /// The picture, PNG-encoded (RGBA).
+    pub png: Vec<u8>,
+    pub width_px: u32,
+    pub height_px: u32,
+    /// Page points to picture pixels, as pdfium places them (rotation and crop box
+    /// included): `x_px = a + b·x + c·y`, `y_px = d + e·x + f·y`, as `[a, b, c, d, e, f]`.
+    pub transform: [f64; 6],
+}
+
+/// Draw page `page` (1-based) `width_px` pixels wide (height by the page's proportions).
+pub fn render_page(bytes: &[u8], page: u32, width_px: u32) -> Result<RenderedPage> {
+    const MAX_WIDTH: u32 = 6000;
+    let width_px = width_px.clamp(16, MAX_WIDTH);
+    with_document(bytes, |document| {
+        let pages = document.pages();
+        let page_count = u32::try_from(pages.len()).unwrap_or(0);
+        if page == 0 || page > page_count {
+            return Err(IngestError::CorruptPdf(format!(
+                "there is no page {page}: the PDF has {page_count} pages"
+            )));
+        }
+        let render_error = |e: PdfiumError| {
+            IngestError::CorruptPdf(format!("page {page} cannot be drawn ({e:?})"))
+        };
+        let pdf_page = pages
+            .get(i32::try_from(page - 1).map_err(|_| {
+                IngestError::CorruptPdf(format!("page {page} is beyond what pdfium can address"))
+            })?)
+            .map_err(render_error)?;
+        let config = PdfRenderConfig::new()
+            .set_target_width(width_px as Pixels)
+            .render_form_data(true)
+            .render_annotations(true);
+        let bitmap = pdf_page.render_with_config(&config).map_err(render_error)?;
+        let (w, h) = (bitmap.width() as u32, bitmap.height() as u32);
+        let rgba = bitmap.as_rgba_bytes();
+        let png = encode_png(&rgba, w, h)
+            .map_err(|e| IngestError::Internal(format!("PNG encoding of page {page}: {e}")))?;
+        // Three points fix the affine map; far apart, so pixel rounding hardly shows.
+        let at = |x: f32, y: f32| {
+            pdf_page
+                .points_to_pixels(PdfPoints::new(x), PdfPoints::new(y), &config)
+                .map(|(px, py)| (f64::from(px), f64::from(py)))
+                .map_err(render_error)
+        };
+        const FAR: f32 = 10_000.0;
+        let origin = at(0.0, 0.0)?;
+        let along_x = at(FAR, 0.0)?;
+        let along_y = at(0.0, FAR)?;
+        let far = f64::from(FAR);
+        let transform = [
+            origin.0,
+            (along_x.0 - origin.0) / far,
+            (along_y.0 - origin.0) / far,
+            origin.1,
+            (along_x.1 - origin.1) / far,
+            (along_y.1 - origin.1) / far,
+        ];
+        Ok(RenderedPage {
+            page,
+            page_count,
+            png,
+            width_px: w,
+            height_px: h,
+            transform,
+        })
+    })
+}
+
+fn encode_png(
+    rgba: &[u8],
+    width: u32,
+    height: u32,
+) -> std::result::Result<Vec<u8>, png::EncodingError> {
+    let mut out = Vec::with_capacity(rgba.len() / 8);
+    {
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        // Pages are drawn on demand while the user waits: speed over the last few percent.
+        encoder.set_compression(png::Compression::Fast);
+        let mut writer = encoder.write_header()?;
+        writer.write_image_data(rgba)?;
+        writer.finish()?;
+    }
+    Ok(out)
+}
+
+/// Every character pdfium reports on page `page` (1-based), in its own order, with its box:
+/// an independent view (no layout of ours) that tests hold the page view's boxes against.
+pub fn raw_page_chars(bytes: &[u8], page: u32) -> Result<Vec<(char, Rect)>> {
+    with_document(bytes, |document| {
+        let index = i32::try_from(page.saturating_sub(1))
+            .map_err(|_| IngestError::CorruptPdf(format!("no page {page}")))?;
+        let pdf_page = document
+            .pages()
+            .get(index)
+            .map_err(|e| IngestError::CorruptPdf(format!("page {page} cannot be read ({e:?})")))?;
+        let Ok(text) = pdf_page.text() else {
+            return Ok(Vec::new());
+        };
+        Ok(text
+            .chars()
+            .iter()
+            .filter_map(|ch| {
+                let c = ch.unicode_char()?;
+                let bounds = ch.loose_bounds().ok()?;
+                Some((c, rect_of(&bounds)))
+            })
             .collect())
     })
 }

@@ -108,6 +108,9 @@ pub struct Canonical {
     pub images: Vec<pdf::ImagePlacement>,
     /// Things the reader should know about the conversion (scanned pages, broken outline).
     pub warnings: Vec<String>,
+    /// PDF read by a glyph-tracking assembler: the box of every character that came from a
+    /// glyph, in text order. Empty otherwise.
+    pub glyphs: Vec<pdf::PlacedGlyph>,
 }
 
 impl Canonical {
@@ -216,6 +219,8 @@ pub(crate) struct RawBlock {
     pub blank_before: bool,
     /// The 1-based PDF page of the block.
     pub page: Option<u32>,
+    /// PDF, when the assembler tracks glyphs: each glyph's byte offset within `text` and box.
+    pub glyphs: Vec<(usize, pdf::Rect)>,
 }
 
 /// Lay raw blocks out as the final canonical text, dropping page furniture.
@@ -225,6 +230,7 @@ pub(crate) fn assemble(mut raw: Vec<RawBlock>, mut facts: Vec<XbrlFact>) -> Cano
     let mut blocks = Vec::with_capacity(raw.len());
     let mut anchors_all: Vec<(String, usize)> = Vec::new();
     let mut links = Vec::new();
+    let mut glyphs = Vec::new();
     let mut pending_anchors: Vec<String> = Vec::new();
     let mut pending_break = false;
     let mut prev: Option<(BlockKind, Option<u32>)> = None;
@@ -264,6 +270,18 @@ pub(crate) fn assemble(mut raw: Vec<RawBlock>, mut facts: Vec<XbrlFact>) -> Cano
                 span: base + r.start..base + r.end,
                 block: index,
             });
+        }
+        if let Some(page) = block.page {
+            glyphs.extend(
+                block
+                    .glyphs
+                    .into_iter()
+                    .map(|(off, rect)| pdf::PlacedGlyph {
+                        offset: base + off,
+                        page,
+                        rect,
+                    }),
+            );
         }
         for (fact, r) in block.facts {
             if let Some(f) = facts.get_mut(fact) {
@@ -318,6 +336,7 @@ pub(crate) fn assemble(mut raw: Vec<RawBlock>, mut facts: Vec<XbrlFact>) -> Cano
         title: None,
         sgml_header: Vec::new(),
         furniture_removed: removed.len(),
+        glyphs,
         ..Canonical::default()
     }
 }

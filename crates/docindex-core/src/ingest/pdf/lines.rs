@@ -15,8 +15,9 @@ pub(super) struct Line {
     pub(super) is_row: bool,
     /// Links with their byte range in `text`.
     pub(super) links: Vec<(String, Range<usize>)>,
-    /// Byte offset and horizontal extent of each glyph; emptied once links are attached.
-    pub(super) glyph_x: Vec<(usize, f32, f32)>,
+    /// Byte offset in `text` and box of each glyph: links are attached by them, and the
+    /// page view's highlights are drawn from them (kept only when the assembler tracks glyphs).
+    pub(super) glyphs: Vec<(usize, Rect)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -24,8 +25,8 @@ pub(super) struct Segment {
     pub(super) text: String,
     pub(super) left: f32,
     pub(super) right: f32,
-    /// Byte offset in `text` and horizontal extent of each glyph, for link mapping.
-    pub(super) glyph_x: Vec<(usize, f32, f32)>,
+    /// Byte offset in `text` and box of each glyph.
+    pub(super) glyphs: Vec<(usize, Rect)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -161,7 +162,7 @@ pub(super) fn segments(row: &[&Glyph], size: f32) -> Vec<Segment> {
                 text: String::new(),
                 left: g.rect.left,
                 right: g.rect.right,
-                glyph_x: Vec::new(),
+                glyphs: Vec::new(),
             });
         }
         let Some(seg) = out.last_mut() else {
@@ -180,8 +181,7 @@ pub(super) fn segments(row: &[&Glyph], size: f32) -> Vec<Segment> {
         } else {
             g.ch
         };
-        seg.glyph_x
-            .push((seg.text.len(), g.rect.left, g.rect.right));
+        seg.glyphs.push((seg.text.len(), g.rect));
         seg.text.push(ch);
         seg.right = seg.right.max(g.rect.right);
         prev = Some(g);
@@ -208,7 +208,7 @@ pub(super) fn line_from_segments(
     let is_row =
         segs.len() >= 3 || (segs.len() == 2 && segs.iter().any(|s| is_numeric_cell(&s.text)));
     let mut text = String::new();
-    let mut glyph_x: Vec<(usize, f32, f32)> = Vec::new();
+    let mut glyphs: Vec<(usize, Rect)> = Vec::new();
     let mut rect = Rect::new(first.left, baseline, first.right, baseline + size);
     let mut pending_cell_separator = false;
     for (i, seg) in segs.iter().enumerate() {
@@ -232,11 +232,11 @@ pub(super) fn line_from_segments(
         let base = text.len();
         let lead = seg.text.len() - seg.text.trim_start().len();
         text.push_str(cell);
-        glyph_x.extend(
-            seg.glyph_x
+        glyphs.extend(
+            seg.glyphs
                 .iter()
-                .filter(|(off, _, _)| *off >= lead && *off < lead + cell.len())
-                .map(|&(off, l, r)| (base + off - lead, l, r)),
+                .filter(|(off, _)| *off >= lead && *off < lead + cell.len())
+                .map(|&(off, rect)| (base + off - lead, rect)),
         );
         rect = rect.union(&Rect::new(seg.left, baseline, seg.right, baseline + size));
     }
@@ -256,7 +256,7 @@ pub(super) fn line_from_segments(
         bold,
         is_row,
         links: Vec::new(),
-        glyph_x,
+        glyphs,
     })
 }
 
@@ -268,10 +268,11 @@ pub(super) fn attach_link(lines: &mut [Line], rect: &Rect, href: &str) {
             continue;
         }
         let inside: Vec<usize> = line
-            .glyph_x
+            .glyphs
             .iter()
-            .filter(|(_, l, r)| (l + r) / 2.0 >= rect.left && (l + r) / 2.0 <= rect.right)
-            .map(|(off, _, _)| *off)
+            .map(|(off, g)| (*off, (g.left + g.right) / 2.0))
+            .filter(|&(_, centre)| centre >= rect.left && centre <= rect.right)
+            .map(|(off, _)| off)
             .collect();
         let (Some(&first), Some(&last)) = (inside.first(), inside.last()) else {
             continue;

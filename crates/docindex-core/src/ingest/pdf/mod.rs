@@ -12,12 +12,14 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::LazyLock;
 
+mod boxes;
 mod columns;
 mod furniture;
 mod lines;
 mod paragraphs;
 mod reader;
 
+pub use boxes::{CharBoxes, PageBoxes, PlacedGlyph};
 use columns::*;
 use furniture::*;
 use lines::*;
@@ -30,11 +32,23 @@ pub struct PdfAssembler {
     pages: Vec<LaidPage>,
     /// Destinations some link points at: (page, top) → anchor name.
     destinations: HashMap<(u32, i32), String>,
+    /// Keep every glyph's box through to [`Canonical::glyphs`] (the page view's highlights);
+    /// indexing does not need them, so it drops them page by page.
+    track_glyphs: bool,
 }
 
 impl PdfAssembler {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An assembler that also places every glyph's box in the text it builds: the same layout,
+    /// so the boxes belong to exactly the characters indexing produced.
+    pub fn tracking_glyphs() -> Self {
+        PdfAssembler {
+            track_glyphs: true,
+            ..Self::default()
+        }
     }
 
     /// Lay one page out and keep its lines; the glyphs are dropped.
@@ -47,8 +61,10 @@ impl PdfAssembler {
             };
             attach_link(&mut lines, &link.rect, &href);
         }
-        for line in &mut lines {
-            line.glyph_x = Vec::new();
+        if !self.track_glyphs {
+            for line in &mut lines {
+                line.glyphs = Vec::new();
+            }
         }
         self.pages.push(LaidPage {
             number: page.number,
@@ -497,5 +513,91 @@ mod tests {
         ]);
         assert!(!c.pages[1].has_text);
         assert!(c.warnings[0].contains("1 of 2 pages"), "{:?}", c.warnings);
+    }
+
+    #[test]
+    fn a_tracking_assembler_places_every_glyph_on_its_own_character() {
+        let pages = vec![
+            page(
+                1,
+                &[
+                    ("Results of Operations", 50.0, 700.0, true),
+                    ("Revenue grew because the com-", 50.0, 680.0, false),
+                    ("pany sold more licences.", 50.0, 668.0, false),
+                    ("Revenue          1,234          $ 987", 50.0, 640.0, false),
+                    ("12", 300.0, 40.0, false),
+                ],
+            ),
+            page(
+                2,
+                &[
+                    ("Liquidity rose.", 50.0, 700.0, false),
+                    ("13", 300.0, 40.0, false),
+                ],
+            ),
+        ];
+        // Each glyph's character, by where it was set.
+        let mut printed: HashMap<(u32, i32, i32), char> = HashMap::new();
+        for p in &pages {
+            for g in &p.glyphs {
+                printed.insert(
+                    (p.number, g.rect.left as i32 * 10, g.rect.bottom as i32),
+                    g.ch,
+                );
+            }
+        }
+        let mut assembler = PdfAssembler::tracking_glyphs();
+        for p in pages.clone() {
+            assembler.add_page(p);
+        }
+        let info = PdfInfo {
+            page_count: 2,
+            ..PdfInfo::default()
+        };
+        let tracked = assembler.finish(&info).unwrap();
+        // Tracking changes nothing about the text.
+        assert_eq!(tracked.text, assemble_pages(pages).text);
+        assert!(tracked.text.contains("company sold"));
+        for g in &tracked.glyphs {
+            let key = (g.page, g.rect.left as i32 * 10, g.rect.bottom as i32);
+            let at = tracked.text[g.offset..].chars().next().unwrap();
+            assert_eq!(Some(&at), printed.get(&key), "glyph at byte {}", g.offset);
+        }
+        // Every non-space character of the text came from a glyph (page numbers are set
+        // aside as furniture, the hyphen of "com-" is gone).
+        let printed_chars = tracked
+            .text
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '|')
+            .count();
+        assert_eq!(tracked.glyphs.len(), printed_chars);
+
+        let boxes = CharBoxes::of(&tracked);
+        let start = tracked.text.find("because the company").unwrap();
+        let end = start + "because the company".len();
+        let spans = boxes.span(start, end);
+        assert_eq!(spans.len(), 1);
+        assert_eq!(spans[0].page, 1);
+        // "because the com" on one line, "pany" on the next: two runs.
+        assert_eq!(spans[0].rects.len(), 2);
+        assert_eq!(spans[0].chars, "becausethecompany".len());
+        assert!(spans[0].rects[0].bottom > spans[0].rects[1].top - 1.0);
+        // A table row's cells are separate runs; the page-2 span lands on page 2.
+        let row = tracked.text.find("Revenue | 1,234").unwrap();
+        let row_end = row
+            + tracked.text[row..]
+                .find('\n')
+                .unwrap_or(tracked.text.len() - row);
+        assert_eq!(boxes.span(row, row_end)[0].rects.len(), 3);
+        let liquidity = tracked.text.find("Liquidity").unwrap();
+        assert_eq!(boxes.span(liquidity, liquidity + 9)[0].page, 2);
+        // A click on a glyph finds its character; one far from any text finds nothing.
+        let r = spans[0].rects[1];
+        let hit = boxes
+            .char_at(1, r.left + 1.0, (r.bottom + r.top) / 2.0)
+            .unwrap();
+        assert_eq!(&tracked.text[hit..hit + 4], "pany");
+        assert_eq!(boxes.char_at(1, 500.0, 300.0), None);
+        assert_eq!(boxes.first_on_page(2), Some(liquidity));
     }
 }

@@ -52,11 +52,16 @@ pub(super) fn paragraphs(
                     && line.text.starts_with(char::is_lowercase);
                 if hyphenated {
                     block.text.pop();
+                    let end = block.text.len();
+                    block.glyphs.retain(|(off, _)| *off < end);
                 } else {
                     block.text.push(' ');
                 }
                 let base = block.text.len();
                 block.text.push_str(&line.text);
+                block
+                    .glyphs
+                    .extend(line.glyphs.iter().map(|&(off, rect)| (base + off, rect)));
                 block.links.extend(
                     line.links
                         .iter()
@@ -89,6 +94,7 @@ pub(super) fn paragraphs(
             },
             table_id: line.is_row.then_some(*table_id),
             links: line.links.clone(),
+            glyphs: line.glyphs.clone(),
             page: Some(page.number),
             ..RawBlock::default()
         });
