@@ -29,7 +29,7 @@ command -v cargo-nextest >/dev/null 2>&1 || [ -x "$HOME/.cargo/bin/cargo-nextest
   "$CARGO_TARGET_DIR/debug/docindex" --library "$(mktemp -d)" embed; } || true
 NEXTEST_HIDE_PROGRESS_BAR=1 cargo nextest run --workspace --no-fail-fast 2>&1 | tee -a "$log" || status=1
 # One automation session at a time: WebKit allows no more. Twenty minutes at most.
-timeout 1200 xvfb-run -a cargo test -p docindex-desktop --test e2e -- --ignored --test-threads=1 2>&1 | tee -a "$log" || status=1
+timeout 1200 xvfb-run -a cargo test -p docindex-desktop --test e2e --test page_view -- --ignored --test-threads=1 2>&1 | tee -a "$log" || status=1
 # The installable package: built from the debug binaries the tests made (a release build
 # would add a quarter of an hour), installed, its CLI and app checked, removed.
 DOCINDEX_PACKAGE_PROFILE=debug bash scripts/package.sh --check 2>&1 | tee -a "$log" || status=1

@@ -4,9 +4,11 @@
 use crate::desktop::Desktop;
 use crate::error::DesktopError;
 use crate::settings::{Settings, SettingsView};
+use crate::views::PageImage;
 use crate::views::{AskMessage, AskResult, DocumentView, FileResult, IndexMessage, LibraryRow};
 use crate::views::{ProvenanceMessage, ProvenanceResult};
 use docindex_app::saved::{SavedEntry, SavedResult};
+use docindex_core::ingest::pdf::PageBoxes;
 use std::path::PathBuf;
 use tauri::ipc::Channel;
 use tauri::State;
@@ -55,6 +57,43 @@ pub async fn open_document(
     doc_id: String,
 ) -> CommandResult<DocumentView> {
     blocking(&desktop, move |d| d.open_document(&doc_id)).await
+}
+
+/// A PDF page drawn for the page view, `width` pixels wide.
+#[tauri::command]
+pub async fn page_image(
+    desktop: State<'_, Desktop>,
+    doc_id: String,
+    page: u32,
+    width: u32,
+) -> CommandResult<PageImage> {
+    blocking(&desktop, move |d| d.page_image(&doc_id, page, width)).await
+}
+
+/// Where a span of a PDF document's text is printed: boxes in PDF points, page by page.
+#[tauri::command]
+pub async fn span_boxes(
+    desktop: State<'_, Desktop>,
+    doc_id: String,
+    start_char: usize,
+    end_char: usize,
+) -> CommandResult<Vec<PageBoxes>> {
+    blocking(&desktop, move |d| {
+        d.span_boxes(&doc_id, start_char, end_char)
+    })
+    .await
+}
+
+/// The character of a PDF document's text printed at a point of a page.
+#[tauri::command]
+pub async fn page_char_at(
+    desktop: State<'_, Desktop>,
+    doc_id: String,
+    page: u32,
+    x: f32,
+    y: f32,
+) -> CommandResult<Option<usize>> {
+    blocking(&desktop, move |d| d.page_char_at(&doc_id, page, x, y)).await
 }
 
 #[tauri::command]

@@ -6,15 +6,17 @@
 use crate::error::DesktopError;
 use crate::settings::{self, Settings, SettingsView};
 use crate::views::{
-    AskMessage, AskResult, DocumentView, FileResult, IndexMessage, LibraryRow, ProvenanceMessage,
-    ProvenanceResult,
+    AskMessage, AskResult, DocumentView, FileResult, IndexMessage, LibraryRow, PageImage,
+    ProvenanceMessage, ProvenanceResult,
 };
 use docindex_app::ask::AskEvent;
+use docindex_app::pages::{PageCache, PdfSource};
 use docindex_app::provenance::{ProvenanceEvent, ProvenanceReport};
 use docindex_app::saved::{SavedEntry, SavedResult};
 use docindex_app::search::SearchRequest;
 use docindex_app::{IndexEvent, IndexOutcome, Library};
 use docindex_core::enhance::retry::RetryOutcome;
+use docindex_core::ingest::pdf::{CharBoxes, PageBoxes};
 use docindex_core::provenance::ScanOptions;
 use docindex_core::IndexSettings;
 use std::collections::HashMap;
@@ -49,6 +51,8 @@ struct Inner {
     indexing: Mutex<Option<Arc<AtomicBool>>>,
     /// Provenance reports of this session by saved id, for export without re-reading.
     reports: Mutex<HashMap<i64, ProvenanceReport>>,
+    /// PDF pages drawn and laid out for the page view.
+    pages: PageCache,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -79,6 +83,7 @@ impl Desktop {
                 settings: Mutex::new(settings),
                 indexing: Mutex::new(None),
                 reports: Mutex::new(HashMap::new()),
+                pages: PageCache::new(),
             }),
         })
     }
@@ -108,7 +113,56 @@ impl Desktop {
     }
 
     pub fn remove(&self, doc_id: &str) -> Result<bool, DesktopError> {
+        self.inner.pages.forget(doc_id);
         Ok(lock(&self.inner.library).remove(doc_id)?)
+    }
+
+    /// The PDF copy of a document, from the cache or the library (held only to load it).
+    fn pdf_source(&self, doc_id: &str) -> Result<Arc<PdfSource>, DesktopError> {
+        Ok(self
+            .inner
+            .pages
+            .source(doc_id, || lock(&self.inner.library).pdf_source(doc_id))?)
+    }
+
+    /// Page `page` of a PDF document drawn `width_px` wide (cached per width step).
+    pub fn page_image(
+        &self,
+        doc_id: &str,
+        page: u32,
+        width_px: u32,
+    ) -> Result<PageImage, DesktopError> {
+        let source = self.pdf_source(doc_id)?;
+        let drawn = self.inner.pages.page(&source, page, width_px)?;
+        Ok(PageImage::of(&drawn))
+    }
+
+    fn char_boxes(&self, doc_id: &str) -> Result<Arc<CharBoxes>, DesktopError> {
+        let source = self.pdf_source(doc_id)?;
+        Ok(self.inner.pages.boxes(&source, || {
+            Ok(lock(&self.inner.library).document(doc_id)?.text)
+        })?)
+    }
+
+    /// Where the characters `start_char..end_char` are printed, page by page.
+    pub fn span_boxes(
+        &self,
+        doc_id: &str,
+        start_char: usize,
+        end_char: usize,
+    ) -> Result<Vec<PageBoxes>, DesktopError> {
+        Ok(self.char_boxes(doc_id)?.span(start_char, end_char))
+    }
+
+    /// The character printed at `(x, y)` (PDF points) on `page`, if any.
+    pub fn page_char_at(
+        &self,
+        doc_id: &str,
+        page: u32,
+        x: f32,
+        y: f32,
+    ) -> Result<Option<usize>, DesktopError> {
+        Ok(self.char_boxes(doc_id)?.char_at(page, x, y))
     }
 
     pub fn open_document(&self, doc_id: &str) -> Result<DocumentView, DesktopError> {

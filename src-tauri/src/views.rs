@@ -3,7 +3,7 @@
 
 use docindex_app::provenance::ProvenanceReport;
 use docindex_app::{IndexOutcome, IndexReport};
-use docindex_core::model::{CrossRef, DocumentIndex, Node};
+use docindex_core::model::{CrossRef, DocumentIndex, Node, PageInfo};
 use docindex_core::progress::Stage;
 use docindex_core::provenance::Evidence;
 use docindex_core::qa::Answer;
@@ -18,6 +18,8 @@ pub struct DocumentView {
     pub text: String,
     pub nodes: Vec<Node>,
     pub cross_refs: Vec<CrossRef>,
+    /// PDF only: each page's range of the text and printed label.
+    pub pages: Vec<PageInfo>,
 }
 
 impl DocumentView {
@@ -27,6 +29,37 @@ impl DocumentView {
             text: doc.text,
             nodes: doc.nodes,
             cross_refs: doc.cross_refs,
+            pages: doc.pages,
+        }
+    }
+}
+
+/// A PDF page drawn for the page view.
+#[derive(Debug, Serialize)]
+pub struct PageImage {
+    pub page: u32,
+    pub page_count: u32,
+    pub width_px: u32,
+    pub height_px: u32,
+    /// Page points to picture pixels: `x = a + b·x + c·y`, `y = d + e·x + f·y`.
+    pub transform: [f64; 6],
+    /// The picture as a `data:image/png;base64,…` URL.
+    pub src: String,
+}
+
+impl PageImage {
+    pub fn of(page: &docindex_pdf::RenderedPage) -> Self {
+        use base64::Engine;
+        PageImage {
+            page: page.page,
+            page_count: page.page_count,
+            width_px: page.width_px,
+            height_px: page.height_px,
+            transform: page.transform,
+            src: format!(
+                "data:image/png;base64,{}",
+                base64::engine::general_purpose::STANDARD.encode(&page.png)
+            ),
         }
     }
 }

@@ -19,6 +19,41 @@ export interface DocumentView {
   text: string;
   nodes: TreeNode[];
   cross_refs: CrossRef[];
+  /** PDF only: each page's range of the text and printed label. */
+  pages?: PageInfo[];
+}
+
+export interface PageInfo {
+  page: number;
+  span: { start_char: number; end_char: number };
+  label?: string | null;
+  has_text: boolean;
+}
+
+/** A rectangle in PDF points, origin bottom-left. */
+export interface PdfRect {
+  left: number;
+  bottom: number;
+  right: number;
+  top: number;
+}
+
+/** A PDF page drawn by pdfium, and how its points map onto the picture. */
+export interface PageImage {
+  page: number;
+  page_count: number;
+  width_px: number;
+  height_px: number;
+  /** [a, b, c, d, e, f]: x_px = a + b·x + c·y, y_px = d + e·x + f·y. */
+  transform: number[];
+  src: string;
+}
+
+/** Where a span is printed on one page: one rectangle per run of characters on a line. */
+export interface PageBoxes {
+  page: number;
+  rects: PdfRect[];
+  chars: number;
 }
 
 export interface Citation {
@@ -172,6 +207,12 @@ export const api = {
     invoke<{ retried: string[]; still_failed: { stage: string; reason: string }[] }>("enhance_document", { docId }),
   openDocument: (docId: string) => invoke<DocumentView>("open_document", { docId }),
   samplePath: () => invoke<string>("sample_path"),
+  pageImage: (docId: string, page: number, width: number) =>
+    invoke<PageImage>("page_image", { docId, page, width }),
+  spanBoxes: (docId: string, startChar: number, endChar: number) =>
+    invoke<PageBoxes[]>("span_boxes", { docId, startChar, endChar }),
+  pageCharAt: (docId: string, page: number, x: number, y: number) =>
+    invoke<number | null>("page_char_at", { docId, page, x, y }),
   indexFiles: (paths: string[], onMessage: (m: IndexMessage) => void) => {
     const onEvent = new Channel<IndexMessage>();
     onEvent.onmessage = onMessage;

@@ -31,6 +31,19 @@ export class CharIndex {
     const c = Math.max(0, Math.min(charOffset, this.chars));
     return this.utf16 ? this.utf16[c] : c;
   }
+
+  /** The char offset of a UTF-16 offset (the char it falls in). */
+  toChar(utf16Offset: number): number {
+    if (!this.utf16) return Math.max(0, Math.min(utf16Offset, this.chars));
+    let lo = 0;
+    let hi = this.chars;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.utf16[mid] <= utf16Offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
 }
 
 /** Row boundaries: row i covers [starts[i], ends[i]) in UTF-16 offsets. */
