@@ -288,6 +288,10 @@ pub struct BenchArgs {
     /// first hit streams, the whole scan, and its coverage.
     #[arg(long, value_name = "TOPIC", conflicts_with_all = ["embed", "search"])]
     pub provenance: Option<String>,
+    /// Measure the page view on these PDFs: laying a document out again with its glyph
+    /// boxes, and drawing each page (ms per page at 1× and 2× a 1000-pixel pane, PNG size).
+    #[arg(long, conflicts_with_all = ["embed", "search", "provenance"])]
+    pub pages: bool,
 }
 
 pub fn default_jobs() -> usize {

@@ -1,7 +1,7 @@
 //! `docindex bench`: indexing throughput on real files (MB/s of input, nodes/s, ms per PDF
 //! page) and peak memory per file, single file single-threaded and the whole set in
 //! parallel into a scratch library; with `--embed`, the embedding stage of each local
-//! embedder.
+//! embedder; with `--pages`, the PDF page view (layout with glyph boxes, drawing a page).
 
 use anyhow::Result;
 use docindex_app::{Library, ModelConfig};
@@ -359,6 +359,92 @@ pub fn provenance(library: &Library, topic: &str) -> Result<i32> {
         peak_rss_mb().unwrap_or(f64::NAN)
     );
     Ok(0)
+}
+
+/// The page view on PDFs, through a scratch library as the app reads them: the document laid
+/// out again with its glyph boxes (once per document opened in page view), and each page
+/// drawn at the widths a 1000-pixel pane asks for on 1× and 2× screens.
+pub fn pages(paths: &[PathBuf], settings: IndexSettings) -> Result<i32> {
+    let scratch = std::env::temp_dir().join(format!("docindex-bench-pages-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let outcome = pages_in(&scratch, paths, settings);
+    let _ = std::fs::remove_dir_all(&scratch);
+    outcome
+}
+
+fn pages_in(scratch: &Path, paths: &[PathBuf], settings: IndexSettings) -> Result<i32> {
+    const WIDTHS: [u32; 2] = [1000, 2000];
+    let mut library = Library::open(scratch, settings)?;
+    let reports = library.index_paths(paths, 1, &|_| {})?;
+    let ms = |started: Instant| started.elapsed().as_secs_f64() * 1000.0;
+    let mut all: Vec<Vec<f64>> = vec![Vec::new(); WIDTHS.len()];
+    for report in &reports {
+        let document = match &report.result {
+            Ok(docindex_app::IndexOutcome::Indexed { document, .. })
+            | Ok(docindex_app::IndexOutcome::Unchanged { document }) => document.clone(),
+            Err(e) => anyhow::bail!("{e}"),
+        };
+        if document.format != docindex_core::model::SourceFormat::Pdf {
+            println!("{}: not a PDF, skipped", document.doc_name);
+            continue;
+        }
+        let source = library.pdf_source(&document.doc_id)?;
+        let text = library.document(&document.doc_id)?.text;
+        let started = Instant::now();
+        let boxes = source.char_boxes(&text)?;
+        let layout_ms = ms(started);
+        let mut line = format!(
+            "{}: {} pages; glyph boxes of {} characters laid out in {layout_ms:.0} ms",
+            document.doc_name,
+            document.page_count,
+            boxes.len()
+        );
+        for (w, width) in WIDTHS.iter().enumerate() {
+            let mut times = Vec::new();
+            let mut bytes = 0usize;
+            let page_count = u32::try_from(document.page_count)?;
+            for page in 1..=page_count {
+                let started = Instant::now();
+                let drawn = source.render(page, *width)?;
+                times.push(ms(started));
+                bytes += drawn.png.len();
+            }
+            let cache = docindex_app::pages::PageCache::new();
+            cache.page(&source, 1, *width)?;
+            let started = Instant::now();
+            cache.page(&source, 1, *width)?;
+            let cached = ms(started);
+            line.push_str(&format!(
+                "; {width} px: p50 {:.0} ms, p95 {:.0} ms, max {:.0} ms a page, {:.0} KB PNG, cached {cached:.2} ms",
+                percentile(&mut times, 0.5),
+                percentile(&mut times, 0.95),
+                percentile(&mut times, 1.0),
+                bytes as f64 / 1024.0 / document.page_count.max(1) as f64,
+            ));
+            all[w].extend(times);
+        }
+        println!("{line}");
+    }
+    for (w, width) in WIDTHS.iter().enumerate() {
+        if !all[w].is_empty() {
+            println!(
+                "all pages at {width} px: {} pages, p50 {:.0} ms, p95 {:.0} ms; peak {:.0} MB",
+                all[w].len(),
+                percentile(&mut all[w], 0.5),
+                percentile(&mut all[w], 0.95),
+                peak_rss_mb().unwrap_or(f64::NAN)
+            );
+        }
+    }
+    Ok(0)
+}
+
+fn percentile(values: &mut [f64], q: f64) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values
+        .get(((values.len().saturating_sub(1)) as f64 * q).round() as usize)
+        .copied()
+        .unwrap_or(f64::NAN)
 }
 
 fn reset_peak_rss() {

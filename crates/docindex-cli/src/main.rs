@@ -62,6 +62,9 @@ fn run(cli: Cli) -> Result<i32> {
         if args.embed {
             return bench::embedding(&args.paths, settings);
         }
+        if args.pages {
+            return bench::pages(&args.paths, settings);
+        }
         return bench::run(
             &args.paths,
             args.jobs,
