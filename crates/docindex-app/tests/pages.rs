@@ -133,7 +133,7 @@ fn the_boxes_of_a_span_cover_exactly_the_characters_pdfium_prints_for_it() {
 
     // Text other than what was indexed is refused, naming where it differs.
     let mut other = doc.text.clone();
-    other.insert_str(byte, "X");
+    other.insert(byte, 'X');
     let err = source.char_boxes(&other).unwrap_err().to_string();
     assert!(err.contains("index the file again"), "{err}");
 }
