@@ -40,18 +40,7 @@ async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestR
     screenshot(&client, "01-empty-state.png").await?;
 
     // Index a real filing and a bad file through the function a drop calls.
-    let args = vec![json!([
-        filing.display().to_string(),
-        bad.display().to_string()
-    ])];
-    let results = client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             window.docindex.indexPaths(arguments[0]).then(done, e => done({ error: String(e) }));",
-            args,
-        )
-        .await?;
-    let results = results.as_array().cloned().unwrap_or_default();
+    let results = index_in_window(&client, &[&filing, &bad]).await?;
     assert_eq!(results.len(), 2, "{results:?}");
     assert_eq!(results[0]["status"], "indexed", "{results:?}");
     assert_eq!(results[1]["status"], "failed", "{results:?}");
@@ -168,16 +157,8 @@ async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestR
     );
 
     // Ask offline; the answer streams in, then its first citation jumps to its span.
-    open_tab(&client, "ask").await?;
     let question = "What were iPhone net sales in the third quarter of fiscal 2023?";
-    let input = wait_for(&client, "textarea[aria-label=Question]").await?;
-    input.send_keys(question).await?;
-    client
-        .find(Locator::Css(".composer button[type=submit]"))
-        .await?
-        .click()
-        .await?;
-    let chip = wait_for(&client, "[data-testid=answer] button[data-citation]").await?;
+    let chip = ask_in_window(&client, question).await?;
     let answer_text = client
         .find(Locator::Css("[data-testid=answer]"))
         .await?
@@ -259,14 +240,8 @@ async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestR
     // A question across companies: with a second filer in the library, the answer's table
     // has a cited cell per company, and a cell's chip opens its statement row.
     let second = copy_fixture(&inbox, SECOND_FILER);
-    let indexed = client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             window.docindex.indexPaths(arguments[0]).then(done, e => done({ error: String(e) }));",
-            vec![json!([second.display().to_string()])],
-        )
-        .await?;
-    assert_eq!(indexed[0]["status"], "indexed", "{indexed}");
+    let indexed = index_in_window(&client, &[&second]).await?;
+    assert_eq!(indexed[0]["status"], "indexed", "{indexed:?}");
     open_tab(&client, "ask").await?;
     client
         .find(Locator::Css(".composer-actions input[type=checkbox]"))

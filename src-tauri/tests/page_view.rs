@@ -11,7 +11,7 @@ use docindex_core::IndexSettings;
 mod window;
 
 use fantoccini::Locator;
-use serde_json::{json, Value};
+use serde_json::Value;
 use window::*;
 
 const PDF: &str = "MGMRESORTS_2023Q2_10Q.pdf";
@@ -58,14 +58,8 @@ async fn a_pdf_citation_shows_its_page_with_pdfiums_boxes_for_the_cited_characte
 
     let (_driver, client) = launch(&library_dir).await?;
     wait_for(&client, "[data-testid=empty-state]").await?;
-    let results = client
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             window.docindex.indexPaths(arguments[0]).then(done, e => done({ error: String(e) }));",
-            vec![json!([pdf.display().to_string()])],
-        )
-        .await?;
-    assert_eq!(results[0]["status"], "indexed", "{results}");
+    let results = index_in_window(&client, &[&pdf]).await?;
+    assert_eq!(results[0]["status"], "indexed", "{results:?}");
     let doc_id = results[0]["document"]["doc_id"]
         .as_str()
         .ok_or("no doc id")?
@@ -73,17 +67,7 @@ async fn a_pdf_citation_shows_its_page_with_pdfiums_boxes_for_the_cited_characte
     wait_for(&client, &format!("button.doc[data-doc-id='{doc_id}']")).await?;
 
     // Ask; the answer's first citation is the one to follow.
-    open_tab(&client, "ask").await?;
-    wait_for(&client, "textarea[aria-label=Question]")
-        .await?
-        .send_keys(QUESTION)
-        .await?;
-    client
-        .find(Locator::Css(".composer button[type=submit]"))
-        .await?
-        .click()
-        .await?;
-    let chip = wait_for(&client, "[data-testid=answer] button[data-citation]").await?;
+    let chip = ask_in_window(&client, QUESTION).await?;
     let library = Library::open(&library_dir, IndexSettings::default())?;
     let doc = library.document(&doc_id)?;
     let map = CharMap::new(&doc.text);

@@ -168,6 +168,40 @@ pub async fn highlighted(client: &Client) -> Result<String, Box<dyn std::error::
     Ok(value.as_str().unwrap_or_default().to_string())
 }
 
+/// Index files through the function a drop calls; one result per file, as the UI gets them.
+pub async fn index_in_window(
+    client: &Client,
+    paths: &[&Path],
+) -> Result<Vec<Value>, Box<dyn std::error::Error>> {
+    let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let results = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             window.docindex.indexPaths(arguments[0]).then(done, e => done({ error: String(e) }));",
+            vec![json!(paths)],
+        )
+        .await?;
+    Ok(results.as_array().cloned().unwrap_or_default())
+}
+
+/// Ask a question on the Ask tab; returns the answer's first citation chip once it shows.
+pub async fn ask_in_window(
+    client: &Client,
+    question: &str,
+) -> Result<Element, Box<dyn std::error::Error>> {
+    open_tab(client, "ask").await?;
+    wait_for(client, "textarea[aria-label=Question]")
+        .await?
+        .send_keys(question)
+        .await?;
+    client
+        .find(Locator::Css(".composer button[type=submit]"))
+        .await?
+        .click()
+        .await?;
+    wait_for(client, "[data-testid=answer] button[data-citation]").await
+}
+
 pub fn without_newlines(text: &str) -> String {
     text.replace('\n', "")
 }
