@@ -197,6 +197,9 @@ pub struct Library {
     pub vote_weights: docindex_core::search::voting::VoteWeights,
     /// Where chunk vectors live when not in the library's SQLite (a shared Chroma server).
     vector_store: Option<Arc<dyn docindex_core::vectors::VectorStore>>,
+    /// The whole library's document ids and dictionary, as of a change stamp: every search
+    /// of the whole library reads them, and they change only when documents do.
+    whole_library: std::sync::Mutex<Option<search::WholeLibrary>>,
 }
 
 /// One node's exact text with its place in the document (`docindex show`, MCP `read_node`).
@@ -259,6 +262,7 @@ impl Library {
             embedder_choice: Default::default(),
             results_cache: None,
             vectors: std::sync::Mutex::new(None),
+            whole_library: std::sync::Mutex::new(None),
             vote_weights: Default::default(),
             vector_store: None,
         })
@@ -283,6 +287,7 @@ impl Library {
             embedder_choice: self.embedder_choice,
             results_cache: self.results_cache.clone(),
             vectors: std::sync::Mutex::new(vectors),
+            whole_library: std::sync::Mutex::new(None),
             vote_weights: self.vote_weights,
             vector_store: self.vector_store.clone(),
         })

@@ -11,9 +11,10 @@ use docindex_core::search::{
     self, expand, hit_excerpts, rank_nodes, rank_titles, Excerpt, Expansion, Fusion, Leg, LegKind,
     Ranked,
 };
-use docindex_core::store::{DocumentStore, DocumentSummary};
+use docindex_core::store::DocumentSummary;
 use serde::Serialize;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Which documents an action reads; every field narrows the library. Search, ask and
 /// provenance share it.
@@ -231,6 +232,25 @@ impl Library {
         Ok(results)
     }
 
+    /// The whole library's ids and dictionary, read again only when the library changed.
+    fn whole_library(&self) -> Result<WholeLibrary> {
+        let stamp = self.store.change_stamp()?;
+        let mut slot = self
+            .whole_library
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(kept) = slot.as_ref().filter(|w| w.stamp == stamp) {
+            return Ok(kept.clone());
+        }
+        let read = WholeLibrary {
+            stamp,
+            ids: Arc::new(self.store.doc_ids()?),
+            dictionary: Arc::new(self.store.dictionary_pairs(None)?),
+        };
+        *slot = Some(read.clone());
+        Ok(read)
+    }
+
     fn search_uncached(&self, request: &SearchRequest) -> Result<SearchResults> {
         // DOCINDEX_LOG=debug shows where a search spends its time.
         let started = std::time::Instant::now();
@@ -238,18 +258,19 @@ impl Library {
             |what: &str| tracing::debug!("search: {what} at {} ms", started.elapsed().as_millis());
         let whole_library = request.scope == Scope::default();
         // The whole library needs only its ids, not every document's summary.
-        let ids: Vec<String> = if whole_library {
-            self.store.doc_ids()?
+        let (ids, dictionary) = if whole_library {
+            let whole = self.whole_library()?;
+            (whole.ids, whole.dictionary)
         } else {
-            self.scope(&request.scope)?
+            let ids: Vec<String> = self
+                .scope(&request.scope)?
                 .into_iter()
                 .map(|d| d.doc_id)
-                .collect()
+                .collect();
+            let dictionary = self.store.dictionary_pairs(Some(ids.as_slice()))?;
+            (Arc::new(ids), Arc::new(dictionary))
         };
-        let scope = &ids;
-        let dictionary = self
-            .store
-            .dictionary_pairs((!whole_library).then_some(ids.as_slice()))?;
+        let scope = ids.as_slice();
         let expansion = expand(&request.query, &dictionary);
         lap("scope and expansion");
         let mut notes = Vec::new();
@@ -301,7 +322,7 @@ impl Library {
         let mut docs: HashMap<String, DocumentIndex> = HashMap::new();
         for search::RankedNode { doc_id, .. } in &ranked {
             if !docs.contains_key(doc_id) {
-                if let Some(doc) = self.store.get(doc_id)? {
+                if let Some(doc) = self.store.load_for_hits(doc_id)? {
                     docs.insert(doc_id.clone(), doc);
                 }
             }
@@ -402,6 +423,7 @@ impl Library {
         depth: usize,
         without: &[LegKind],
     ) -> Result<Vec<Leg>> {
+        let started = std::time::Instant::now();
         let mut legs = Vec::new();
         if expansion.fts_query.is_empty() {
             return Ok(legs);
@@ -414,6 +436,10 @@ impl Library {
                 kind: LegKind::Lexical,
                 hits: hits.into_iter().map(ranked).collect(),
             });
+            tracing::debug!(
+                "lexical: passages ranked in {} ms",
+                started.elapsed().as_millis()
+            );
         }
         if !without.contains(&LegKind::Titles) {
             let hits = narrowed_first(expansion, documents, depth / 2, |query, limit| {
@@ -563,6 +589,15 @@ impl Library {
                 .collect(),
         }))
     }
+}
+
+/// What every search of the whole library reads of it, kept with the change stamp it was
+/// read at.
+#[derive(Clone)]
+pub(crate) struct WholeLibrary {
+    stamp: (i64, u64),
+    ids: Arc<Vec<String>>,
+    dictionary: Arc<Vec<(String, String)>>,
 }
 
 /// From this many documents in scope, a lexical leg first ranks only the passages that hold

@@ -12,7 +12,6 @@ use docindex_core::finance::sections::months_asked;
 use docindex_core::finance::{best_rows, concept_table, locate_rows, LocatedRow};
 use docindex_core::model::{DocumentIndex, Span};
 use docindex_core::search::Excerpt;
-use docindex_core::store::DocumentStore;
 use std::collections::HashMap;
 
 /// At most this many documents are read for rows; the documents of the best hits first.
@@ -62,7 +61,7 @@ impl Library {
         let mut all = Vec::new();
         for doc_id in order {
             if !docs.contains_key(&doc_id) {
-                match self.store.get(&doc_id)? {
+                match self.store.load_for_hits(&doc_id)? {
                     Some(doc) => {
                         docs.insert(doc_id.clone(), doc);
                     }

@@ -193,3 +193,36 @@ fn a_chunk_whose_text_was_embedded_before_reuses_its_vector() {
     assert_eq!(score_of(BUCKLE_PR), score_of("buckle-copy.html"));
     assert!(score_of(BUCKLE_PR).is_some());
 }
+
+#[test]
+fn a_search_of_the_whole_library_sees_documents_added_since_by_it_or_another_process() {
+    let (dir, mut library) = library(&[BUCKLE]);
+    let query = lexical_only("iPhone net sales");
+    let before = library.search(&query).unwrap();
+    assert_eq!(before.documents_searched, 1);
+    assert!(before.hits.iter().all(|h| !h.doc_name.contains("apple")));
+
+    // Indexed through this library: the next search reads the new document.
+    library
+        .index_paths(&[fixture(APPLE)], 1, &|_| {})
+        .unwrap()
+        .remove(0)
+        .result
+        .unwrap();
+    let after = library.search(&query).unwrap();
+    assert_eq!(after.documents_searched, 2);
+    assert!(after.hits[0].doc_name.contains("apple"));
+
+    // Indexed by another process on the same library (the app while the CLI runs).
+    let mut other = Library::open(dir.path(), IndexSettings::default()).unwrap();
+    other
+        .index_paths(&[fixture(BUCKLE_PR)], 1, &|_| {})
+        .unwrap()
+        .remove(0)
+        .result
+        .unwrap();
+    let seen = library.search(&lexical_only("Buckle net sales")).unwrap();
+    assert_eq!(seen.documents_searched, 3);
+    assert!(other.remove(&after.hits[0].doc_id).unwrap());
+    assert_eq!(library.search(&query).unwrap().documents_searched, 2);
+}

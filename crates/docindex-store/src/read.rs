@@ -36,11 +36,47 @@ impl SqliteStore {
     }
 
     pub(crate) fn load(&self, doc_id: &str) -> Result<Option<DocumentIndex>> {
+        self.load_parts(doc_id, true)
+    }
+
+    /// What a search hit reads of a document, and no more: its row, text, nodes, pages,
+    /// tagged facts and its chunks' spans (their context and pages left empty). The
+    /// cross-references, dictionary, links and images are left empty: a search over a large
+    /// library loads a document per hit, and those parts were half the time it took.
+    pub fn load_for_hits(&self, doc_id: &str) -> Result<Option<DocumentIndex>> {
+        self.load_parts(doc_id, false).map_err(|e| e.at(&self.path))
+    }
+
+    fn load_parts(&self, doc_id: &str, whole: bool) -> Result<Option<DocumentIndex>> {
         let Some(mut doc) = self.load_document_row(doc_id)? else {
             return Ok(None);
         };
         let (nodes, unclassified) = self.load_nodes(doc_id)?;
         doc.nodes = nodes;
+        if !whole {
+            // Page columns come after the chunk's text in its row: reading them reads the text.
+            doc.chunks = self.rows_of(
+                "SELECT chunk_index, node_id, start_char, end_char, token_count FROM chunks WHERE doc_id = ?1 ORDER BY chunk_index",
+                doc_id,
+                |r| {
+                    Ok(Chunk {
+                        chunk_index: r.get::<_, i64>(0)? as usize,
+                        node_id: r.get(1)?,
+                        span: span_at(r, 2)?,
+                        token_count: r.get::<_, i64>(4)? as usize,
+                        context: String::new(),
+                        start_page: None,
+                        end_page: None,
+                    })
+                },
+            )?;
+            doc.pages = self.load_pages(doc_id)?;
+            doc.facts = self.load_facts(doc_id)?;
+            if unclassified {
+                docindex_core::finance::classify_sections(&mut doc);
+            }
+            return Ok(Some(doc));
+        }
         doc.chunks = self.rows_of(
             "SELECT chunk_index, node_id, start_char, end_char, token_count, context, start_page, end_page FROM chunks WHERE doc_id = ?1 ORDER BY chunk_index",
             doc_id,
@@ -93,19 +129,7 @@ impl SqliteStore {
                 })
             },
         )?;
-        doc.pages = self.rows_of(
-            "SELECT page, start_char, end_char, label, furniture_json, has_text FROM pages WHERE doc_id = ?1 ORDER BY page",
-            doc_id,
-            |r| {
-                Ok(PageInfo {
-                    page: r.get(0)?,
-                    span: span_at(r, 1)?,
-                    label: r.get(3)?,
-                    furniture: json(&r.get::<_, String>(4)?)?,
-                    has_text: r.get(5)?,
-                })
-            },
-        )?;
+        doc.pages = self.load_pages(doc_id)?;
         doc.images = self.rows_of(
             "SELECT page, left, bottom, right, top, at_char, node_id, caption FROM images WHERE doc_id = ?1 ORDER BY rowid",
             doc_id,
@@ -119,7 +143,32 @@ impl SqliteStore {
                 })
             },
         )?;
-        doc.facts = self.rows_of(
+        doc.facts = self.load_facts(doc_id)?;
+        // A document stored before section types existed gets them on reading.
+        if unclassified {
+            docindex_core::finance::classify_sections(&mut doc);
+        }
+        Ok(Some(doc))
+    }
+
+    fn load_pages(&self, doc_id: &str) -> Result<Vec<PageInfo>> {
+        self.rows_of(
+            "SELECT page, start_char, end_char, label, furniture_json, has_text FROM pages WHERE doc_id = ?1 ORDER BY page",
+            doc_id,
+            |r| {
+                Ok(PageInfo {
+                    page: r.get(0)?,
+                    span: span_at(r, 1)?,
+                    label: r.get(3)?,
+                    furniture: json(&r.get::<_, String>(4)?)?,
+                    has_text: r.get(5)?,
+                })
+            },
+        )
+    }
+
+    fn load_facts(&self, doc_id: &str) -> Result<Vec<TaggedFact>> {
+        self.rows_of(
             "SELECT concept, start_char, end_char FROM facts WHERE doc_id = ?1 ORDER BY rowid",
             doc_id,
             |r| {
@@ -128,12 +177,7 @@ impl SqliteStore {
                     span: span_at(r, 1)?,
                 })
             },
-        )?;
-        // A document stored before section types existed gets them on reading.
-        if unclassified {
-            docindex_core::finance::classify_sections(&mut doc);
-        }
-        Ok(Some(doc))
+        )
     }
 
     /// The document's own row and text, with no nodes or other parts yet.

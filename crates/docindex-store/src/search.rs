@@ -139,6 +139,16 @@ impl SqliteStore {
         Ok(rows.collect::<std::result::Result<Vec<String>, _>>()?)
     }
 
+    /// Changes whenever the library's contents may have: another connection committed
+    /// (SQLite's `data_version`) or this one changed rows. Cheap enough to ask per search, so
+    /// what is read of the whole library can be kept until it changes.
+    pub fn change_stamp(&self) -> Result<(i64, u64)> {
+        let version: i64 = self
+            .conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))?;
+        Ok((version, self.conn.total_changes()))
+    }
+
     /// Terms and definitions of the dictionaries of `doc_ids` (all documents when `None`).
     pub fn dictionary_pairs(&self, doc_ids: Option<&[String]>) -> Result<Vec<(String, String)>> {
         let mut stmt = self.conn.prepare_cached(
