@@ -281,8 +281,13 @@ impl Library {
             notes.push("no document matches the filters".to_string());
         }
         let wants_dense = !scope.is_empty() && !request.without.contains(&LegKind::Dense);
-        let mut legs = std::thread::scope(|threads| {
-            let warm = if wants_dense {
+        // The dense leg runs beside the lexical legs on the library's own index; with a
+        // shared store, only its model loads beside them.
+        let (mut legs, dense_here) = std::thread::scope(|threads| {
+            let dense = wants_dense
+                .then(|| self.start_dense(threads, &request.query, scope, depth))
+                .flatten();
+            let warm = if wants_dense && dense.is_none() {
                 self.warm_dense(threads)
             } else {
                 None
@@ -292,13 +297,25 @@ impl Library {
             } else {
                 self.lexical_legs(&expansion, sql_scope, scope.len(), depth, &request.without)
             };
+            lap("lexical legs");
             if let Some(Ok(warm)) = warm.map(|w| w.join()) {
                 self.adopt(warm);
             }
-            legs
+            let dense_here = dense.and_then(|run| run.join().ok()).and_then(|run| {
+                self.adopt(run.warm);
+                run.nearest
+            });
+            legs.map(|legs| (legs, dense_here))
         })?;
-        lap("lexical legs");
-        if !scope.is_empty() && !request.without.contains(&LegKind::Dense) {
+        if let Some(nearest) = dense_here {
+            match nearest {
+                Ok(nearest) if !nearest.is_empty() => legs.push(dense_leg_of(nearest)),
+                Ok(_) => notes
+                    .push("dense search skipped: no vectors yet for these documents".to_string()),
+                Err(why) => notes.push(format!("dense search skipped: {why}")),
+            }
+            lap("dense leg (beside the lexical legs)");
+        } else if wants_dense {
             match self.dense_leg(&request.query, &ids, depth) {
                 Ok(Some(leg)) => legs.push(leg),
                 Ok(None) => notes
@@ -544,12 +561,12 @@ impl Library {
     ) -> std::result::Result<Option<Leg>, String> {
         let started = std::time::Instant::now();
         let embedder = self.embedder().map_err(|e| e.to_string())?;
-        let query_vector = embed_one(embedder.as_ref(), query)?;
+        let query_vector = crate::vectors::embed_one(embedder.as_ref(), query)?;
         tracing::debug!(
             "dense: query embedded at {} ms",
             started.elapsed().as_millis()
         );
-        let nearest: Vec<(String, String, usize, f32)> = if self.uses_vector_store() {
+        let nearest: Vec<crate::vectors::NearChunk> = if self.uses_vector_store() {
             self.nearest_in_store(embedder.model_id(), &query_vector, ids, Some(depth))
                 .map_err(|e| e.to_string())?
                 .unwrap_or_default()
@@ -575,19 +592,24 @@ impl Library {
         if nearest.is_empty() {
             return Ok(None);
         }
-        Ok(Some(Leg {
-            kind: LegKind::Dense,
-            hits: nearest
-                .into_iter()
-                .map(|(doc_id, node_id, chunk_index, similarity)| Ranked {
-                    doc_id,
-                    node_id,
-                    chunk_index: Some(chunk_index),
-                    score: f64::from(similarity),
-                    boost: 1.0,
-                })
-                .collect(),
-        }))
+        Ok(Some(dense_leg_of(nearest)))
+    }
+}
+
+/// The dense leg of the nearest chunks (doc, node, chunk, similarity), best first.
+fn dense_leg_of(nearest: Vec<crate::vectors::NearChunk>) -> Leg {
+    Leg {
+        kind: LegKind::Dense,
+        hits: nearest
+            .into_iter()
+            .map(|(doc_id, node_id, chunk_index, similarity)| Ranked {
+                doc_id,
+                node_id,
+                chunk_index: Some(chunk_index),
+                score: f64::from(similarity),
+                boost: 1.0,
+            })
+            .collect(),
     }
 }
 
@@ -625,17 +647,6 @@ fn narrowed_first(
         }
     }
     search(&expansion.fts_query, limit)
-}
-
-fn embed_one(
-    embedder: &dyn docindex_core::embed::Embedder,
-    text: &str,
-) -> std::result::Result<Vec<f32>, String> {
-    Ok(embedder
-        .embed(&[text])
-        .map_err(|e| e.to_string())?
-        .pop()
-        .unwrap_or_default())
 }
 
 fn ranked(hit: docindex_store::LexicalHit) -> Ranked {

@@ -210,11 +210,104 @@ impl Library {
         }
         if let Some(index) = warm.index {
             let mut slot = self.vectors.lock().unwrap_or_else(|p| p.into_inner());
-            if slot.is_none() {
+            let stale = slot
+                .as_ref()
+                .is_none_or(|(model, generation, _)| (model, generation) != (&index.0, &index.1));
+            if stale {
                 *slot = Some(index);
             }
         }
     }
+
+    /// Runs the dense leg over the library's own dense index on a thread of `scope`, while
+    /// this thread runs the lexical legs; what it lacks (the model's tokenizer, the index
+    /// file) is loaded there first. `None` when it cannot run there: vectors in a shared
+    /// store, or a model that failed to load (the caller's own dense leg reports why).
+    pub(crate) fn start_dense<'scope>(
+        &self,
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        query: &'scope str,
+        ids: &'scope [String],
+        depth: usize,
+    ) -> Option<std::thread::ScopedJoinHandle<'scope, DenseRun>> {
+        if self.uses_vector_store() {
+            return None;
+        }
+        let choice = self.embedder_choice;
+        let loaded_embedder = match self.embedder.get() {
+            Some(Ok(embedder)) => Some(embedder.clone()),
+            Some(Err(_)) => return None,
+            None => None,
+        };
+        let model = loaded_embedder
+            .as_ref()
+            .map_or(choice.model_id(), |e| e.model_id())
+            .to_string();
+        let generation = self.store.vector_count().ok()?;
+        let loaded_index = self
+            .vectors
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .filter(|(m, g, _)| *m == model && *g == generation)
+            .map(|(_, _, index)| index.clone());
+        let path = docindex_store::dense_path(self.store.path(), &model);
+        Some(scope.spawn(move || {
+            let new_embedder = loaded_embedder.is_none().then(|| choice.load());
+            let embedder = loaded_embedder.or_else(|| match &new_embedder {
+                Some(Ok(embedder)) => Some(embedder.clone()),
+                _ => None,
+            });
+            let new_index = match loaded_index {
+                Some(_) => None,
+                None => docindex_store::DenseIndex::open_current(&path, generation)
+                    .map(|index| (model, generation, Arc::new(index))),
+            };
+            let index = loaded_index.or_else(|| new_index.as_ref().map(|(_, _, i)| i.clone()));
+            let nearest = embedder.zip(index).map(|(embedder, index)| {
+                let vector = embed_one(embedder.as_ref(), query)?;
+                let scope: std::collections::HashSet<&str> =
+                    ids.iter().map(String::as_str).collect();
+                index
+                    .nearest(&vector, &|doc| scope.contains(doc), depth)
+                    .map_err(|e| e.to_string())
+                    .map(|hits| {
+                        hits.into_iter()
+                            .map(|n| (n.doc_id, n.node_id, n.chunk_index, n.similarity))
+                            .collect()
+                    })
+            });
+            DenseRun {
+                warm: DenseWarmUp {
+                    embedder: new_embedder,
+                    index: new_index,
+                },
+                nearest,
+            }
+        }))
+    }
+}
+
+/// The query vector of `text`, or why there is none.
+pub(crate) fn embed_one(
+    embedder: &dyn Embedder,
+    text: &str,
+) -> std::result::Result<Vec<f32>, String> {
+    embedder
+        .embed(&[text])
+        .map_err(|e| e.to_string())?
+        .pop()
+        .ok_or_else(|| "the embedder returned no vector".to_string())
+}
+
+/// A chunk near the query: document, node, chunk index and similarity.
+pub(crate) type NearChunk = (String, String, usize, f32);
+
+/// A dense leg run on another thread: what it loaded, and its nearest chunks unless it could
+/// not run there.
+pub(crate) struct DenseRun {
+    pub(crate) warm: DenseWarmUp,
+    pub(crate) nearest: Option<std::result::Result<Vec<NearChunk>, String>>,
 }
 
 /// The vectors of a document's chunks, each embedded with its place in the document (the
