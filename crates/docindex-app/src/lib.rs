@@ -200,6 +200,9 @@ pub struct Library {
     /// The whole library's document ids and dictionary, as of a change stamp: every search
     /// of the whole library reads them, and they change only when documents do.
     whole_library: std::sync::Mutex<Option<search::WholeLibrary>>,
+    /// A read-only connection for the search leg that runs beside the main connection's
+    /// (opened on first use; lent to that leg's thread and given back).
+    side_reader: std::sync::Mutex<Option<SqliteStore>>,
 }
 
 /// One node's exact text with its place in the document (`docindex show`, MCP `read_node`).
@@ -263,6 +266,7 @@ impl Library {
             results_cache: None,
             vectors: std::sync::Mutex::new(None),
             whole_library: std::sync::Mutex::new(None),
+            side_reader: std::sync::Mutex::new(None),
             vote_weights: Default::default(),
             vector_store: None,
         })
@@ -288,6 +292,7 @@ impl Library {
             results_cache: self.results_cache.clone(),
             vectors: std::sync::Mutex::new(vectors),
             whole_library: std::sync::Mutex::new(None),
+            side_reader: std::sync::Mutex::new(None),
             vote_weights: self.vote_weights,
             vector_store: self.vector_store.clone(),
         })

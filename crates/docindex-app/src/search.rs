@@ -12,6 +12,7 @@ use docindex_core::search::{
     Ranked,
 };
 use docindex_core::store::DocumentSummary;
+use docindex_store::SqliteStore;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -445,23 +446,47 @@ impl Library {
         if expansion.fts_query.is_empty() {
             return Ok(legs);
         }
-        if !without.contains(&LegKind::Lexical) {
-            let hits = narrowed_first(expansion, documents, depth, |query, limit| {
-                self.store.bm25_chunks(query, sql_scope, limit)
-            })?;
+        let titles = |store: &SqliteStore| {
+            narrowed_first(expansion, documents, depth / 2, |query, limit| {
+                store.bm25_nodes(query, sql_scope, limit)
+            })
+        };
+        let wants_titles = !without.contains(&LegKind::Titles);
+        // Titles rank on a second connection beside the passages when one can be opened.
+        let side = wants_titles.then(|| self.lend_side_reader()).flatten();
+        let (passages, side_titles) = std::thread::scope(|threads| {
+            let beside = side.map(|store| {
+                threads.spawn(move || {
+                    let hits = titles(&store);
+                    (store, hits)
+                })
+            });
+            let passages = (!without.contains(&LegKind::Lexical)).then(|| {
+                narrowed_first(expansion, documents, depth, |query, limit| {
+                    self.store.bm25_chunks(query, sql_scope, limit)
+                })
+            });
+            let side_titles = beside.and_then(|b| b.join().ok()).map(|(store, hits)| {
+                self.give_back_side_reader(store);
+                hits
+            });
+            (passages, side_titles)
+        });
+        if let Some(hits) = passages {
             legs.push(Leg {
                 kind: LegKind::Lexical,
-                hits: hits.into_iter().map(ranked).collect(),
+                hits: hits?.into_iter().map(ranked).collect(),
             });
             tracing::debug!(
                 "lexical: passages ranked in {} ms",
                 started.elapsed().as_millis()
             );
         }
-        if !without.contains(&LegKind::Titles) {
-            let hits = narrowed_first(expansion, documents, depth / 2, |query, limit| {
-                self.store.bm25_nodes(query, sql_scope, limit)
-            })?;
+        if wants_titles {
+            let hits = match side_titles {
+                Some(hits) => hits?,
+                None => titles(&self.store)?,
+            };
             let mut titled: Vec<(Ranked, String)> = hits
                 .into_iter()
                 .map(|h| {
@@ -476,6 +501,30 @@ impl Library {
             });
         }
         Ok(legs)
+    }
+
+    /// The side connection, opened on first use; `None` when it cannot be opened (the leg
+    /// then runs on the main connection).
+    fn lend_side_reader(&self) -> Option<SqliteStore> {
+        let kept = self
+            .side_reader
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take();
+        kept.or_else(|| match SqliteStore::open_reader(self.store.path()) {
+            Ok(store) => Some(store),
+            Err(e) => {
+                tracing::debug!("no side connection: {e}");
+                None
+            }
+        })
+    }
+
+    fn give_back_side_reader(&self, store: SqliteStore) {
+        *self
+            .side_reader
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(store);
     }
 
     /// The LLM leg: the offline ranking's candidates are scored by the model in batches of

@@ -148,6 +148,24 @@ impl SqliteStore {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// A second, read-only connection to a library another connection opened (and
+    /// migrated): for reads that run beside that connection's on another thread.
+    pub fn open_reader(path: &Path) -> Result<Self> {
+        let open_err = |source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+            | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | rusqlite::OpenFlags::SQLITE_OPEN_URI;
+        let conn = Connection::open_with_flags(path, flags).map_err(open_err)?;
+        conn.busy_timeout(BUSY_WAIT).map_err(open_err)?;
+        Ok(SqliteStore {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
 }
 
 impl DocumentStore for SqliteStore {
