@@ -337,14 +337,13 @@ impl Library {
         let ranked = rank_nodes(&legs, request.fusion, &parent_of, request.limit);
         lap("fusion");
         let stems = expansion.stems();
-        let mut docs: HashMap<String, DocumentIndex> = HashMap::new();
+        let mut wanted: Vec<&str> = Vec::new();
         for search::RankedNode { doc_id, .. } in &ranked {
-            if !docs.contains_key(doc_id) {
-                if let Some(doc) = self.store.load_for_hits(doc_id)? {
-                    docs.insert(doc_id.clone(), doc);
-                }
+            if !wanted.contains(&doc_id.as_str()) {
+                wanted.push(doc_id);
             }
         }
+        let mut docs = self.load_hit_documents(&wanted)?;
         lap("documents loaded");
         let mut maps: HashMap<String, CharMap> = HashMap::new();
         let mut hits = Vec::new();
@@ -501,6 +500,48 @@ impl Library {
             });
         }
         Ok(legs)
+    }
+
+    /// The documents of a search's hits, read half on the main connection and half on the
+    /// side one at once when there are several.
+    fn load_hit_documents(&self, ids: &[&str]) -> Result<HashMap<String, DocumentIndex>> {
+        let load = |store: &SqliteStore, ids: &[&str]| -> Result<Vec<DocumentIndex>> {
+            let mut out = Vec::with_capacity(ids.len());
+            for id in ids {
+                out.extend(store.load_for_hits(id)?);
+            }
+            Ok(out)
+        };
+        let side = (ids.len() > 1).then(|| self.lend_side_reader()).flatten();
+        let (mine, theirs) = ids.split_at(if side.is_some() {
+            ids.len() / 2
+        } else {
+            ids.len()
+        });
+        let (mine, theirs) = std::thread::scope(|threads| {
+            let beside = side.map(|store| {
+                threads.spawn(move || {
+                    let loaded = load(&store, theirs);
+                    (store, loaded)
+                })
+            });
+            let mine = load(&self.store, mine);
+            let theirs = match beside.map(|b| b.join()) {
+                Some(Ok((store, loaded))) => {
+                    self.give_back_side_reader(store);
+                    loaded
+                }
+                // The side thread died: read its half here.
+                Some(Err(_)) => load(&self.store, theirs),
+                None => Ok(Vec::new()),
+            };
+            (mine, theirs)
+        });
+        let mut docs = HashMap::with_capacity(ids.len());
+        for doc in mine?.into_iter().chain(theirs?) {
+            docs.insert(doc.doc_id.clone(), doc);
+        }
+        Ok(docs)
     }
 
     /// The side connection, opened on first use; `None` when it cannot be opened (the leg
