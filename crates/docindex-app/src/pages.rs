@@ -21,11 +21,12 @@ fn copy_path(library_dir: &Path, doc_id: &str) -> PathBuf {
 }
 
 /// Keep a copy of an indexed PDF's bytes in the library (written aside, then renamed, so a
-/// copy is whole or absent). An existing copy of the same size is left as it is: its name is
-/// the SHA-256 of its bytes.
+/// copy is whole or absent). An existing copy with exactly these bytes is left as it is; a
+/// damaged or altered one is replaced, so indexing the file again mends it.
 pub(crate) fn keep_copy(library_dir: &Path, doc_id: &str, bytes: &[u8]) -> Result<()> {
     let path = copy_path(library_dir, doc_id);
-    if std::fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64) {
+    let same_size = std::fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64);
+    if same_size && std::fs::read(&path).is_ok_and(|kept| kept == bytes) {
         return Ok(());
     }
     let fail = |source| AppError::KeepSource {

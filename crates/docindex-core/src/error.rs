@@ -46,7 +46,7 @@ pub enum IngestError {
     Cancelled,
     /// The PDF read now does not give the text stored for it: another layout version
     /// indexed it, so boxes recomputed now would mark other characters.
-    #[error("this version reads the PDF's text differently from the version that indexed it (first difference at character {at}), so its pages cannot be marked; index the file again")]
+    #[error("this version reads the PDF's text differently from the version that indexed it (first difference at character {at}), so its pages cannot be marked; remove the document and index the file again (indexing an unchanged file keeps its stored text)")]
     LayoutChanged { at: usize },
     #[error("internal error: {0}")]
     Internal(String),
