@@ -37,11 +37,16 @@ impl Default for IndexSettings {
     }
 }
 
+/// The version of how bytes become text and tree, part of every settings key.
+pub const INDEX_VERSION: u32 = 2;
+
 impl IndexSettings {
-    /// A fingerprint of everything that changes ids or spans.
+    /// A fingerprint of everything that changes ids or spans. The version moves whenever a
+    /// new release reads the same bytes into other text (v2: a currency sign after a figure
+    /// opens a PDF table's next cell), so indexing a stored file again lays it out anew.
     pub fn key(&self) -> String {
         format!(
-            "v1;max_node_tokens={};chunk_tokens={}",
+            "v{INDEX_VERSION};max_node_tokens={};chunk_tokens={}",
             self.tree.max_node_tokens, self.chunk_tokens
         )
     }

@@ -153,9 +153,13 @@ pub(super) fn segments(row: &[&Glyph], size: f32) -> Vec<Segment> {
             }
         }
         let gap = prev.map(|p| g.rect.left - p.rect.right);
+        // `$ 492,212 $ 498,524`: a currency sign after a figure, past a space, opens the next
+        // period's cell however tightly the columns sit.
+        let next_figure = matches!(g.ch, '$' | '€' | '£' | '¥')
+            && prev.is_some_and(|p| p.ch.is_ascii_digit() || matches!(p.ch, ')' | '%'));
         let new_cell = match gap {
             None => true,
-            Some(gap) => gap > 1.2 * size,
+            Some(gap) => gap > 1.2 * size || (next_figure && gap > 0.2 * size),
         };
         if new_cell {
             out.push(Segment {

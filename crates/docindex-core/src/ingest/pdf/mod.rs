@@ -444,6 +444,19 @@ mod tests {
         )]);
         assert_eq!(blocks(&c), vec!["Net sales | $81,797 | (1,234)"]);
         assert_eq!(c.blocks[0].kind, BlockKind::TableRow);
+
+        // Period columns set tight: the next period's `$` sits a space after a figure.
+        let tight = assemble_pages(vec![page(
+            1,
+            &[
+                ("Casino", 50.0, 700.0, false),
+                ("$", 300.0, 700.0, false),
+                ("492,212", 320.0, 700.0, false),
+                ("$", 360.0, 700.0, false),
+                ("498,524", 380.0, 700.0, false),
+            ],
+        )]);
+        assert_eq!(blocks(&tight), vec!["Casino | $492,212 | $498,524"]);
     }
 
     #[test]
