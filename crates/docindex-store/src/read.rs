@@ -53,102 +53,87 @@ impl SqliteStore {
         };
         let (nodes, unclassified) = self.load_nodes(doc_id)?;
         doc.nodes = nodes;
-        if !whole {
-            // Page columns come after the chunk's text in its row: reading them reads the text.
-            doc.chunks = self.rows_of(
-                "SELECT chunk_index, node_id, start_char, end_char, token_count FROM chunks WHERE doc_id = ?1 ORDER BY chunk_index",
+        doc.chunks = self.load_chunks(doc_id, whole)?;
+        doc.pages = self.load_pages(doc_id)?;
+        doc.facts = self.load_facts(doc_id)?;
+        if whole {
+            doc.cross_refs = self.rows_of(
+                "SELECT kind, source_node_id, start_char, end_char, target, target_node_id FROM cross_refs WHERE doc_id = ?1 ORDER BY start_char, end_char",
                 doc_id,
                 |r| {
-                    Ok(Chunk {
-                        chunk_index: r.get::<_, i64>(0)? as usize,
-                        node_id: r.get(1)?,
+                    Ok(CrossRef {
+                        kind: enum_from(&r.get::<_, String>(0)?)?,
+                        source_node_id: r.get(1)?,
                         span: span_at(r, 2)?,
-                        token_count: r.get::<_, i64>(4)? as usize,
-                        context: String::new(),
-                        start_page: None,
-                        end_page: None,
+                        target: r.get(4)?,
+                        target_node_id: r.get(5)?,
                     })
                 },
             )?;
-            doc.pages = self.load_pages(doc_id)?;
-            doc.facts = self.load_facts(doc_id)?;
-            if unclassified {
-                docindex_core::finance::classify_sections(&mut doc);
-            }
-            return Ok(Some(doc));
+            doc.dictionary = self.rows_of(
+                "SELECT term, definition, kind, start_char, end_char, node_id FROM dictionary WHERE doc_id = ?1 ORDER BY start_char",
+                doc_id,
+                |r| {
+                    Ok(DictionaryEntry {
+                        term: r.get(0)?,
+                        definition: r.get(1)?,
+                        kind: enum_from(&r.get::<_, String>(2)?)?,
+                        span: span_at(r, 3)?,
+                        node_id: r.get(5)?,
+                    })
+                },
+            )?;
+            doc.links = self.rows_of(
+                "SELECT href, start_char, end_char, target_char FROM links WHERE doc_id = ?1 ORDER BY start_char",
+                doc_id,
+                |r| {
+                    Ok(Hyperlink {
+                        href: r.get(0)?,
+                        span: span_at(r, 1)?,
+                        target_char: r.get::<_, Option<i64>>(3)?.map(|c| c as usize),
+                    })
+                },
+            )?;
+            doc.images = self.rows_of(
+                "SELECT page, left, bottom, right, top, at_char, node_id, caption FROM images WHERE doc_id = ?1 ORDER BY rowid",
+                doc_id,
+                |r| {
+                    Ok(ImageRef {
+                        page: r.get(0)?,
+                        bbox: Rect::new(r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
+                        at_char: r.get::<_, i64>(5)? as usize,
+                        node_id: r.get(6)?,
+                        caption: r.get(7)?,
+                    })
+                },
+            )?;
         }
-        doc.chunks = self.rows_of(
-            "SELECT chunk_index, node_id, start_char, end_char, token_count, context, start_page, end_page FROM chunks WHERE doc_id = ?1 ORDER BY chunk_index",
-            doc_id,
-            |r| {
-                Ok(Chunk {
-                    chunk_index: r.get::<_, i64>(0)? as usize,
-                    node_id: r.get(1)?,
-                    span: span_at(r, 2)?,
-                    token_count: r.get::<_, i64>(4)? as usize,
-                    context: r.get(5)?,
-                    start_page: r.get(6)?,
-                    end_page: r.get(7)?,
-                })
-            },
-        )?;
-        doc.cross_refs = self.rows_of(
-            "SELECT kind, source_node_id, start_char, end_char, target, target_node_id FROM cross_refs WHERE doc_id = ?1 ORDER BY start_char, end_char",
-            doc_id,
-            |r| {
-                Ok(CrossRef {
-                    kind: enum_from(&r.get::<_, String>(0)?)?,
-                    source_node_id: r.get(1)?,
-                    span: span_at(r, 2)?,
-                    target: r.get(4)?,
-                    target_node_id: r.get(5)?,
-                })
-            },
-        )?;
-        doc.dictionary = self.rows_of(
-            "SELECT term, definition, kind, start_char, end_char, node_id FROM dictionary WHERE doc_id = ?1 ORDER BY start_char",
-            doc_id,
-            |r| {
-                Ok(DictionaryEntry {
-                    term: r.get(0)?,
-                    definition: r.get(1)?,
-                    kind: enum_from(&r.get::<_, String>(2)?)?,
-                    span: span_at(r, 3)?,
-                    node_id: r.get(5)?,
-                })
-            },
-        )?;
-        doc.links = self.rows_of(
-            "SELECT href, start_char, end_char, target_char FROM links WHERE doc_id = ?1 ORDER BY start_char",
-            doc_id,
-            |r| {
-                Ok(Hyperlink {
-                    href: r.get(0)?,
-                    span: span_at(r, 1)?,
-                    target_char: r.get::<_, Option<i64>>(3)?.map(|c| c as usize),
-                })
-            },
-        )?;
-        doc.pages = self.load_pages(doc_id)?;
-        doc.images = self.rows_of(
-            "SELECT page, left, bottom, right, top, at_char, node_id, caption FROM images WHERE doc_id = ?1 ORDER BY rowid",
-            doc_id,
-            |r| {
-                Ok(ImageRef {
-                    page: r.get(0)?,
-                    bbox: Rect::new(r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?),
-                    at_char: r.get::<_, i64>(5)? as usize,
-                    node_id: r.get(6)?,
-                    caption: r.get(7)?,
-                })
-            },
-        )?;
-        doc.facts = self.load_facts(doc_id)?;
         // A document stored before section types existed gets them on reading.
         if unclassified {
             docindex_core::finance::classify_sections(&mut doc);
         }
         Ok(Some(doc))
+    }
+
+    /// The chunks in order; without `whole`, their spans only (context and pages empty).
+    fn load_chunks(&self, doc_id: &str, whole: bool) -> Result<Vec<Chunk>> {
+        // Page columns come after the chunk's text in its row: reading them reads the text.
+        let sql = if whole {
+            "SELECT chunk_index, node_id, start_char, end_char, token_count, context, start_page, end_page FROM chunks WHERE doc_id = ?1 ORDER BY chunk_index"
+        } else {
+            "SELECT chunk_index, node_id, start_char, end_char, token_count FROM chunks WHERE doc_id = ?1 ORDER BY chunk_index"
+        };
+        self.rows_of(sql, doc_id, |r| {
+            Ok(Chunk {
+                chunk_index: r.get::<_, i64>(0)? as usize,
+                node_id: r.get(1)?,
+                span: span_at(r, 2)?,
+                token_count: r.get::<_, i64>(4)? as usize,
+                context: if whole { r.get(5)? } else { String::new() },
+                start_page: if whole { r.get(6)? } else { None },
+                end_page: if whole { r.get(7)? } else { None },
+            })
+        })
     }
 
     fn load_pages(&self, doc_id: &str) -> Result<Vec<PageInfo>> {
