@@ -572,6 +572,9 @@ impl Library {
                 reports[i] = Some(report);
             }
         });
+        // Also after a batch that changed nothing: a library from an older version gets
+        // its counts the first time anything is indexed into it.
+        self.refresh_search_statistics();
         Ok(reports.into_iter().flatten().collect())
     }
 
@@ -727,7 +730,25 @@ impl Library {
         let summary = self.resolve(doc)?;
         let removed = self.store.remove(&summary.doc_id)?;
         pages::discard_copy(&self.dir, &summary.doc_id);
+        if removed {
+            self.refresh_search_statistics();
+        }
         Ok(removed)
+    }
+
+    /// Count again how many passages hold each term, which library-wide search reads
+    /// (`SqliteStore::refresh_term_counts`). A failure costs only speed: searches count
+    /// for themselves until a later batch refreshes, so it is logged, not returned.
+    pub fn refresh_search_statistics(&mut self) {
+        let started = Instant::now();
+        match self.store.refresh_term_counts() {
+            Ok(true) => tracing::info!(
+                "search statistics refreshed in {} ms",
+                started.elapsed().as_millis()
+            ),
+            Ok(false) => {}
+            Err(e) => tracing::warn!("search statistics not refreshed: {e}"),
+        }
     }
 }
 

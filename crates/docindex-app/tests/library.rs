@@ -82,3 +82,28 @@ fn an_offline_run_keeps_the_index_a_model_enhanced() {
     let doc = library.document("buckle_8-K_2024-11-22").unwrap();
     assert!(doc.enhancement.is_some());
 }
+
+#[test]
+fn indexing_and_removing_leave_the_search_statistics_current() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut library = Library::open(dir.path(), IndexSettings::default()).unwrap();
+    let paths = [
+        fixture("apple_10-Q_Q3FY2023_0000320193-23-000077.html"),
+        fixture("buckle_8-K_2024-11-22.html"),
+    ];
+    for report in library.index_paths(&paths, 2, &|_| {}).unwrap() {
+        report.result.unwrap();
+    }
+    assert!(library.store().term_counts_current().unwrap());
+    let found = |library: &Library| {
+        library
+            .search(&docindex_app::search::SearchRequest::new("net sales"))
+            .unwrap()
+            .hits
+            .len()
+    };
+    assert!(found(&library) > 0);
+    assert!(library.remove("buckle_8-K_2024-11-22.html").unwrap());
+    assert!(library.store().term_counts_current().unwrap());
+    assert!(found(&library) > 0);
+}

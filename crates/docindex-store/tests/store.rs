@@ -100,10 +100,10 @@ fn migrations_run_once_and_newer_libraries_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("lib.sqlite");
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 11);
+    assert_eq!(store.schema_version().unwrap(), 12);
     drop(store);
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 11);
+    assert_eq!(store.schema_version().unwrap(), 12);
     drop(store);
     rusqlite::Connection::open(&path)
         .unwrap()
@@ -113,7 +113,7 @@ fn migrations_run_once_and_newer_libraries_are_refused() {
         SqliteStore::open(&path),
         Err(StoreError::TooNew {
             found: 99,
-            known: 11,
+            known: 12,
             ..
         })
     ));

@@ -1,0 +1,154 @@
+//! Library-wide BM25 with stored term counts (`docindex_bm25`) against FTS5's own `bm25()`
+//! on real filings: the same scores whether the counts are current, out of date or being
+//! refreshed, and the counts really are what it reads.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use docindex_core::progress::NoProgress;
+use docindex_core::store::DocumentStore;
+use docindex_core::{index_document, DocumentIndex, IndexSettings};
+use docindex_store::SqliteStore;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+fn indexed(name: &str) -> DocumentIndex {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(name);
+    let bytes = std::fs::read(path).unwrap();
+    index_document(name, &bytes, &IndexSettings::default(), &mut NoProgress).unwrap()
+}
+
+/// Expressions as search writes them: single terms, all-terms with a NEAR group, OR
+/// lists with multi-word phrases, and a word no filing has.
+const QUERIES: [&str; 6] = [
+    "\"revenue\"",
+    "(\"operating\" AND \"lease\" AND \"liabilities\") OR NEAR(\"operating\" \"lease\" \"liabilities\", 6)",
+    "\"net\" OR \"income\" OR \"per\" OR \"diluted\" OR \"share\" OR NEAR(\"net\" \"income\" \"per\" \"diluted\" \"share\", 6) OR \"net earnings\"",
+    "\"auditor\" OR \"independent registered public accounting firm\"",
+    "\"headcount\" OR \"employees\" OR \"workforce\" OR \"people\"",
+    "\"zyxwvutsrq\" OR \"cash\"",
+];
+
+/// Every match's score by FTS5's `bm25()`, read on a separate plain connection.
+fn fts5_scores(path: &Path, query: &str) -> HashMap<(String, usize), f64> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT c.doc_id, c.chunk_index, bm25(chunks_fts, 1.0, 0.5) FROM chunks_fts
+             JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH ?1",
+        )
+        .unwrap();
+    stmt.query_map([query], |r| {
+        Ok((
+            (r.get(0)?, r.get::<_, i64>(1)? as usize),
+            -r.get::<_, f64>(2)?,
+        ))
+    })
+    .unwrap()
+    .collect::<rusqlite::Result<_>>()
+    .unwrap()
+}
+
+/// The store's ranking agrees with `bm25()` on every query: the same best rows in the
+/// same order, each with the same score.
+fn assert_ranks_as_fts5(store: &SqliteStore, path: &Path) {
+    for query in QUERIES {
+        let expected = fts5_scores(path, query);
+        let hits = store.bm25_chunks(query, None, 40).unwrap();
+        assert_eq!(hits.len(), expected.len().min(40), "{query}");
+        let mut best: Vec<f64> = expected.values().copied().collect();
+        best.sort_by(|a, b| b.total_cmp(a));
+        for (hit, best) in hits.iter().zip(&best) {
+            let key = (hit.doc_id.clone(), hit.chunk_index.unwrap());
+            let fts5 = expected[&key];
+            assert!(
+                (hit.score - fts5).abs() < 1e-9,
+                "{query}: {key:?} {} vs {fts5}",
+                hit.score
+            );
+            assert!((hit.score - best).abs() < 1e-9, "{query}: out of order");
+        }
+    }
+}
+
+#[test]
+fn stored_counts_rank_exactly_as_fts5_and_out_of_date_counts_are_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lib.sqlite");
+    let mut store = SqliteStore::open(&path).unwrap();
+    let ten_q = indexed("apple_10-Q_Q3FY2023_0000320193-23-000077.html");
+    let ten_k = indexed("tesla_10-K_FY2023_0001628280-24-002390.html");
+    store.replace(&ten_q).unwrap();
+    store.replace(&ten_k).unwrap();
+    // Never counted: the function counts as FTS5 does.
+    assert!(!store.term_counts_current().unwrap());
+    assert_ranks_as_fts5(&store, &path);
+
+    assert!(store.refresh_term_counts().unwrap());
+    assert!(store.term_counts_current().unwrap());
+    assert!(!store.refresh_term_counts().unwrap(), "nothing changed");
+    assert_ranks_as_fts5(&store, &path);
+
+    // A third filing makes the counts out of date: still bm25's scores.
+    store
+        .replace(&indexed("medicis_10-K_FY1999_0000950153-99-001234.html"))
+        .unwrap();
+    assert!(!store.term_counts_current().unwrap());
+    assert_ranks_as_fts5(&store, &path);
+
+    // Removing one, then counting again.
+    store.remove(&ten_k.doc_id).unwrap();
+    assert!(!store.term_counts_current().unwrap());
+    assert!(store.refresh_term_counts().unwrap());
+    assert_ranks_as_fts5(&store, &path);
+}
+
+#[test]
+fn the_ranking_reads_the_stored_counts_and_lengths_while_they_are_current() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lib.sqlite");
+    let mut store = SqliteStore::open(&path).unwrap();
+    store
+        .replace(&indexed("apple_10-Q_Q3FY2023_0000320193-23-000077.html"))
+        .unwrap();
+    store
+        .replace(&indexed("medicis_10-K_FY1999_0000950153-99-001234.html"))
+        .unwrap();
+    store.refresh_term_counts().unwrap();
+    let query = "\"revenue\" OR \"cash\"";
+    let fair = store.bm25_chunks(query, None, 20).unwrap();
+
+    // Tamper with the stored count of one term, leaving the generation alone: a ranking
+    // that reads it scores differently from FTS5 (a new connection, so nothing is kept).
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let changed = conn
+        .execute(
+            "UPDATE term_counts SET chunks = 1 WHERE term = 'revenu'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(changed, 1, "the porter stem of 'revenue' is stored");
+    let reopened = SqliteStore::open(&path).unwrap();
+    let tampered = reopened.bm25_chunks(query, None, 20).unwrap();
+    assert_ne!(
+        fair.iter().map(|h| h.score).collect::<Vec<_>>(),
+        tampered.iter().map(|h| h.score).collect::<Vec<_>>()
+    );
+
+    // The same with the stored lengths: all zero shortens every chunk.
+    let zeroed: Vec<u8> = conn
+        .query_row(
+            "SELECT zeroblob(length(lengths)) FROM term_counts_state",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    conn.execute("UPDATE term_counts_state SET lengths = ?1", [zeroed])
+        .unwrap();
+    let reopened = SqliteStore::open(&path).unwrap();
+    let short = reopened.bm25_chunks("\"cash\"", None, 20).unwrap();
+    let expected = fts5_scores(&path, "\"cash\"");
+    assert!(short
+        .iter()
+        .any(|h| (h.score - expected[&(h.doc_id.clone(), h.chunk_index.unwrap())]).abs() > 1e-6));
+}
