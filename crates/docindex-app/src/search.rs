@@ -13,6 +13,7 @@ use docindex_core::search::{
 };
 use docindex_core::store::DocumentSummary;
 use docindex_store::SqliteStore;
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -358,65 +359,20 @@ impl Library {
         }
         let mut docs = self.load_hit_documents(&wanted)?;
         lap("documents loaded");
-        let mut maps: HashMap<String, CharMap> = HashMap::new();
-        let mut hits = Vec::new();
-        for search::RankedNode {
-            doc_id,
-            node_id,
-            score: fused,
-            detail: score,
-        } in ranked
-        {
-            let Some(doc) = docs.get(&doc_id) else {
-                continue;
-            };
-            let Some(node) = doc.node(&node_id) else {
-                continue;
-            };
-            let map = maps
-                .entry(doc_id.clone())
-                .or_insert_with(|| CharMap::new(&doc.text));
-            let passages: Vec<Excerpt> = score
-                .chunks
-                .iter()
-                .filter_map(|(i, _)| doc.chunks.get(*i))
-                .map(|c| Excerpt {
-                    start_char: c.span.start_char,
-                    end_char: c.span.end_char,
-                    text: map.slice(c.span).to_string(),
-                })
-                .collect();
-            let excerpts = hit_excerpts(doc, map, node, &score, &stems);
-            hits.push(SearchHit {
-                doc_id: doc_id.clone(),
-                doc_name: doc.doc_name.clone(),
-                node_id: node_id.clone(),
-                title: node.title.clone(),
-                path: doc.path_of(&node_id),
-                score: fused,
-                reason: reason(&score),
-                engine: docindex_core::model::Engine::Extractive,
-                start_char: node.span.start_char,
-                end_char: node.span.end_char,
-                start_page: node.start_page,
-                end_page: node.end_page,
-                excerpts,
-                passage_scores: score
-                    .chunks
-                    .iter()
-                    .filter(|(i, _)| doc.chunks.get(*i).is_some())
-                    .map(|(_, s)| score.passage_score(*s))
-                    .collect(),
-                passages,
-                pinned: 0,
-                summary_share: if score.score > 0.0 {
-                    (score.title_score / score.score).clamp(0.0, 1.0)
-                } else {
-                    0.0
-                },
-                text: map.slice(node.span).to_string(),
-            });
-        }
+        // Each hit's passages and excerpts are its own work: spread over the cores.
+        let maps: HashMap<&str, CharMap> = docs
+            .par_iter()
+            .map(|(id, doc)| (id.as_str(), CharMap::new(&doc.text)))
+            .collect();
+        let mut hits: Vec<SearchHit> = ranked
+            .into_par_iter()
+            .filter_map(|ranked_node| {
+                let doc = docs.get(&ranked_node.doc_id)?;
+                let map = maps.get(ranked_node.doc_id.as_str())?;
+                build_hit(doc, map, ranked_node, &stems)
+            })
+            .collect();
+        drop(maps);
         lap("documents and passages");
         // Statement rows are found by their labels: part of the lexical leg.
         let statement_rows = if scope.is_empty() || request.without.contains(&LegKind::Lexical) {
@@ -733,6 +689,63 @@ const NARROW_FROM_DOCUMENTS: usize = 100;
 /// scope, from [`Expansion::fts_all_terms`] when that finds enough (BM25 scores a passage
 /// alike under both expressions, and one missing a word rarely outranks a full page of
 /// passages holding them all), else from the whole OR expression.
+/// A ranked node as a hit: its passages, best sentences and text; `None` when the node
+/// is not in its document.
+fn build_hit(
+    doc: &DocumentIndex,
+    map: &CharMap,
+    ranked_node: search::RankedNode,
+    stems: &std::collections::BTreeSet<String>,
+) -> Option<SearchHit> {
+    let search::RankedNode {
+        doc_id,
+        node_id,
+        score: fused,
+        detail: score,
+    } = ranked_node;
+    let node = doc.node(&node_id)?;
+    let passages: Vec<Excerpt> = score
+        .chunks
+        .iter()
+        .filter_map(|(i, _)| doc.chunks.get(*i))
+        .map(|c| Excerpt {
+            start_char: c.span.start_char,
+            end_char: c.span.end_char,
+            text: map.slice(c.span).to_string(),
+        })
+        .collect();
+    let excerpts = hit_excerpts(doc, map, node, &score, stems);
+    Some(SearchHit {
+        doc_name: doc.doc_name.clone(),
+        title: node.title.clone(),
+        path: doc.path_of(&node_id),
+        score: fused,
+        reason: reason(&score),
+        engine: docindex_core::model::Engine::Extractive,
+        start_char: node.span.start_char,
+        end_char: node.span.end_char,
+        start_page: node.start_page,
+        end_page: node.end_page,
+        excerpts,
+        passage_scores: score
+            .chunks
+            .iter()
+            .filter(|(i, _)| doc.chunks.get(*i).is_some())
+            .map(|(_, s)| score.passage_score(*s))
+            .collect(),
+        passages,
+        pinned: 0,
+        summary_share: if score.score > 0.0 {
+            (score.title_score / score.score).clamp(0.0, 1.0)
+        } else {
+            0.0
+        },
+        text: map.slice(node.span).to_string(),
+        doc_id,
+        node_id,
+    })
+}
+
 fn narrowed_first(
     expansion: &Expansion,
     documents: usize,

@@ -12,6 +12,7 @@ use docindex_core::finance::sections::months_asked;
 use docindex_core::finance::{best_rows, concept_table, locate_rows, LocatedRow};
 use docindex_core::model::{DocumentIndex, Span};
 use docindex_core::search::Excerpt;
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// At most this many documents are read for rows; the documents of the best hits first.
@@ -58,30 +59,34 @@ impl Library {
             }
         }
         order.truncate(MAX_DOCUMENTS);
-        let mut all = Vec::new();
-        for doc_id in order {
-            if !docs.contains_key(&doc_id) {
-                match self.store.load_for_hits(&doc_id)? {
-                    Some(doc) => {
-                        docs.insert(doc_id.clone(), doc);
-                    }
-                    None => continue,
+        for doc_id in &order {
+            if !docs.contains_key(doc_id) {
+                if let Some(doc) = self.store.load_for_hits(doc_id)? {
+                    docs.insert(doc_id.clone(), doc);
                 }
             }
-            let Some(doc) = docs.get(&doc_id) else {
-                continue;
-            };
-            let rows = locate_rows(doc, &concepts);
-            let best: Vec<LocatedRow> = best_rows(
-                table,
-                &concepts,
-                &rows,
-                year_asked(query),
-                months_asked(query),
-            )
-            .into_iter()
-            .cloned()
+        }
+        // Finding a document's rows is its own work: spread over the cores.
+        let found: Vec<(&DocumentIndex, Vec<LocatedRow>, Vec<LocatedRow>)> = order
+            .par_iter()
+            .filter_map(|doc_id| docs.get(doc_id))
+            .map(|doc| {
+                let rows = locate_rows(doc, &concepts);
+                let best: Vec<LocatedRow> = best_rows(
+                    table,
+                    &concepts,
+                    &rows,
+                    year_asked(query),
+                    months_asked(query),
+                )
+                .into_iter()
+                .cloned()
+                .collect();
+                (doc, rows, best)
+            })
             .collect();
+        let mut all = Vec::new();
+        for (doc, rows, best) in found {
             pin_rows(doc, &best, hits);
             all.extend(rows);
         }

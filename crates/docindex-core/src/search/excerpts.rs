@@ -90,6 +90,46 @@ pub fn match_score(sentence: &str, stems: &BTreeSet<String>) -> usize {
     found.len()
 }
 
+/// [`match_score`] over many sentences of one text: each distinct word is stemmed once.
+/// A section with no matching passage is scored whole, and a 10-K's segment note is tens
+/// of thousands of words of which a few hundred are distinct; stemming every one was a
+/// search's slowest step.
+struct SentenceScorer<'a> {
+    stemmer: Stemmer,
+    stems: &'a BTreeSet<String>,
+    /// The query stem each word stems to, or `None` when it is not one.
+    seen: std::collections::HashMap<String, Option<String>>,
+}
+
+impl<'a> SentenceScorer<'a> {
+    fn new(stems: &'a BTreeSet<String>) -> Self {
+        SentenceScorer {
+            stemmer: Stemmer::create(Algorithm::English),
+            stems,
+            seen: std::collections::HashMap::new(),
+        }
+    }
+
+    /// As [`match_score`]: how many distinct query stems the sentence holds.
+    fn score(&mut self, sentence: &str) -> usize {
+        let mut found: BTreeSet<&str> = BTreeSet::new();
+        let words = words(sentence);
+        for word in &words {
+            if !self.seen.contains_key(word) {
+                let stem = self.stemmer.stem(word).to_string();
+                let hit = self.stems.contains(&stem).then_some(stem);
+                self.seen.insert(word.clone(), hit);
+            }
+        }
+        for word in &words {
+            if let Some(Some(stem)) = self.seen.get(word) {
+                found.insert(stem.as_str());
+            }
+        }
+        found.len()
+    }
+}
+
 /// The best sentences of a passage for the query, at most `max`, in document order.
 /// `passage_start` is the passage's char offset in the document.
 pub fn best_excerpts(
@@ -98,9 +138,10 @@ pub fn best_excerpts(
     stems: &BTreeSet<String>,
     max: usize,
 ) -> Vec<Excerpt> {
+    let mut scorer = SentenceScorer::new(stems);
     let mut scored: Vec<(usize, usize, usize, &str)> = sentence_spans(passage)
         .into_iter()
-        .map(|(s, e, text)| (match_score(text, stems), s, e, text))
+        .map(|(s, e, text)| (scorer.score(text), s, e, text))
         .filter(|(score, ..)| *score > 0)
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -133,5 +174,20 @@ mod tests {
             assert_eq!(s, e.text);
         }
         assert_eq!(ex[0].text, "Net sales rose 2% to $391.0 billion.");
+    }
+
+    #[test]
+    fn the_remembering_scorer_scores_as_match_score() {
+        let stems = expand("net sales growth of the segments", &[]).stems();
+        let text = "Net sales grew; segment sales grew faster. Growth, growing, grows.\n\
+                    The segments' net sales. Nothing here. Sales sales sales.";
+        let mut scorer = SentenceScorer::new(&stems);
+        for (_, _, sentence) in sentence_spans(text) {
+            assert_eq!(
+                scorer.score(sentence),
+                match_score(sentence, &stems),
+                "{sentence}"
+            );
+        }
     }
 }
