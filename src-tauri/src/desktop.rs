@@ -68,6 +68,8 @@ impl Desktop {
     /// screen shows the error when saved again.
     pub fn open(dir: &Path) -> Result<Self, DesktopError> {
         let mut library = Library::open(dir, IndexSettings::default())?;
+        // The window searches many times: its library reads through a memory map.
+        library.map_reads()?;
         let mut jobs = Library::open(dir, IndexSettings::default())?;
         let settings = settings::load(dir)?;
         for lib in [&mut library, &mut jobs] {

@@ -203,6 +203,9 @@ pub struct Library {
     /// A read-only connection for the search leg that runs beside the main connection's
     /// (opened on first use; lent to that leg's thread and given back).
     side_reader: std::sync::Mutex<Option<SqliteStore>>,
+    /// Whether reads go through a memory map ([`Library::map_reads`]); the side
+    /// connection follows.
+    mapped_reads: bool,
 }
 
 /// One node's exact text with its place in the document (`docindex show`, MCP `read_node`).
@@ -267,6 +270,7 @@ impl Library {
             vectors: std::sync::Mutex::new(None),
             whole_library: std::sync::Mutex::new(None),
             side_reader: std::sync::Mutex::new(None),
+            mapped_reads: false,
             vote_weights: Default::default(),
             vector_store: None,
         })
@@ -293,6 +297,7 @@ impl Library {
             vectors: std::sync::Mutex::new(vectors),
             whole_library: std::sync::Mutex::new(None),
             side_reader: std::sync::Mutex::new(None),
+            mapped_reads: false,
             vote_weights: self.vote_weights,
             vector_store: self.vector_store.clone(),
         })
@@ -483,6 +488,22 @@ impl Library {
     /// model call, and nothing of theirs is stored.
     pub fn cancel_flag(&self) -> Arc<AtomicBool> {
         self.cancel.clone()
+    }
+
+    /// Read the library through a memory map, for a process that searches many times
+    /// (the app, the MCP server, benchmarks): see [`SqliteStore::map_reads`].
+    pub fn map_reads(&mut self) -> Result<()> {
+        self.store.map_reads()?;
+        if let Some(side) = self
+            .side_reader
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .as_ref()
+        {
+            side.map_reads()?;
+        }
+        self.mapped_reads = true;
+        Ok(())
     }
 
     pub fn dir(&self) -> &Path {

@@ -522,7 +522,14 @@ impl Library {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .take();
         kept.or_else(|| match SqliteStore::open_reader(self.store.path()) {
-            Ok(store) => Some(store),
+            Ok(store) => {
+                if self.mapped_reads {
+                    if let Err(e) = store.map_reads() {
+                        tracing::debug!("side connection reads by copy: {e}");
+                    }
+                }
+                Some(store)
+            }
             Err(e) => {
                 tracing::debug!("no side connection: {e}");
                 None

@@ -140,7 +140,6 @@ impl SqliteStore {
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(open_err)?;
         conn.busy_timeout(BUSY_WAIT).map_err(open_err)?;
-        map_for_reads(&conn).map_err(open_err)?;
         let term_counts = rank::SharedCounts::default();
         rank::register(&conn, term_counts.clone()).map_err(open_err)?;
         let mut store = SqliteStore {
@@ -156,6 +155,17 @@ impl SqliteStore {
         &self.path
     }
 
+    /// Read this connection's pages through a memory map of the library file rather than
+    /// a copy per page. For a process that searches many times (the app, a benchmark): a
+    /// library-wide search touches thousands of FTS and chunk pages, and copying them out
+    /// of the OS cache one `pread` at a time was a fifth of its time over 1,000 filings.
+    /// The touched pages then count as the process's resident memory (file-backed, given
+    /// back under pressure), about 100 MB a search over 1,000 filings, which is why a
+    /// one-search process (the CLI) does not map.
+    pub fn map_reads(&self) -> Result<()> {
+        map_for_reads(&self.conn).map_err(|e| StoreError::from(e).at(&self.path))
+    }
+
     /// A second, read-only connection to a library another connection opened (and
     /// migrated): for reads that run beside that connection's on another thread.
     pub fn open_reader(path: &Path) -> Result<Self> {
@@ -168,7 +178,6 @@ impl SqliteStore {
             | rusqlite::OpenFlags::SQLITE_OPEN_URI;
         let conn = Connection::open_with_flags(path, flags).map_err(open_err)?;
         conn.busy_timeout(BUSY_WAIT).map_err(open_err)?;
-        map_for_reads(&conn).map_err(open_err)?;
         let term_counts = rank::SharedCounts::default();
         rank::register(&conn, term_counts.clone()).map_err(open_err)?;
         Ok(SqliteStore {
@@ -179,11 +188,9 @@ impl SqliteStore {
     }
 }
 
-/// Reads go through a memory map of the library file instead of a copy per page: a
-/// library-wide search touches thousands of FTS and chunk pages, and copying them out of
-/// the OS cache one `pread` at a time was a quarter of its time over 1,000 filings. SQLite
-/// caps the map at its compile-time limit (2 GB); what lies beyond is read as before.
-/// Writes still go through the journal, never through the map.
+/// See [`SqliteStore::map_reads`]. SQLite caps the map at its compile-time limit (2 GB);
+/// what lies beyond is read as before. Writes still go through the journal, never through
+/// the map.
 fn map_for_reads(conn: &Connection) -> rusqlite::Result<()> {
     const MAP_UP_TO: i64 = 1 << 40;
     // The pragma answers with the size it took; it is not needed.
