@@ -200,11 +200,11 @@ pub struct Library {
     /// The whole library's document ids and dictionary, as of a change stamp: every search
     /// of the whole library reads them, and they change only when documents do.
     whole_library: std::sync::Mutex<Option<search::WholeLibrary>>,
-    /// A read-only connection for the search leg that runs beside the main connection's
-    /// (opened on first use; lent to that leg's thread and given back).
-    side_reader: std::sync::Mutex<Option<SqliteStore>>,
+    /// Read-only connections for the search work that runs beside the main connection's
+    /// (opened on first use; lent to a thread and given back).
+    side_readers: std::sync::Mutex<Vec<SqliteStore>>,
     /// Whether reads go through a memory map ([`Library::map_reads`]); the side
-    /// connection follows.
+    /// connections follow.
     mapped_reads: bool,
 }
 
@@ -269,7 +269,7 @@ impl Library {
             results_cache: None,
             vectors: std::sync::Mutex::new(None),
             whole_library: std::sync::Mutex::new(None),
-            side_reader: std::sync::Mutex::new(None),
+            side_readers: std::sync::Mutex::new(Vec::new()),
             mapped_reads: false,
             vote_weights: Default::default(),
             vector_store: None,
@@ -296,7 +296,7 @@ impl Library {
             results_cache: self.results_cache.clone(),
             vectors: std::sync::Mutex::new(vectors),
             whole_library: std::sync::Mutex::new(None),
-            side_reader: std::sync::Mutex::new(None),
+            side_readers: std::sync::Mutex::new(Vec::new()),
             mapped_reads: false,
             vote_weights: self.vote_weights,
             vector_store: self.vector_store.clone(),
@@ -494,11 +494,11 @@ impl Library {
     /// (the app, the MCP server, benchmarks): see [`SqliteStore::map_reads`].
     pub fn map_reads(&mut self) -> Result<()> {
         self.store.map_reads()?;
-        if let Some(side) = self
-            .side_reader
+        for side in self
+            .side_readers
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .as_ref()
+            .iter()
         {
             side.map_reads()?;
         }

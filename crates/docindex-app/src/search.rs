@@ -430,9 +430,25 @@ impl Library {
                 })
             });
             let passages = (!without.contains(&LegKind::Lexical)).then(|| {
-                narrowed_first(expansion, documents, depth, |query, limit| {
-                    self.store.bm25_chunks(query, sql_scope, limit)
-                })
+                let halves = (sql_scope.is_none() && documents >= SPLIT_FROM_DOCUMENTS)
+                    .then(|| self.lend_side_reader())
+                    .flatten();
+                match halves {
+                    Some(second) => {
+                        let second = std::sync::Mutex::new(second);
+                        let hits = narrowed_first(expansion, documents, depth, |query, limit| {
+                            self.passages_in_halves(&second, query, limit)
+                        });
+                        let second = second
+                            .into_inner()
+                            .unwrap_or_else(|poisoned| poisoned.into_inner());
+                        self.give_back_side_reader(second);
+                        hits
+                    }
+                    None => narrowed_first(expansion, documents, depth, |query, limit| {
+                        self.store.bm25_chunks(query, sql_scope, limit)
+                    }),
+                }
             });
             let side_titles = beside.and_then(|b| b.join().ok()).map(|(store, hits)| {
                 self.give_back_side_reader(store);
@@ -469,6 +485,41 @@ impl Library {
             });
         }
         Ok(legs)
+    }
+
+    /// The best `limit` passages of the whole library for an FTS5 expression, its chunks
+    /// ranked as two halves by rowid at once, on the main connection and on `second`.
+    /// FTS5 scores every match, so each half takes about half the time; the scores use
+    /// the whole library's statistics (`docindex_bm25`), so the merged best are the best.
+    fn passages_in_halves(
+        &self,
+        second: &std::sync::Mutex<SqliteStore>,
+        query: &str,
+        limit: usize,
+    ) -> docindex_store::Result<Vec<docindex_store::LexicalHit>> {
+        let middle = self.store.last_chunk_rowid()? / 2;
+        let upper_rows = middle + 1..=i64::MAX;
+        let (lower, upper) = std::thread::scope(|threads| {
+            let upper = threads.spawn(|| {
+                let store = second
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                store.bm25_chunks_in_rows(query, upper_rows.clone(), limit)
+            });
+            let lower = self.store.bm25_chunks_in_rows(query, 0..=middle, limit);
+            let upper = upper.join().unwrap_or_else(|_| {
+                // The side thread died: rank its half here.
+                self.store
+                    .bm25_chunks_in_rows(query, upper_rows.clone(), limit)
+            });
+            (lower, upper)
+        });
+        let mut hits = lower?;
+        hits.extend(upper?);
+        // Stable: equal scores keep the lower rowids first, as one ranking orders them.
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+        hits.truncate(limit);
+        Ok(hits)
     }
 
     /// The documents of a search's hits, read half on the main connection and half on the
@@ -513,14 +564,14 @@ impl Library {
         Ok(docs)
     }
 
-    /// The side connection, opened on first use; `None` when it cannot be opened (the leg
-    /// then runs on the main connection).
+    /// A side connection, opened when none is free; `None` when it cannot be opened (the
+    /// work then runs on the main connection).
     fn lend_side_reader(&self) -> Option<SqliteStore> {
         let kept = self
-            .side_reader
+            .side_readers
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .take();
+            .pop();
         kept.or_else(|| match SqliteStore::open_reader(self.store.path()) {
             Ok(store) => {
                 if self.mapped_reads {
@@ -538,10 +589,10 @@ impl Library {
     }
 
     fn give_back_side_reader(&self, store: SqliteStore) {
-        *self
-            .side_reader
+        self.side_readers
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(store);
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .push(store);
     }
 
     /// The LLM leg: the offline ranking's candidates are scored by the model in batches of
@@ -687,6 +738,10 @@ pub(crate) struct WholeLibrary {
     ids: Arc<Vec<String>>,
     dictionary: Arc<Vec<(String, String)>>,
 }
+
+/// From this many documents in the whole library, its passages are ranked as two halves at
+/// once (below it a ranking is a few milliseconds and a second thread costs more).
+const SPLIT_FROM_DOCUMENTS: usize = 100;
 
 /// From this many documents in scope, a lexical leg first ranks only the passages that hold
 /// every word of the query (or its phrasings); below it the OR expression is cheap.

@@ -310,32 +310,48 @@ impl DenseIndex {
             .collect())
     }
 
-    /// The `size` vectors in scope whose sign bits differ least from the query's.
+    /// The `size` vectors in scope whose sign bits differ least from the query's (ties at
+    /// the cut go to the earlier vectors).
     fn closest_by_bits(&self, query: &[f32], allowed: &[bool], size: usize) -> Vec<usize> {
         let query_code = sign_code(
             query.iter().zip(&self.centre).map(|(q, c)| q - c),
             self.words,
         );
-        let mut distances: Vec<(u32, u32)> = self
-            .codes
-            .chunks_exact(self.words)
-            .zip(&self.entries)
-            .enumerate()
-            .filter(|(_, (_, entry))| allowed[entry.doc as usize])
-            .map(|(i, (code, _))| {
-                let distance: u32 = code
-                    .iter()
-                    .zip(&query_code)
-                    .map(|(a, b)| (a ^ b).count_ones())
-                    .sum();
-                (distance, i as u32)
-            })
-            .collect();
-        if distances.len() > size {
-            distances.select_nth_unstable(size - 1);
-            distances.truncate(size);
+        let distances = hamming_distances(&self.codes, self.words, &query_code);
+        let whole_library = allowed.iter().all(|a| *a);
+        let in_scope = |i: usize| whole_library || allowed[self.entries[i].doc as usize];
+        // The cut distance from a histogram: no sort of a pair per vector.
+        let mut histogram = vec![0usize; self.words * 64 + 1];
+        for (i, d) in distances.iter().enumerate() {
+            if in_scope(i) {
+                histogram[usize::from(*d)] += 1;
+            }
         }
-        distances.into_iter().map(|(_, i)| i as usize).collect()
+        let mut cut = histogram.len();
+        let mut below = 0;
+        for (d, n) in histogram.iter().enumerate() {
+            if below + n >= size {
+                cut = d;
+                break;
+            }
+            below += n;
+        }
+        let mut at_cut = size.saturating_sub(below);
+        let mut out = Vec::with_capacity(size.min(distances.len()));
+        for (i, d) in distances.iter().enumerate() {
+            let d = usize::from(*d);
+            if d > cut || !in_scope(i) {
+                continue;
+            }
+            if d == cut {
+                if at_cut == 0 {
+                    continue;
+                }
+                at_cut -= 1;
+            }
+            out.push(i);
+        }
+        out
     }
 
     /// The exact (int8) similarity of each of `sorted` (ascending vector numbers).
@@ -396,6 +412,37 @@ impl DenseIndex {
         };
         self.entries.len() * ENTRY_BYTES + self.codes.len() * 8 + rows
     }
+}
+
+/// The Hamming distance of each code (`words` u64 each) to `query`, in order. With the
+/// CPU's POPCNT instruction when it has one: the portable bit count is several times
+/// slower, and this scan of every vector is most of the dense leg's time.
+fn hamming_distances(codes: &[u64], words: usize, query: &[u64]) -> Vec<u16> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has POPCNT (checked just above).
+        return unsafe { hamming_distances_popcnt(codes, words, query) };
+    }
+    hamming_distances_portable(codes, words, query)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn hamming_distances_popcnt(codes: &[u64], words: usize, query: &[u64]) -> Vec<u16> {
+    hamming_distances_portable(codes, words, query)
+}
+
+#[inline(always)]
+fn hamming_distances_portable(codes: &[u64], words: usize, query: &[u64]) -> Vec<u16> {
+    codes
+        .chunks_exact(words.max(1))
+        .map(|code| {
+            code.iter()
+                .zip(query)
+                .map(|(a, b)| (a ^ b).count_ones() as u16)
+                .sum()
+        })
+        .collect()
 }
 
 /// One bit per dimension, set where the value is positive.

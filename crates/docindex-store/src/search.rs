@@ -80,6 +80,49 @@ impl SqliteStore {
         Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
     }
 
+    /// As [`Self::bm25_chunks`] over the whole library, for the chunks whose rowids lie in
+    /// `rows` only. The scores use the whole library's statistics whatever the range, so
+    /// the best of each part, merged, are the best of all: a search ranks two parts on
+    /// two connections at once.
+    pub fn bm25_chunks_in_rows(
+        &self,
+        fts_query: &str,
+        rows: std::ops::RangeInclusive<i64>,
+        limit: usize,
+    ) -> Result<Vec<LexicalHit>> {
+        self.use_current_term_counts()?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT c.doc_id, c.chunk_index, c.node_id, f.score FROM
+               (SELECT rowid, docindex_bm25(chunks_fts, 1.0, 0.5) AS score FROM chunks_fts
+                WHERE chunks_fts MATCH ?1 AND rowid BETWEEN ?3 AND ?4
+                ORDER BY score LIMIT ?2) f
+             JOIN chunks c ON c.rowid = f.rowid
+             ORDER BY f.score",
+        )?;
+        let rows = stmt.query_map(
+            params![fts_query, limit as i64, rows.start(), rows.end()],
+            |r| {
+                Ok(LexicalHit {
+                    doc_id: r.get(0)?,
+                    chunk_index: Some(r.get::<_, i64>(1)? as usize),
+                    node_id: r.get(2)?,
+                    score: -r.get::<_, f64>(3)?,
+                    title: None,
+                })
+            },
+        )?;
+        Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
+    }
+
+    /// The largest chunk rowid (0 in an empty library).
+    pub fn last_chunk_rowid(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .query_row("SELECT coalesce(max(rowid), 0) FROM chunks", [], |r| {
+                r.get(0)
+            })?)
+    }
+
     /// Count again how many chunks hold each term, unless the stored counts are current;
     /// returns whether it counted. Run when an indexing batch ends: about 2 s per 1,000
     /// filings, which every later library-wide search saves tens of milliseconds of.

@@ -152,3 +152,43 @@ fn the_ranking_reads_the_stored_counts_and_lengths_while_they_are_current() {
         .iter()
         .any(|h| (h.score - expected[&(h.doc_id.clone(), h.chunk_index.unwrap())]).abs() > 1e-6));
 }
+
+#[test]
+fn two_halves_by_rowid_merge_into_the_whole_ranking() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lib.sqlite");
+    let mut store = SqliteStore::open(&path).unwrap();
+    for name in [
+        "apple_10-Q_Q3FY2023_0000320193-23-000077.html",
+        "medicis_10-K_FY1999_0000950153-99-001234.html",
+        "buckle_8-K_2024-11-22_EX-99.1_press_release.html",
+    ] {
+        store.replace(&indexed(name)).unwrap();
+    }
+    store.refresh_term_counts().unwrap();
+    let middle = store.last_chunk_rowid().unwrap() / 2;
+    assert!(middle > 100);
+    for query in QUERIES {
+        let whole = store.bm25_chunks(query, None, 30).unwrap();
+        let mut merged = store.bm25_chunks_in_rows(query, 0..=middle, 30).unwrap();
+        merged.extend(
+            store
+                .bm25_chunks_in_rows(query, middle + 1..=i64::MAX, 30)
+                .unwrap(),
+        );
+        merged.sort_by(|a, b| b.score.total_cmp(&a.score));
+        merged.truncate(30);
+        let key = |hits: &[docindex_store::LexicalHit]| -> Vec<(String, usize, i64)> {
+            hits.iter()
+                .map(|h| {
+                    (
+                        h.doc_id.clone(),
+                        h.chunk_index.unwrap(),
+                        (h.score * 1e9).round() as i64,
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(key(&merged), key(&whole), "{query}");
+    }
+}
