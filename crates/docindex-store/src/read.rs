@@ -235,13 +235,17 @@ impl SqliteStore {
                 })
             },
         )?;
-        let ids: Vec<(String, Option<String>)> = nodes
+        // By position, not by a scan per child: a 10-K has thousands of nodes.
+        let position: std::collections::HashMap<String, usize> = nodes
             .iter()
-            .map(|n| (n.node_id.clone(), n.parent_id.clone()))
+            .enumerate()
+            .map(|(i, n)| (n.node_id.clone(), i))
             .collect();
-        for (child, parent) in ids {
-            if let Some(p) = parent.and_then(|p| nodes.iter_mut().find(|n| n.node_id == p)) {
-                p.children.push(child);
+        for i in 0..nodes.len() {
+            let parent = nodes[i].parent_id.as_ref().and_then(|p| position.get(p));
+            if let Some(&p) = parent {
+                let child = nodes[i].node_id.clone();
+                nodes[p].children.push(child);
             }
         }
         Ok((nodes, unclassified.get()))
