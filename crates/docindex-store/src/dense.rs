@@ -2,15 +2,16 @@
 //! Every chunk vector is kept twice over: as int8 with its own scale (a quarter of f32), and
 //! as one sign bit per dimension around the library's mean vector (a thirty-second). A
 //! search scans the bits in memory by Hamming distance, then rescores a shortlist exactly
-//! from the int8 rows, which stay on disk, mapped read-only. The file is derived
+//! from the int8 rows, which stay on disk and are read by position. The file is derived
 //! from `chunk_vectors` and carries their generation, so a library whose vectors changed
 //! builds it again; SQLite stays the truth.
 
 use crate::{Result, SqliteStore, StoreError};
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 const MAGIC: &[u8; 8] = b"DIDENSE2";
 /// Magic, generation, dimensions, count, length of the names.
@@ -21,6 +22,10 @@ const ENTRY_BYTES: usize = 16;
 /// [`SHORTLIST_MIN`]): measured by `docindex bench --search` against the exhaustive scan.
 const SHORTLIST_FACTOR: usize = 10;
 const SHORTLIST_MIN: usize = 3_000;
+/// Rows closer than this in the file are read in one piece.
+const READ_THROUGH_GAP: usize = 16;
+/// The most bytes read at once when rescoring.
+const READ_BLOCK: usize = 1 << 20;
 
 /// The vectors of one model, with where each came from.
 pub struct DenseIndex {
@@ -50,11 +55,12 @@ enum Rows {
     /// Just built, and the file could not be kept.
     /// The int8 rows as the file holds them (two's-complement bytes).
     Memory(Vec<u8>),
-    /// The index's file, mapped read-only; the rows start at `at`. Rescoring touches a
-    /// few thousand scattered rows, and reading each run with its own seek and read was
-    /// slower than the lexical legs it runs beside (4–85 ms); mapped, the OS pages them in
-    /// and keeps them cached, and they count as memory only while touched.
-    Mapped { map: memmap2::Mmap, at: usize },
+    /// The index's file; the rows start at `at`.
+    File {
+        file: Mutex<File>,
+        path: PathBuf,
+        at: u64,
+    },
 }
 
 /// What an index is made of before it is encoded.
@@ -168,16 +174,10 @@ impl DenseIndex {
         let Some(mut index) = Self::decode_head(&head, dims, count, names_len) else {
             return Ok(None);
         };
-        // SAFETY: the file is only ever replaced whole (written beside, then renamed), so
-        // the mapped inode is never changed under the map; a user truncating it by hand
-        // is the one way to fault it.
-        let map = unsafe { memmap2::Mmap::map(&file)? };
-        if (map.len() as u64) != length {
-            return Ok(None);
-        }
-        index.rows = Rows::Mapped {
-            map,
-            at: sizes.rows_at,
+        index.rows = Rows::File {
+            file: Mutex::new(file),
+            path: path.to_path_buf(),
+            at: sizes.rows_at as u64,
         };
         Ok(Some(index))
     }
@@ -379,16 +379,25 @@ impl DenseIndex {
                     scored.push(score(i, &vectors[i * self.dims..(i + 1) * self.dims]));
                 }
             }
-            Rows::Mapped { map, at } => {
-                for &i in sorted {
-                    let from = at + i * self.dims;
-                    let row = map.get(from..from + self.dims).ok_or_else(|| {
-                        StoreError::Corrupt(format!(
-                            "the dense index has no row {i} (it holds {})",
-                            self.entries.len()
-                        ))
-                    })?;
-                    scored.push(score(i, row));
+            Rows::File { file, path, at } => {
+                let mut file = file.lock().unwrap_or_else(|p| p.into_inner());
+                let unreadable = |e: std::io::Error| {
+                    StoreError::Corrupt(format!(
+                        "{}: the dense index cannot be read: {e}",
+                        path.display()
+                    ))
+                };
+                let mut buffer = Vec::new();
+                for run in runs(sorted, self.dims) {
+                    let (first, last) = (run[0], run[run.len() - 1]);
+                    buffer.resize((last - first + 1) * self.dims, 0);
+                    file.seek(SeekFrom::Start(*at + (first * self.dims) as u64))
+                        .map_err(unreadable)?;
+                    file.read_exact(&mut buffer).map_err(unreadable)?;
+                    for &i in run {
+                        let from = (i - first) * self.dims;
+                        scored.push(score(i, &buffer[from..from + self.dims]));
+                    }
                 }
             }
         }
@@ -408,10 +417,27 @@ impl DenseIndex {
     pub fn bytes(&self) -> usize {
         let rows = match &self.rows {
             Rows::Memory(vectors) => vectors.len(),
-            Rows::Mapped { .. } => 0,
+            Rows::File { .. } => 0,
         };
         self.entries.len() * ENTRY_BYTES + self.codes.len() * 8 + rows
     }
+}
+
+/// Consecutive stretches of `sorted` that are read in one piece: rows less than
+/// [`READ_THROUGH_GAP`] apart, at most [`READ_BLOCK`] bytes.
+fn runs(sorted: &[usize], dims: usize) -> Vec<&[usize]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for k in 1..=sorted.len() {
+        let ends = k == sorted.len()
+            || sorted[k] - sorted[k - 1] > READ_THROUGH_GAP
+            || (sorted[k] - sorted[start] + 1) * dims > READ_BLOCK;
+        if ends {
+            out.push(&sorted[start..k]);
+            start = k;
+        }
+    }
+    out
 }
 
 /// The Hamming distance of each code (`words` u64 each) to `query`, in order. With the
@@ -692,7 +718,7 @@ mod tests {
         let path = dir.path().join("dense-test.bin");
         std::fs::write(&path, parts.encode()).unwrap();
         let on_disk = DenseIndex::open(&path, 7).unwrap().unwrap();
-        assert!(matches!(on_disk.rows, Rows::Mapped { .. }));
+        assert!(matches!(on_disk.rows, Rows::File { .. }));
         assert_eq!(on_disk.entries, parts.entries);
         assert_eq!(on_disk.codes, parts.codes);
         let in_memory = parts_of(&rows).into_memory_index();
@@ -735,5 +761,15 @@ mod tests {
         cut.pop();
         std::fs::write(&path, cut).unwrap();
         assert!(DenseIndex::open(&path, 7).unwrap().is_none());
+    }
+
+    #[test]
+    fn rows_are_read_in_few_pieces() {
+        let sorted = [1, 2, 3, 40, 41, 100];
+        let pieces = runs(&sorted, 384);
+        assert_eq!(pieces, vec![&[1, 2, 3][..], &[40, 41][..], &[100][..]]);
+        // A long stretch is cut into blocks.
+        let long: Vec<usize> = (0..10_000).collect();
+        assert!(runs(&long, 384).iter().all(|r| r.len() * 384 <= READ_BLOCK));
     }
 }
