@@ -105,8 +105,10 @@ pub struct SqliteStore {
     // The cache takes the connection over, so it shares the migrations.
     conn: Connection,
     path: PathBuf,
-    /// The stored term counts the passages' ranking function reads, when current.
-    term_counts: rank::SharedCounts,
+    /// The stored term counts the ranking functions read, when current: of the passages
+    /// (`docindex_bm25`) and of the titles and summaries (`docindex_bm25_titles`).
+    chunk_counts: rank::SharedCounts,
+    title_counts: rank::SharedCounts,
 }
 
 fn enum_str<T: serde::Serialize>(value: &T) -> String {
@@ -140,12 +142,12 @@ impl SqliteStore {
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(open_err)?;
         conn.busy_timeout(BUSY_WAIT).map_err(open_err)?;
-        let term_counts = rank::SharedCounts::default();
-        rank::register(&conn, term_counts.clone()).map_err(open_err)?;
+        let (chunk_counts, title_counts) = register_ranking(&conn).map_err(open_err)?;
         let mut store = SqliteStore {
             conn,
             path: path.to_path_buf(),
-            term_counts,
+            chunk_counts,
+            title_counts,
         };
         store.migrate()?;
         Ok(store)
@@ -178,14 +180,25 @@ impl SqliteStore {
             | rusqlite::OpenFlags::SQLITE_OPEN_URI;
         let conn = Connection::open_with_flags(path, flags).map_err(open_err)?;
         conn.busy_timeout(BUSY_WAIT).map_err(open_err)?;
-        let term_counts = rank::SharedCounts::default();
-        rank::register(&conn, term_counts.clone()).map_err(open_err)?;
+        let (chunk_counts, title_counts) = register_ranking(&conn).map_err(open_err)?;
         Ok(SqliteStore {
             conn,
             path: path.to_path_buf(),
-            term_counts,
+            chunk_counts,
+            title_counts,
         })
     }
+}
+
+/// The ranking functions of the passages and of the titles, each with its counts.
+fn register_ranking(
+    conn: &Connection,
+) -> rusqlite::Result<(rank::SharedCounts, rank::SharedCounts)> {
+    let chunks = rank::SharedCounts::default();
+    let titles = rank::SharedCounts::default();
+    rank::register(conn, c"docindex_bm25", chunks.clone())?;
+    rank::register(conn, c"docindex_bm25_titles", titles.clone())?;
+    Ok((chunks, titles))
 }
 
 /// See [`SqliteStore::map_reads`]. SQLite caps the map at its compile-time limit (2 GB);

@@ -1,12 +1,13 @@
-//! BM25 over the chunks' FTS5 index, scored exactly as FTS5's own `bm25()` scores, but
-//! with each term's row count read from the library's term table instead of recounted.
+//! BM25 over the FTS5 indexes of passages and titles, scored exactly as FTS5's own
+//! `bm25()` scores, but with each term's row count read from the library's term table
+//! instead of recounted.
 //!
 //! FTS5's `bm25()` learns how many rows hold each query term by walking the term's whole
 //! doclist, positions and all, on every query. Over 1,000 filings a common word ("operating")
 //! sits in 133,000 of 339,000 chunks, and that walk was over half of a search's lexical
 //! time. `refresh_term_counts` (see `search.rs`) stores every term's row count once an
-//! indexing batch ends; while those counts match the chunks (a generation the chunk
-//! triggers bump), this function reads them. Any phrase it cannot look up (several tokens,
+//! indexing batch ends; while those counts match the library (a generation the chunk
+//! and title triggers bump), these functions read them. Any phrase it cannot look up (several tokens,
 //! a term the table lacks, or counts that are out of date) is counted the way FTS5 counts
 //! it, so the scores never depend on the table being current, only the speed does.
 
@@ -16,14 +17,14 @@ use std::collections::HashMap;
 use std::ffi::{c_int, c_void};
 use std::sync::{Arc, Mutex, RwLock};
 
-/// How many chunks hold each term, and each chunk's length, for one generation of the
-/// chunks.
+/// How many rows of one FTS5 table hold each term, and each row's length, for one
+/// generation of the library.
 #[derive(Debug, Default)]
 pub(crate) struct TermCounts {
     pub(crate) generation: i64,
     /// Keyed by the term as FTS5 indexed it (case-folded, stemmed), in bytes.
     pub(crate) rows: HashMap<Vec<u8>, i64>,
-    /// Tokens in each chunk (all columns), by rowid; [`UNKNOWN_LENGTH`] where not known.
+    /// Tokens in each row (all columns), by rowid; [`UNKNOWN_LENGTH`] where not known.
     /// Reading FTS5's own `%_docsize` row per match was most of the per-row cost.
     pub(crate) lengths: Vec<u16>,
     /// Rows holding a phrase of several tokens, counted once per generation in this
@@ -31,12 +32,12 @@ pub(crate) struct TermCounts {
     pub(crate) phrases: Mutex<HashMap<Vec<u8>, i64>>,
 }
 
-/// A chunk length not in [`TermCounts::lengths`] (read from FTS5 instead).
+/// A row length not in [`TermCounts::lengths`] (read from FTS5 instead).
 pub(crate) const UNKNOWN_LENGTH: u16 = u16::MAX;
 
 /// The per-rowid token counts of FTS5's `%_docsize` rows `(rowid, sz)`, where `sz` holds a
 /// SQLite varint per column, as [`TermCounts::lengths`] keeps them.
-pub(crate) fn chunk_lengths(rows: impl IntoIterator<Item = (i64, Vec<u8>)>) -> Vec<u8> {
+pub(crate) fn row_lengths(rows: impl IntoIterator<Item = (i64, Vec<u8>)>) -> Vec<u8> {
     let mut lengths: Vec<u16> = Vec::new();
     for (rowid, sizes) in rows {
         let Ok(at) = usize::try_from(rowid) else {
@@ -52,13 +53,13 @@ pub(crate) fn chunk_lengths(rows: impl IntoIterator<Item = (i64, Vec<u8>)>) -> V
         if lengths.len() <= at {
             lengths.resize(at + 1, UNKNOWN_LENGTH);
         }
-        // A chunk too long to keep is read from FTS5 when it matches.
+        // A row too long to keep is read from FTS5 when it matches.
         lengths[at] = u16::try_from(total).unwrap_or(UNKNOWN_LENGTH);
     }
     lengths.iter().flat_map(|l| l.to_le_bytes()).collect()
 }
 
-/// The stored form of [`chunk_lengths`] read back.
+/// The stored form of [`row_lengths`] read back.
 pub(crate) fn lengths_from_bytes(bytes: &[u8]) -> Vec<u16> {
     bytes
         .chunks_exact(2)
@@ -88,9 +89,14 @@ pub(crate) type SharedCounts = Arc<RwLock<Option<Arc<TermCounts>>>>;
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
 
-/// Registers `docindex_bm25(fts_table, weight, ...)` on `conn`, reading `counts`: FTS5's
-/// `bm25()` arguments and result (lower is better).
-pub(crate) fn register(conn: &Connection, counts: SharedCounts) -> rusqlite::Result<()> {
+/// Registers the function `name(fts_table, weight, ...)` on `conn`, reading `counts`:
+/// FTS5's `bm25()` arguments and result (lower is better). One per FTS5 table, since each
+/// reads that table's counts.
+pub(crate) fn register(
+    conn: &Connection,
+    name: &std::ffi::CStr,
+    counts: SharedCounts,
+) -> rusqlite::Result<()> {
     let api = fts5_api(conn)?;
     // SAFETY: `fts5_api` returned a non-null pointer to the connection's FTS5 API.
     let create = unsafe_field(unsafe { (*api).xCreateFunction })?;
@@ -98,15 +104,7 @@ pub(crate) fn register(conn: &Connection, counts: SharedCounts) -> rusqlite::Res
     // SAFETY: `api` is this connection's FTS5 API, which lives as long as the connection;
     // the name is NUL-terminated; `user_data` is a leaked `Box<SharedCounts>` that SQLite
     // hands to `drop_counts` once, when the function is replaced or the connection closes.
-    let rc = unsafe {
-        create(
-            api,
-            c"docindex_bm25".as_ptr(),
-            user_data,
-            Some(rank),
-            Some(drop_counts),
-        )
-    };
+    let rc = unsafe { create(api, name.as_ptr(), user_data, Some(rank), Some(drop_counts)) };
     if rc != ffi::SQLITE_OK {
         // FTS5 does not call the destructor when it refuses the function.
         // SAFETY: the pointer is the box made above, which SQLite did not keep.

@@ -210,34 +210,44 @@ CREATE INDEX dictionary_terms ON dictionary(term, definition);
 ALTER TABLE chunk_vectors ADD COLUMN text_hash BLOB;
 CREATE INDEX chunk_vectors_by_text ON chunk_vectors(model, text_hash) WHERE text_hash IS NOT NULL;
 "#,
-    // 12: how many chunks hold each term, so library-wide BM25 reads a term's count instead
-    // of walking its whole doclist per query, and each chunk's length instead of a lookup
-    // per match (`rank.rs`). The counts are rebuilt when an
-    // indexing batch ends and used only while their generation is the chunks' own.
+    // 12: how many passages (and how many titles) hold each term, so library-wide BM25
+    // reads a term's count instead of walking its whole doclist per query, and each row's
+    // length instead of a lookup per match (`rank.rs`). The counts are rebuilt when an
+    // indexing batch ends and used only while their generation is the library's own.
     r#"
-CREATE TABLE chunk_generation (
+CREATE TABLE search_generation (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     generation INTEGER NOT NULL
 );
-INSERT INTO chunk_generation (id, generation) VALUES (1, 0);
+INSERT INTO search_generation (id, generation) VALUES (1, 0);
 CREATE TRIGGER chunks_added AFTER INSERT ON chunks
-    BEGIN UPDATE chunk_generation SET generation = generation + 1; END;
+    BEGIN UPDATE search_generation SET generation = generation + 1; END;
 CREATE TRIGGER chunks_removed AFTER DELETE ON chunks
-    BEGIN UPDATE chunk_generation SET generation = generation + 1; END;
+    BEGIN UPDATE search_generation SET generation = generation + 1; END;
 CREATE TRIGGER chunks_changed AFTER UPDATE ON chunks
-    BEGIN UPDATE chunk_generation SET generation = generation + 1; END;
+    BEGIN UPDATE search_generation SET generation = generation + 1; END;
+CREATE TRIGGER node_search_added AFTER INSERT ON node_search
+    BEGIN UPDATE search_generation SET generation = generation + 1; END;
+CREATE TRIGGER node_search_removed AFTER DELETE ON node_search
+    BEGIN UPDATE search_generation SET generation = generation + 1; END;
+CREATE TRIGGER node_search_changed AFTER UPDATE ON node_search
+    BEGIN UPDATE search_generation SET generation = generation + 1; END;
 CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');
+CREATE VIRTUAL TABLE nodes_vocab USING fts5vocab(nodes_fts, 'row');
 CREATE TABLE term_counts (
-    term TEXT PRIMARY KEY,
-    chunks INTEGER NOT NULL
+    source TEXT NOT NULL,
+    term TEXT NOT NULL,
+    holding INTEGER NOT NULL,
+    PRIMARY KEY (source, term)
 ) WITHOUT ROWID;
 CREATE TABLE term_counts_state (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
+    source TEXT PRIMARY KEY,
     generation INTEGER NOT NULL,
-    -- Each chunk's token count by rowid, two bytes each (rank.rs, chunk_lengths).
+    -- Each row's token count by rowid, two bytes each (rank.rs, row_lengths).
     lengths BLOB NOT NULL
-);
-INSERT INTO term_counts_state (id, generation, lengths) VALUES (1, -1, x'');
+) WITHOUT ROWID;
+INSERT INTO term_counts_state (source, generation, lengths)
+    VALUES ('chunks', -1, x''), ('nodes', -1, x'');
 "#,
 ];
 

@@ -26,11 +26,21 @@ pub struct StoredVector {
     pub vector: Vec<f32>,
 }
 
-/// The chunks' generation when the term counts were taken, and now.
-fn term_count_generations(conn: &rusqlite::Connection) -> rusqlite::Result<(i64, i64)> {
+/// The FTS5 tables whose term counts are stored: (source, vocabulary, sizes).
+const COUNTED: [(&str, &str, &str); 2] = [
+    ("chunks", "chunks_vocab", "chunks_fts_docsize"),
+    ("nodes", "nodes_vocab", "nodes_fts_docsize"),
+];
+
+/// The library's generation when `source`'s term counts were taken, and now.
+fn term_count_generations(
+    conn: &rusqlite::Connection,
+    source: &str,
+) -> rusqlite::Result<(i64, i64)> {
     conn.query_row(
-        "SELECT s.generation, g.generation FROM term_counts_state s, chunk_generation g",
-        [],
+        "SELECT s.generation, g.generation FROM term_counts_state s, search_generation g
+         WHERE s.source = ?1",
+        [source],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )
 }
@@ -49,7 +59,7 @@ impl SqliteStore {
         doc_ids: Option<&[String]>,
         limit: usize,
     ) -> Result<Vec<LexicalHit>> {
-        self.use_current_term_counts()?;
+        self.use_current_term_counts("chunks")?;
         // Over the whole library the best rows are ranked inside FTS5 and only they are
         // joined to their chunks; within a scope every match must be joined to be kept.
         // `docindex_bm25` is `bm25` reading stored term counts (`rank.rs`).
@@ -90,7 +100,7 @@ impl SqliteStore {
         rows: std::ops::RangeInclusive<i64>,
         limit: usize,
     ) -> Result<Vec<LexicalHit>> {
-        self.use_current_term_counts()?;
+        self.use_current_term_counts("chunks")?;
         let mut stmt = self.conn.prepare_cached(
             "SELECT c.doc_id, c.chunk_index, c.node_id, f.score FROM
                (SELECT rowid, docindex_bm25(chunks_fts, 1.0, 0.5) AS score FROM chunks_fts
@@ -123,9 +133,10 @@ impl SqliteStore {
             })?)
     }
 
-    /// Count again how many chunks hold each term, unless the stored counts are current;
-    /// returns whether it counted. Run when an indexing batch ends: about 2 s per 1,000
-    /// filings, which every later library-wide search saves tens of milliseconds of.
+    /// Count again how many passages and how many titles hold each term, unless the stored
+    /// counts are current; returns whether it counted. Run when an indexing batch ends:
+    /// about 2 s per 1,000 filings, which every later library-wide search saves tens of
+    /// milliseconds of.
     pub fn refresh_term_counts(&mut self) -> Result<bool> {
         let path = self.path.clone();
         self.refresh_term_counts_unclassified()
@@ -136,43 +147,59 @@ impl SqliteStore {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let (counted, now) = term_count_generations(&tx)?;
-        if counted == now {
-            return Ok(false);
+        let mut counted_any = false;
+        for (source, vocabulary, sizes) in COUNTED {
+            let (counted, now) = term_count_generations(&tx, source)?;
+            if counted == now {
+                continue;
+            }
+            tx.execute("DELETE FROM term_counts WHERE source = ?1", [source])?;
+            tx.execute(
+                &format!(
+                    "INSERT INTO term_counts (source, term, holding)
+                     SELECT ?1, term, doc FROM {vocabulary}"
+                ),
+                [source],
+            )?;
+            let lengths = {
+                let mut stmt = tx.prepare(&format!("SELECT id, sz FROM {sizes}"))?;
+                let rows =
+                    stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))?;
+                crate::rank::row_lengths(rows.collect::<std::result::Result<Vec<_>, _>>()?)
+            };
+            tx.execute(
+                "UPDATE term_counts_state SET generation = ?1, lengths = ?2 WHERE source = ?3",
+                params![now, lengths, source],
+            )?;
+            counted_any = true;
         }
-        tx.execute("DELETE FROM term_counts", [])?;
-        tx.execute(
-            "INSERT INTO term_counts (term, chunks) SELECT term, doc FROM chunks_vocab",
-            [],
-        )?;
-        let lengths = {
-            let mut stmt = tx.prepare("SELECT id, sz FROM chunks_fts_docsize")?;
-            let rows =
-                stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))?;
-            crate::rank::chunk_lengths(rows.collect::<std::result::Result<Vec<_>, _>>()?)
-        };
-        tx.execute(
-            "UPDATE term_counts_state SET generation = ?1, lengths = ?2 WHERE id = 1",
-            params![now, lengths],
-        )?;
         tx.commit()?;
+        Ok(counted_any)
+    }
+
+    /// Whether the stored term counts match the library (library-wide search then reads
+    /// them instead of counting).
+    pub fn term_counts_current(&self) -> Result<bool> {
+        for (source, ..) in COUNTED {
+            let (counted, now) = term_count_generations(&self.conn, source)?;
+            if counted != now {
+                return Ok(false);
+            }
+        }
         Ok(true)
     }
 
-    /// Whether the stored term counts match the chunks (library-wide search then reads
-    /// them instead of counting).
-    pub fn term_counts_current(&self) -> Result<bool> {
-        let (counted, now) = term_count_generations(&self.conn)?;
-        Ok(counted == now)
-    }
-
-    /// Hand the ranking function the stored term counts when they match the chunks, read
-    /// once per generation; otherwise none, so it counts as FTS5 does.
-    fn use_current_term_counts(&self) -> Result<()> {
-        let (counted, now) = term_count_generations(&self.conn)?;
+    /// Hand a ranking function its table's stored term counts when they match the library,
+    /// read once per generation; otherwise none, so it counts as FTS5 does.
+    fn use_current_term_counts(&self, source: &str) -> Result<()> {
+        let slot = if source == "nodes" {
+            &self.title_counts
+        } else {
+            &self.chunk_counts
+        };
+        let (counted, now) = term_count_generations(&self.conn, source)?;
         let current = counted == now;
-        let kept = self
-            .term_counts
+        let kept = slot
             .read()
             .map(|slot| slot.as_ref().map(|c| c.generation))
             .unwrap_or(None);
@@ -182,14 +209,14 @@ impl SqliteStore {
         let loaded = if current {
             let mut stmt = self
                 .conn
-                .prepare_cached("SELECT term, chunks FROM term_counts")?;
-            let rows = stmt.query_map([], |r| {
+                .prepare_cached("SELECT term, holding FROM term_counts WHERE source = ?1")?;
+            let rows = stmt.query_map([source], |r| {
                 Ok((r.get_ref(0)?.as_bytes()?.to_vec(), r.get::<_, i64>(1)?))
             })?;
             let rows = rows.collect::<std::result::Result<_, _>>()?;
             let lengths: Vec<u8> = self.conn.query_row(
-                "SELECT lengths FROM term_counts_state WHERE id = 1",
-                [],
+                "SELECT lengths FROM term_counts_state WHERE source = ?1",
+                [source],
                 |r| r.get(0),
             )?;
             Some(std::sync::Arc::new(crate::rank::TermCounts {
@@ -201,7 +228,7 @@ impl SqliteStore {
         } else {
             None
         };
-        match self.term_counts.write() {
+        match slot.write() {
             Ok(mut slot) => *slot = loaded,
             Err(poisoned) => *poisoned.into_inner() = loaded,
         }
@@ -215,15 +242,17 @@ impl SqliteStore {
         doc_ids: Option<&[String]>,
         limit: usize,
     ) -> Result<Vec<LexicalHit>> {
+        self.use_current_term_counts("nodes")?;
+        // `docindex_bm25_titles` is `bm25` reading stored term counts (`rank.rs`).
         let mut stmt = self.conn.prepare_cached(if doc_ids.is_none() {
             "SELECT s.doc_id, s.node_id, f.score, f.title FROM
-               (SELECT rowid, bm25(nodes_fts, 2.0, 0.5) AS score, title FROM nodes_fts
+               (SELECT rowid, docindex_bm25_titles(nodes_fts, 2.0, 0.5) AS score, title FROM nodes_fts
                 WHERE nodes_fts MATCH ?1 ORDER BY score LIMIT ?2) f
              JOIN node_search s ON s.rowid = f.rowid
              WHERE ?3 IS NULL
              ORDER BY f.score"
         } else {
-            "SELECT s.doc_id, s.node_id, bm25(nodes_fts, 2.0, 0.5) AS score, nodes_fts.title
+            "SELECT s.doc_id, s.node_id, docindex_bm25_titles(nodes_fts, 2.0, 0.5) AS score, nodes_fts.title
              FROM nodes_fts JOIN node_search s ON s.rowid = nodes_fts.rowid
              WHERE nodes_fts MATCH ?1
                AND (?3 IS NULL OR s.doc_id IN (SELECT value FROM json_each(?3)))

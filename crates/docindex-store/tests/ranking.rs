@@ -29,6 +29,23 @@ const QUERIES: [&str; 6] = [
     "\"zyxwvutsrq\" OR \"cash\"",
 ];
 
+/// Every title match's score by FTS5's `bm25()`, by (document, node).
+fn fts5_title_scores(path: &Path, query: &str) -> HashMap<(String, String), f64> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT s.doc_id, s.node_id, bm25(nodes_fts, 2.0, 0.5) FROM nodes_fts
+             JOIN node_search s ON s.rowid = nodes_fts.rowid WHERE nodes_fts MATCH ?1",
+        )
+        .unwrap();
+    stmt.query_map([query], |r| {
+        Ok(((r.get(0)?, r.get(1)?), -r.get::<_, f64>(2)?))
+    })
+    .unwrap()
+    .collect::<rusqlite::Result<_>>()
+    .unwrap()
+}
+
 /// Every match's score by FTS5's `bm25()`, read on a separate plain connection.
 fn fts5_scores(path: &Path, query: &str) -> HashMap<(String, usize), f64> {
     let conn = rusqlite::Connection::open(path).unwrap();
@@ -67,6 +84,13 @@ fn assert_ranks_as_fts5(store: &SqliteStore, path: &Path) {
                 hit.score
             );
             assert!((hit.score - best).abs() < 1e-9, "{query}: out of order");
+        }
+        let expected = fts5_title_scores(path, query);
+        let titles = store.bm25_nodes(query, None, 40).unwrap();
+        assert_eq!(titles.len(), expected.len().min(40), "{query}");
+        for hit in &titles {
+            let fts5 = expected[&(hit.doc_id.clone(), hit.node_id.clone())];
+            assert!((hit.score - fts5).abs() < 1e-9, "titles, {query}");
         }
     }
 }
@@ -123,7 +147,7 @@ fn the_ranking_reads_the_stored_counts_and_lengths_while_they_are_current() {
     let conn = rusqlite::Connection::open(&path).unwrap();
     let changed = conn
         .execute(
-            "UPDATE term_counts SET chunks = 1 WHERE term = 'revenu'",
+            "UPDATE term_counts SET holding = 1 WHERE source = 'chunks' AND term = 'revenu'",
             [],
         )
         .unwrap();
@@ -138,13 +162,16 @@ fn the_ranking_reads_the_stored_counts_and_lengths_while_they_are_current() {
     // The same with the stored lengths: all zero shortens every chunk.
     let zeroed: Vec<u8> = conn
         .query_row(
-            "SELECT zeroblob(length(lengths)) FROM term_counts_state",
+            "SELECT zeroblob(length(lengths)) FROM term_counts_state WHERE source = 'chunks'",
             [],
             |r| r.get(0),
         )
         .unwrap();
-    conn.execute("UPDATE term_counts_state SET lengths = ?1", [zeroed])
-        .unwrap();
+    conn.execute(
+        "UPDATE term_counts_state SET lengths = ?1 WHERE source = 'chunks'",
+        [zeroed],
+    )
+    .unwrap();
     let reopened = SqliteStore::open(&path).unwrap();
     let short = reopened.bm25_chunks("\"cash\"", None, 20).unwrap();
     let expected = fts5_scores(&path, "\"cash\"");
