@@ -107,3 +107,47 @@ fn indexing_and_removing_leave_the_search_statistics_current() {
     assert!(library.store().term_counts_current().unwrap());
     assert!(found(&library) > 0);
 }
+
+#[test]
+fn a_library_read_through_a_map_finds_what_it_found_by_copy_and_sees_new_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut library = Library::open(dir.path(), IndexSettings::default()).unwrap();
+    let paths = [
+        fixture("apple_10-Q_Q3FY2023_0000320193-23-000077.html"),
+        fixture("medicis_10-K_FY1999_0000950153-99-001234.html"),
+    ];
+    for report in library.index_paths(&paths, 2, &|_| {}).unwrap() {
+        report.result.unwrap();
+    }
+    let found = |library: &Library, query: &str| -> Vec<(String, String, i64)> {
+        library
+            .search(&docindex_app::search::SearchRequest::new(query))
+            .unwrap()
+            .hits
+            .into_iter()
+            .map(|h| (h.doc_id, h.node_id, (h.score * 1e9).round() as i64))
+            .collect()
+    };
+    let queries = ["net sales", "product liability", "research and development"];
+    let by_copy: Vec<_> = queries.iter().map(|q| found(&library, q)).collect();
+    library.map_reads().unwrap();
+    let mapped: Vec<_> = queries.iter().map(|q| found(&library, q)).collect();
+    assert_eq!(mapped, by_copy);
+
+    // Another connection (the app and a CLI at once) adds a filing: the mapped library
+    // searches it.
+    let mut other = Library::open(dir.path(), IndexSettings::default()).unwrap();
+    let added = other
+        .index_paths(
+            &[fixture("buckle_8-K_2024-11-22_EX-99.1_press_release.html")],
+            1,
+            &|_| {},
+        )
+        .unwrap();
+    added[0].result.as_ref().unwrap();
+    let buckle = found(&library, "Buckle net sales fiscal month");
+    let summary = library
+        .resolve("buckle_8-K_2024-11-22_EX-99.1_press_release.html")
+        .unwrap();
+    assert!(buckle.iter().any(|(doc, ..)| *doc == summary.doc_id));
+}
