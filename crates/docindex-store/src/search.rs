@@ -45,6 +45,17 @@ fn term_count_generations(
     )
 }
 
+/// A passage hit from a row (doc id, chunk index, node id, `bm25` score).
+fn chunk_hit(r: &rusqlite::Row) -> rusqlite::Result<LexicalHit> {
+    Ok(LexicalHit {
+        doc_id: r.get(0)?,
+        chunk_index: Some(r.get::<_, i64>(1)? as usize),
+        node_id: r.get(2)?,
+        score: -r.get::<_, f64>(3)?,
+        title: None,
+    })
+}
+
 /// A document scope as a JSON array for `json_each`, or NULL for the whole library.
 fn scope_json(doc_ids: Option<&[String]>) -> Option<String> {
     doc_ids.map(|ids| serde_json::Value::from(ids.to_vec()).to_string())
@@ -78,15 +89,7 @@ impl SqliteStore {
              ORDER BY score LIMIT ?2"
         })?;
         let scope = scope_json(doc_ids);
-        let rows = stmt.query_map(params![fts_query, limit as i64, scope], |r| {
-            Ok(LexicalHit {
-                doc_id: r.get(0)?,
-                chunk_index: Some(r.get::<_, i64>(1)? as usize),
-                node_id: r.get(2)?,
-                score: -r.get::<_, f64>(3)?,
-                title: None,
-            })
-        })?;
+        let rows = stmt.query_map(params![fts_query, limit as i64, scope], chunk_hit)?;
         Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
     }
 
@@ -111,15 +114,7 @@ impl SqliteStore {
         )?;
         let rows = stmt.query_map(
             params![fts_query, limit as i64, rows.start(), rows.end()],
-            |r| {
-                Ok(LexicalHit {
-                    doc_id: r.get(0)?,
-                    chunk_index: Some(r.get::<_, i64>(1)? as usize),
-                    node_id: r.get(2)?,
-                    score: -r.get::<_, f64>(3)?,
-                    title: None,
-                })
-            },
+            chunk_hit,
         )?;
         Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
     }

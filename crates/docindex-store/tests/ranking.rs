@@ -3,20 +3,13 @@
 //! refreshed, and the counts really are what it reads.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use docindex_core::progress::NoProgress;
+mod common;
+
+use common::indexed;
 use docindex_core::store::DocumentStore;
-use docindex_core::{index_document, DocumentIndex, IndexSettings};
 use docindex_store::SqliteStore;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-
-fn indexed(name: &str) -> DocumentIndex {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures")
-        .join(name);
-    let bytes = std::fs::read(path).unwrap();
-    index_document(name, &bytes, &IndexSettings::default(), &mut NoProgress).unwrap()
-}
+use std::path::Path;
 
 /// Expressions as search writes them: single terms, all-terms with a NEAR group, OR
 /// lists with multi-word phrases, and a word no filing has.

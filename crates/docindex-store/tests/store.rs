@@ -1,19 +1,14 @@
 //! The SQLite library on real filings: round trips, FTS, atomic replacement, migrations.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
+use common::indexed;
 use docindex_core::progress::NoProgress;
 use docindex_core::store::DocumentStore;
-use docindex_core::{index_document, DocumentIndex, IndexSettings};
+use docindex_core::IndexSettings;
 use docindex_store::{SqliteStore, StoreError};
 use std::path::PathBuf;
-
-fn indexed(name: &str) -> DocumentIndex {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures")
-        .join(name);
-    let bytes = std::fs::read(path).unwrap();
-    index_document(name, &bytes, &IndexSettings::default(), &mut NoProgress).unwrap()
-}
 
 #[test]
 fn a_document_round_trips() {
