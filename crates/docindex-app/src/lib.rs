@@ -658,6 +658,7 @@ impl Library {
         })?;
         if !outcome.retried.is_empty() {
             self.store.replace(&document)?;
+            self.refresh_search_statistics();
         }
         Ok(outcome)
     }

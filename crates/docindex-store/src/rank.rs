@@ -6,10 +6,11 @@
 //! doclist, positions and all, on every query. Over 1,000 filings a common word ("operating")
 //! sits in 133,000 of 339,000 chunks, and that walk was over half of a search's lexical
 //! time. `refresh_term_counts` (see `search.rs`) stores every term's row count once an
-//! indexing batch ends; while those counts match the library (a generation the chunk
-//! and title triggers bump), these functions read them. Any phrase it cannot look up (several tokens,
-//! a term the table lacks, or counts that are out of date) is counted the way FTS5 counts
-//! it, so the scores never depend on the table being current, only the speed does.
+//! indexing batch ends; while those counts match the library (a generation the chunk and
+//! title triggers bump), these functions read them. Any phrase they cannot look up
+//! (several tokens, a term the table lacks, or counts that are out of date) is counted the
+//! way FTS5 counts it, so the scores never depend on the table being current, only the
+//! speed does.
 
 use rusqlite::ffi;
 use rusqlite::Connection;
@@ -35,12 +36,16 @@ pub(crate) struct TermCounts {
 /// A row length not in [`TermCounts::lengths`] (read from FTS5 instead).
 pub(crate) const UNKNOWN_LENGTH: u16 = u16::MAX;
 
+/// Lengths are kept for rowids below this (32 MB at most): rowids only grow, and a library
+/// indexed again and again must not make the table grow without bound.
+const KEPT_ROWIDS: usize = 1 << 24;
+
 /// The per-rowid token counts of FTS5's `%_docsize` rows `(rowid, sz)`, where `sz` holds a
 /// SQLite varint per column, as [`TermCounts::lengths`] keeps them.
 pub(crate) fn row_lengths(rows: impl IntoIterator<Item = (i64, Vec<u8>)>) -> Vec<u8> {
     let mut lengths: Vec<u16> = Vec::new();
     for (rowid, sizes) in rows {
-        let Ok(at) = usize::try_from(rowid) else {
+        let Some(at) = usize::try_from(rowid).ok().filter(|at| *at < KEPT_ROWIDS) else {
             continue;
         };
         let mut total: u64 = 0;
@@ -398,4 +403,25 @@ unsafe extern "C" fn count_row(
     // SAFETY: `count` is the `i64` `query_stats` passed, alive during the call.
     unsafe { *count.cast::<i64>() += 1 };
     ffi::SQLITE_OK
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_lengths_sum_each_rows_column_varints_by_rowid() {
+        // Row 1: 5 tokens and 128 (a two-byte varint); row 4: 300 and 1. Rows 0, 2 and 3
+        // are unknown; a rowid past the kept range is left out.
+        let stored = row_lengths([
+            (1, vec![0x05, 0x81, 0x00]),
+            (4, vec![0x82, 0x2c, 0x01]),
+            (KEPT_ROWIDS as i64, vec![0x01]),
+        ]);
+        let lengths = lengths_from_bytes(&stored);
+        assert_eq!(
+            lengths,
+            vec![UNKNOWN_LENGTH, 133, UNKNOWN_LENGTH, UNKNOWN_LENGTH, 301]
+        );
+    }
 }
