@@ -256,21 +256,8 @@ impl Library {
     fn search_uncached(&self, request: &SearchRequest) -> Result<SearchResults> {
         // DOCINDEX_LOG=debug shows where a search spends its time.
         let started = std::time::Instant::now();
-        let lap = |what: &str| {
-            tracing::debug!(
-                "search: {what} at {} ms rss {}",
-                started.elapsed().as_millis(),
-                std::fs::read_to_string("/proc/self/statm")
-                    .unwrap_or_default()
-                    .split(' ')
-                    .nth(1)
-                    .unwrap_or("")
-                    .parse::<u64>()
-                    .unwrap_or(0)
-                    * 4
-                    / 1024
-            )
-        };
+        let lap =
+            |what: &str| tracing::debug!("search: {what} at {} ms", started.elapsed().as_millis());
         let whole_library = request.scope == Scope::default();
         // The whole library needs only its ids, not every document's summary.
         let (ids, dictionary) = if whole_library {

@@ -22,41 +22,42 @@ const QUERIES: [&str; 6] = [
     "\"zyxwvutsrq\" OR \"cash\"",
 ];
 
-/// Every title match's score by FTS5's `bm25()`, by (document, node).
-fn fts5_title_scores(path: &Path, query: &str) -> HashMap<(String, String), f64> {
+/// Every match's score by FTS5's `bm25()` (negated, as the store reports it), read on a
+/// separate plain connection by `sql` (the row's key first, the score last).
+fn fts5_bm25<K: std::hash::Hash + Eq>(
+    path: &Path,
+    sql: &str,
+    query: &str,
+    key: impl Fn(&rusqlite::Row) -> rusqlite::Result<K>,
+) -> HashMap<K, f64> {
     let conn = rusqlite::Connection::open(path).unwrap();
-    let mut stmt = conn
-        .prepare(
-            "SELECT s.doc_id, s.node_id, bm25(nodes_fts, 2.0, 0.5) FROM nodes_fts
-             JOIN node_search s ON s.rowid = nodes_fts.rowid WHERE nodes_fts MATCH ?1",
-        )
-        .unwrap();
-    stmt.query_map([query], |r| {
-        Ok(((r.get(0)?, r.get(1)?), -r.get::<_, f64>(2)?))
-    })
-    .unwrap()
-    .collect::<rusqlite::Result<_>>()
-    .unwrap()
+    let mut stmt = conn.prepare(sql).unwrap();
+    stmt.query_map([query], |r| Ok((key(r)?, -r.get::<_, f64>(2)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
 }
 
-/// Every match's score by FTS5's `bm25()`, read on a separate plain connection.
+/// Every title match's score by FTS5's `bm25()`, by (document, node).
+fn fts5_title_scores(path: &Path, query: &str) -> HashMap<(String, String), f64> {
+    fts5_bm25(
+        path,
+        "SELECT s.doc_id, s.node_id, bm25(nodes_fts, 2.0, 0.5) FROM nodes_fts
+         JOIN node_search s ON s.rowid = nodes_fts.rowid WHERE nodes_fts MATCH ?1",
+        query,
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+}
+
+/// Every passage match's score by FTS5's `bm25()`, by (document, chunk index).
 fn fts5_scores(path: &Path, query: &str) -> HashMap<(String, usize), f64> {
-    let conn = rusqlite::Connection::open(path).unwrap();
-    let mut stmt = conn
-        .prepare(
-            "SELECT c.doc_id, c.chunk_index, bm25(chunks_fts, 1.0, 0.5) FROM chunks_fts
-             JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH ?1",
-        )
-        .unwrap();
-    stmt.query_map([query], |r| {
-        Ok((
-            (r.get(0)?, r.get::<_, i64>(1)? as usize),
-            -r.get::<_, f64>(2)?,
-        ))
-    })
-    .unwrap()
-    .collect::<rusqlite::Result<_>>()
-    .unwrap()
+    fts5_bm25(
+        path,
+        "SELECT c.doc_id, c.chunk_index, bm25(chunks_fts, 1.0, 0.5) FROM chunks_fts
+         JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH ?1",
+        query,
+        |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as usize)),
+    )
 }
 
 /// The store's ranking agrees with `bm25()` on every query: the same best rows in the
