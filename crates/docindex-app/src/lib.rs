@@ -401,7 +401,12 @@ impl Library {
                 return Ok(index.clone());
             }
         }
-        let index = Arc::new(docindex_store::DenseIndex::for_store(&self.store, model)?);
+        let index = docindex_store::DenseIndex::for_store(&self.store, model)?;
+        let index = Arc::new(if self.mapped_reads {
+            index.map_rows()
+        } else {
+            index
+        });
         *slot = Some((model.to_string(), count, index.clone()));
         Ok(index)
     }
@@ -491,7 +496,8 @@ impl Library {
     }
 
     /// Read the library through a memory map, for a process that searches many times
-    /// (the app, the MCP server, benchmarks): see [`SqliteStore::map_reads`].
+    /// (the app, the MCP server, benchmarks): see [`SqliteStore::map_reads`]. The dense
+    /// index's int8 rows are mapped too ([`docindex_store::DenseIndex::map_rows`]).
     pub fn map_reads(&mut self) -> Result<()> {
         self.store.map_reads()?;
         for side in self
@@ -503,6 +509,11 @@ impl Library {
             side.map_reads()?;
         }
         self.mapped_reads = true;
+        // A dense index already loaded reads by position: the next search loads it mapped.
+        self.vectors
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take();
         Ok(())
     }
 

@@ -402,9 +402,14 @@ impl Library {
             return Ok(legs);
         }
         let titles = |store: &SqliteStore| {
-            narrowed_first(expansion, documents, depth / 2, |query, limit| {
+            let hits = narrowed_first(expansion, documents, depth / 2, |query, limit| {
                 store.bm25_nodes(query, sql_scope, limit)
-            })
+            });
+            tracing::debug!(
+                "lexical: titles ranked in {} ms",
+                started.elapsed().as_millis()
+            );
+            hits
         };
         let wants_titles = !without.contains(&LegKind::Titles);
         // Titles rank on a second connection beside the passages when one can be opened.
@@ -561,6 +566,7 @@ impl Library {
             .pop();
         kept.or_else(|| match SqliteStore::open_reader(self.store.path()) {
             Ok(store) => {
+                tracing::debug!("search: a side connection opened");
                 if self.mapped_reads {
                     if let Err(e) = store.map_reads() {
                         tracing::debug!("side connection reads by copy: {e}");

@@ -162,6 +162,17 @@ pub(crate) struct DenseWarmUp {
     index: Option<crate::LoadedVectors>,
 }
 
+/// The dense index in the file at `path` when it is current, its rows mapped when the
+/// library reads through a map ([`Library::map_reads`]).
+fn open_dense_index(
+    path: &std::path::Path,
+    generation: i64,
+    mapped: bool,
+) -> Option<docindex_store::DenseIndex> {
+    let index = docindex_store::DenseIndex::open_current(path, generation)?;
+    Some(if mapped { index.map_rows() } else { index })
+}
+
 impl Library {
     /// Starts loading what the dense leg lacks on a thread of `scope`; `None` when nothing
     /// is missing.
@@ -194,10 +205,11 @@ impl Library {
         if !load_embedder && index.is_none() {
             return None;
         }
+        let mapped = self.mapped_reads;
         Some(scope.spawn(move || DenseWarmUp {
             embedder: load_embedder.then(|| choice.load()),
             index: index.and_then(|(path, generation)| {
-                let index = docindex_store::DenseIndex::open_current(&path, generation)?;
+                let index = open_dense_index(&path, generation, mapped)?;
                 Some((model, generation, Arc::new(index)))
             }),
         }))
@@ -252,6 +264,7 @@ impl Library {
             .filter(|(m, g, _)| *m == model && *g == generation)
             .map(|(_, _, index)| index.clone());
         let path = docindex_store::dense_path(self.store.path(), &model);
+        let mapped = self.mapped_reads;
         Some(scope.spawn(move || {
             let new_embedder = loaded_embedder.is_none().then(|| choice.load());
             let embedder = loaded_embedder.or_else(|| match &new_embedder {
@@ -260,7 +273,7 @@ impl Library {
             });
             let new_index = match loaded_index {
                 Some(_) => None,
-                None => docindex_store::DenseIndex::open_current(&path, generation)
+                None => open_dense_index(&path, generation, mapped)
                     .map(|index| (model, generation, Arc::new(index))),
             };
             let index = loaded_index.or_else(|| new_index.as_ref().map(|(_, _, i)| i.clone()));
