@@ -65,6 +65,12 @@ impl Library {
                     docs.insert(doc_id.clone(), doc);
                 }
             }
+            // A hit's document is read without its tagged facts: only rows need them.
+            if let Some(doc) = docs.get_mut(doc_id) {
+                if doc.facts.is_empty() {
+                    doc.facts = self.store.facts_of(doc_id)?;
+                }
+            }
         }
         // Finding a document's rows is its own work: spread over the cores.
         let found: Vec<(&DocumentIndex, Vec<LocatedRow>, Vec<LocatedRow>)> = order

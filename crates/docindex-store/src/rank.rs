@@ -33,6 +33,10 @@ pub(crate) struct TermCounts {
     pub(crate) phrases: Mutex<HashMap<Vec<u8>, i64>>,
 }
 
+/// Column weights read per call (a row's score is computed for every match, so they are
+/// kept on the stack).
+const MAX_WEIGHTS: usize = 8;
+
 /// A row length not in [`TermCounts::lengths`] (read from FTS5 instead).
 pub(crate) const UNKNOWN_LENGTH: u16 = u16::MAX;
 
@@ -210,10 +214,13 @@ unsafe extern "C" fn rank(
     // SAFETY: FTS5 passes a valid API, context and `n_values` argument values for the
     // duration of this call.
     unsafe {
-        let weights: Vec<f64> = (0..n_values.max(0) as usize)
-            .map(|i| ffi::sqlite3_value_double(*values.add(i)))
-            .collect();
-        match score(&*api, fts, &weights) {
+        // Our tables have two columns; more weights than this are not read.
+        let mut weights = [1.0; MAX_WEIGHTS];
+        let given = (n_values.max(0) as usize).min(MAX_WEIGHTS);
+        for (i, weight) in weights.iter_mut().enumerate().take(given) {
+            *weight = ffi::sqlite3_value_double(*values.add(i));
+        }
+        match score(&*api, fts, &weights[..given]) {
             Ok(score) => ffi::sqlite3_result_double(ctx, -score),
             Err(rc) => ffi::sqlite3_result_error_code(ctx, rc),
         }
@@ -238,19 +245,6 @@ unsafe fn score(
     // SAFETY (whole function): `fts` is the live context of the current row.
     unsafe {
         let stats = query_stats(api, fts)?;
-        let mut frequency = vec![0.0; stats.idf.len()];
-        let mut instances: c_int = 0;
-        ok(call!(api, xInstCount(fts, &mut instances)))?;
-        for i in 0..instances {
-            let (mut phrase, mut column, mut offset): (c_int, c_int, c_int) = (0, 0, 0);
-            ok(call!(
-                api,
-                xInst(fts, i, &mut phrase, &mut column, &mut offset)
-            ))?;
-            if let Some(f) = frequency.get_mut(phrase as usize) {
-                *f += weights.get(column as usize).copied().unwrap_or(1.0);
-            }
-        }
         let length = match stats.counts.as_deref().and_then(|c| {
             let rowid = api.xRowid?(fts);
             usize::try_from(rowid)
@@ -266,9 +260,35 @@ unsafe fn score(
             }
         };
         let mut score = 0.0;
-        for (idf, f) in stats.idf.iter().zip(&frequency) {
-            score +=
-                idf * (f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * length / stats.average_length));
+        // Each phrase's hits walked on their own: the same hits `xInst` lists (both read
+        // the row's position lists after NEAR has filtered them), without FTS5 merging
+        // every phrase's positions into one sorted array first.
+        for (phrase, idf) in stats.idf.iter().enumerate() {
+            let mut iterator = ffi::Fts5PhraseIter {
+                a: std::ptr::null(),
+                b: std::ptr::null(),
+            };
+            let (mut column, mut offset): (c_int, c_int) = (0, 0);
+            ok(call!(
+                api,
+                xPhraseFirst(
+                    fts,
+                    phrase as c_int,
+                    &mut iterator,
+                    &mut column,
+                    &mut offset
+                )
+            ))?;
+            let mut frequency = 0.0;
+            while column >= 0 {
+                frequency += weights.get(column as usize).copied().unwrap_or(1.0);
+                call!(
+                    api,
+                    xPhraseNext(fts, &mut iterator, &mut column, &mut offset)
+                );
+            }
+            score += idf * (frequency * (K1 + 1.0))
+                / (frequency + K1 * (1.0 - B + B * length / stats.average_length));
         }
         Ok(score)
     }

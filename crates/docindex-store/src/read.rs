@@ -39,10 +39,12 @@ impl SqliteStore {
         self.load_parts(doc_id, true)
     }
 
-    /// What a search hit reads of a document, and no more: its row, text, nodes, pages,
-    /// tagged facts and its chunks' spans (their context and pages left empty). The
+    /// What a search hit reads of a document, and no more: its row, text, nodes (their
+    /// summaries left empty), pages (their furniture left empty) and its chunks' spans
+    /// (their context and pages left empty). The tagged facts ([`Self::facts_of`]),
     /// cross-references, dictionary, links and images are left empty: a search over a large
-    /// library loads a document per hit, and those parts were half the time it took.
+    /// library loads a document per hit, and a 10-Q's 217 pages of furniture or 1,300 facts
+    /// cost more than its text.
     pub fn load_for_hits(&self, doc_id: &str) -> Result<Option<DocumentIndex>> {
         self.load_parts(doc_id, false).map_err(|e| e.at(&self.path))
     }
@@ -51,12 +53,12 @@ impl SqliteStore {
         let Some(mut doc) = self.load_document_row(doc_id)? else {
             return Ok(None);
         };
-        let (nodes, unclassified) = self.load_nodes(doc_id)?;
+        let (nodes, unclassified) = self.load_nodes(doc_id, whole)?;
         doc.nodes = nodes;
         doc.chunks = self.load_chunks(doc_id, whole)?;
-        doc.pages = self.load_pages(doc_id)?;
-        doc.facts = self.load_facts(doc_id)?;
+        doc.pages = self.load_pages(doc_id, whole)?;
         if whole {
+            doc.facts = self.load_facts(doc_id)?;
             doc.cross_refs = self.rows_of(
                 "SELECT kind, source_node_id, start_char, end_char, target, target_node_id FROM cross_refs WHERE doc_id = ?1 ORDER BY start_char, end_char",
                 doc_id,
@@ -136,20 +138,34 @@ impl SqliteStore {
         })
     }
 
-    fn load_pages(&self, doc_id: &str) -> Result<Vec<PageInfo>> {
+    /// The pages in order; without `whole`, their furniture left empty.
+    fn load_pages(&self, doc_id: &str, whole: bool) -> Result<Vec<PageInfo>> {
         self.rows_of(
-            "SELECT page, start_char, end_char, label, furniture_json, has_text FROM pages WHERE doc_id = ?1 ORDER BY page",
+            if whole {
+                "SELECT page, start_char, end_char, label, has_text, furniture_json FROM pages WHERE doc_id = ?1 ORDER BY page"
+            } else {
+                "SELECT page, start_char, end_char, label, has_text FROM pages WHERE doc_id = ?1 ORDER BY page"
+            },
             doc_id,
             |r| {
                 Ok(PageInfo {
                     page: r.get(0)?,
                     span: span_at(r, 1)?,
                     label: r.get(3)?,
-                    furniture: json(&r.get::<_, String>(4)?)?,
-                    has_text: r.get(5)?,
+                    has_text: r.get(4)?,
+                    furniture: if whole {
+                        json(&r.get::<_, String>(5)?)?
+                    } else {
+                        Vec::new()
+                    },
                 })
             },
         )
+    }
+
+    /// The facts the filer tagged in the document (inline XBRL), in document order.
+    pub fn facts_of(&self, doc_id: &str) -> Result<Vec<TaggedFact>> {
+        self.load_facts(doc_id).map_err(|e| e.at(&self.path))
     }
 
     fn load_facts(&self, doc_id: &str) -> Result<Vec<TaggedFact>> {
@@ -203,12 +219,16 @@ impl SqliteStore {
         }))
     }
 
-    /// The nodes in document order with their children linked, and whether any was stored
-    /// before section types existed.
-    fn load_nodes(&self, doc_id: &str) -> Result<(Vec<Node>, bool)> {
+    /// The nodes in document order with their children linked (without `whole`, their
+    /// summaries left empty), and whether any was stored before section types existed.
+    fn load_nodes(&self, doc_id: &str, whole: bool) -> Result<(Vec<Node>, bool)> {
         let unclassified = std::cell::Cell::new(false);
         let mut nodes = self.rows_of(
-            "SELECT node_id, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin, start_page, end_page, financial_json FROM nodes WHERE doc_id = ?1 ORDER BY ordinal",
+            if whole {
+                "SELECT node_id, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin, start_page, end_page, financial_json FROM nodes WHERE doc_id = ?1 ORDER BY ordinal"
+            } else {
+                "SELECT node_id, parent_id, level, title, start_char, end_char, token_count, '', summary_engine, origin, start_page, end_page, financial_json FROM nodes WHERE doc_id = ?1 ORDER BY ordinal"
+            },
             doc_id,
             |r| {
                 let financial_json: String = r.get(12)?;
