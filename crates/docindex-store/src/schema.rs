@@ -249,6 +249,12 @@ CREATE TABLE term_counts_state (
 INSERT INTO term_counts_state (source, generation, lengths)
     VALUES ('chunks', -1, x''), ('nodes', -1, x'');
 "#,
+    // 13: every search looks up the parents of the nodes its legs touched, and of theirs
+    // (`ancestors`): from the key's index alone, not a table row per node that drags its
+    // summary along (7 ms for 250 nodes over 1,000 filings, 2 ms).
+    r#"
+CREATE INDEX nodes_parents ON nodes(doc_id, node_id, parent_id);
+"#,
 ];
 
 impl SqliteStore {

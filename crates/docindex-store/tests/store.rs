@@ -95,10 +95,10 @@ fn migrations_run_once_and_newer_libraries_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("lib.sqlite");
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 12);
+    assert_eq!(store.schema_version().unwrap(), 13);
     drop(store);
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 12);
+    assert_eq!(store.schema_version().unwrap(), 13);
     drop(store);
     rusqlite::Connection::open(&path)
         .unwrap()
