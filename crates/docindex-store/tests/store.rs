@@ -108,7 +108,7 @@ fn migrations_run_once_and_newer_libraries_are_refused() {
         SqliteStore::open(&path),
         Err(StoreError::TooNew {
             found: 99,
-            known: 12,
+            known: 13,
             ..
         })
     ));
