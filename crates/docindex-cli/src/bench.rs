@@ -291,6 +291,7 @@ pub fn search(library: &Library, repeat: usize) -> Result<i32> {
     );
     let mut millis = Vec::new();
     let mut legs = Vec::new();
+    let cpu_before = cpu_seconds();
     for _ in 0..repeat.max(1) {
         for query in QUERIES {
             let started = Instant::now();
@@ -299,6 +300,11 @@ pub fn search(library: &Library, repeat: usize) -> Result<i32> {
             legs = results.legs;
         }
     }
+    // CPU time over every thread: steadier than wall time on a busy machine, and what
+    // the searches leave of the cores for anything else.
+    let cpu_per_search = cpu_seconds()
+        .zip(cpu_before)
+        .map(|(after, before)| (after - before) * 1000.0 / millis.len() as f64);
     millis.sort_by(f64::total_cmp);
     let at = |q: f64| millis[((millis.len() - 1) as f64 * q).round() as usize];
     println!(
@@ -309,6 +315,9 @@ pub fn search(library: &Library, repeat: usize) -> Result<i32> {
         at(1.0),
         peak_rss_mb().unwrap_or(f64::NAN)
     );
+    if let Some(cpu) = cpu_per_search {
+        println!("CPU time per search, all threads: {cpu:.1} ms");
+    }
     let depth = 100;
     let mut kept = 0;
     for query in QUERIES {
@@ -445,6 +454,17 @@ fn percentile(values: &mut [f64], q: f64) -> f64 {
         .get(((values.len().saturating_sub(1)) as f64 * q).round() as usize)
         .copied()
         .unwrap_or(f64::NAN)
+}
+
+/// User and system CPU time of every thread of this process so far, in seconds
+/// (`/proc/self/stat`, in the kernel's 100 Hz ticks).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name may hold spaces: the fields are counted after its closing ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
+    // utime and stime are fields 14 and 15, the 12th and 13th after the name.
+    Some((ticks(11)? + ticks(12)?) / 100.0)
 }
 
 fn reset_peak_rss() {

@@ -249,11 +249,15 @@ CREATE TABLE term_counts_state (
 INSERT INTO term_counts_state (source, generation, lengths)
     VALUES ('chunks', -1, x''), ('nodes', -1, x'');
 "#,
-    // 13: every search looks up the parents of the nodes its legs touched, and of theirs
-    // (`ancestors`): from the key's index alone, not a table row per node that drags its
-    // summary along (7 ms for 250 nodes over 1,000 filings, 2 ms).
+    // 13: what a search reads of nodes, from indexes that hold it whole rather than a table
+    // row per node that drags its summary along. The parents of the nodes its legs touched,
+    // and of theirs (`ancestors`: 7 ms for 250 nodes over 1,000 filings, 2 ms); and a hit
+    // document's outline in order (`load_for_hits`: no lookup or sort per node).
     r#"
 CREATE INDEX nodes_parents ON nodes(doc_id, node_id, parent_id);
+CREATE INDEX nodes_layout ON nodes(doc_id, ordinal, node_id, parent_id, level, title,
+    start_char, end_char, token_count, summary_engine, origin, start_page, end_page,
+    financial_json);
 "#,
 ];
 
