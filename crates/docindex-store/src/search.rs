@@ -240,10 +240,13 @@ impl SqliteStore {
         self.use_current_term_counts("nodes")?;
         // `docindex_bm25_titles` is `bm25` reading stored term counts (`rank.rs`).
         let mut stmt = self.conn.prepare_cached(if doc_ids.is_none() {
-            "SELECT s.doc_id, s.node_id, f.score, f.title FROM
-               (SELECT rowid, docindex_bm25_titles(nodes_fts, 2.0, 0.5) AS score, title FROM nodes_fts
+            // The titles of the best rows only: a title selected beside the score is read
+            // for every match before the sort keeps `limit` of them.
+            "SELECT s.doc_id, s.node_id, f.score, t.title FROM
+               (SELECT rowid, docindex_bm25_titles(nodes_fts, 2.0, 0.5) AS score FROM nodes_fts
                 WHERE nodes_fts MATCH ?1 ORDER BY score LIMIT ?2) f
              JOIN node_search s ON s.rowid = f.rowid
+             JOIN nodes_fts t ON t.rowid = f.rowid
              WHERE ?3 IS NULL
              ORDER BY f.score"
         } else {
