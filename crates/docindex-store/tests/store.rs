@@ -34,6 +34,31 @@ fn a_document_round_trips() {
     let list = store.list().unwrap();
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].node_count, doc.nodes.len());
+
+    // What a search hit reads: the text and outline whole, without summaries, chunk
+    // contexts or facts; the facts on their own when statement rows need them.
+    let hit = store.load_for_hits(&doc.doc_id).unwrap().unwrap();
+    assert_eq!(hit.text, doc.text);
+    assert_eq!(hit.nodes.len(), doc.nodes.len());
+    for (read, stored) in hit.nodes.iter().zip(&doc.nodes) {
+        assert_eq!(
+            (&read.node_id, &read.parent_id, &read.title, read.span),
+            (
+                &stored.node_id,
+                &stored.parent_id,
+                &stored.title,
+                stored.span
+            )
+        );
+        assert_eq!(read.children, stored.children);
+        assert_eq!(read.financial, stored.financial);
+        assert!(read.summary.is_empty());
+    }
+    assert!(doc.nodes.iter().any(|n| !n.summary.is_empty()));
+    let spans = |chunks: &[docindex_core::Chunk]| chunks.iter().map(|c| c.span).collect::<Vec<_>>();
+    assert_eq!(spans(&hit.chunks), spans(&doc.chunks));
+    assert!(hit.facts.is_empty());
+    assert_eq!(store.facts_of(&doc.doc_id).unwrap(), doc.facts);
 }
 
 #[test]
