@@ -9,7 +9,7 @@ use docindex_core::model::{DocType, DocumentIndex};
 use docindex_core::search::voting::{vote_files, Ballot, FileVote};
 use docindex_core::search::{
     self, expand, hit_excerpts, rank_nodes, rank_titles, Excerpt, Expansion, Fusion, Leg, LegKind,
-    Ranked,
+    Ranked, SentenceScorer,
 };
 use docindex_core::store::DocumentSummary;
 use docindex_store::SqliteStore;
@@ -351,13 +351,18 @@ impl Library {
             .par_iter()
             .map(|(id, doc)| (id.as_str(), CharMap::new(&doc.text)))
             .collect();
+        // A scorer per worker thread: each word is stemmed once for all the hits it builds.
         let mut hits: Vec<SearchHit> = ranked
             .into_par_iter()
-            .filter_map(|ranked_node| {
-                let doc = docs.get(&ranked_node.doc_id)?;
-                let map = maps.get(ranked_node.doc_id.as_str())?;
-                build_hit(doc, map, ranked_node, &stems)
-            })
+            .map_init(
+                || SentenceScorer::new(&stems),
+                |scorer, ranked_node| {
+                    let doc = docs.get(&ranked_node.doc_id)?;
+                    let map = maps.get(ranked_node.doc_id.as_str())?;
+                    build_hit(doc, map, ranked_node, scorer)
+                },
+            )
+            .flatten()
             .collect();
         drop(maps);
         lap("documents and passages");
@@ -750,7 +755,7 @@ fn build_hit(
     doc: &DocumentIndex,
     map: &CharMap,
     ranked_node: search::RankedNode,
-    stems: &std::collections::BTreeSet<String>,
+    scorer: &mut SentenceScorer,
 ) -> Option<SearchHit> {
     let search::RankedNode {
         doc_id,
@@ -769,7 +774,7 @@ fn build_hit(
             text: map.slice(c.span).to_string(),
         })
         .collect();
-    let excerpts = hit_excerpts(doc, map, node, &score, stems);
+    let excerpts = hit_excerpts(doc, map, node, &score, scorer);
     Some(SearchHit {
         doc_name: doc.doc_name.clone(),
         title: node.title.clone(),

@@ -10,27 +10,28 @@ use std::collections::BTreeSet;
 
 /// The excerpts a hit shows: the best sentence of each of its three strongest passages,
 /// or, when no passage matched, the node's two best sentences; in document order. `map`
-/// is the document text's (built once per document: it walks the whole text).
+/// is the document text's (built once per document: it walks the whole text); `scorer`
+/// holds the query's stems.
 pub fn hit_excerpts(
     doc: &crate::model::DocumentIndex,
     map: &crate::charmap::CharMap,
     node: &crate::model::Node,
     detail: &NodeScore,
-    stems: &BTreeSet<String>,
+    scorer: &mut SentenceScorer,
 ) -> Vec<Excerpt> {
     let mut excerpts = Vec::new();
     for (chunk_index, _) in detail.chunks.iter().take(3) {
         if let Some(chunk) = doc.chunks.get(*chunk_index) {
-            excerpts.extend(best_excerpts(
+            excerpts.extend(best_excerpts_scored(
                 map.slice(chunk.span),
                 chunk.span.start_char,
-                stems,
+                scorer,
                 1,
             ));
         }
     }
     if excerpts.is_empty() {
-        excerpts = best_excerpts(map.slice(node.span), node.span.start_char, stems, 2);
+        excerpts = best_excerpts_scored(map.slice(node.span), node.span.start_char, scorer, 2);
     }
     excerpts.sort_by_key(|e| e.start_char);
     excerpts.dedup();
@@ -90,43 +91,64 @@ pub fn match_score(sentence: &str, stems: &BTreeSet<String>) -> usize {
     found.len()
 }
 
-/// [`match_score`] over many sentences of one text: each distinct word is stemmed once.
-/// A section with no matching passage is scored whole, and a 10-K's segment note is tens
-/// of thousands of words of which a few hundred are distinct; stemming every one was a
-/// search's slowest step.
-struct SentenceScorer<'a> {
+/// [`match_score`] over many sentences: each distinct word is stemmed once, however many
+/// texts it is used for. A section with no matching passage is scored whole, and a 10-K's
+/// segment note is tens of thousands of words of which a few hundred are distinct;
+/// stemming every one was a search's slowest step. One scorer serves every hit a thread
+/// builds in a search (the filings of a library share most of their words).
+pub struct SentenceScorer<'a> {
     stemmer: Stemmer,
-    stems: &'a BTreeSet<String>,
-    /// The query stem each word stems to, or `None` when it is not one.
-    seen: std::collections::HashMap<String, Option<String>>,
+    /// The query's stems, in order; a word is known by its position here.
+    stems: Vec<&'a str>,
+    /// Lowercased word: the position of the query stem it stems to, or `None`.
+    seen: std::collections::HashMap<String, Option<usize>>,
+    /// Which stems the sentence being scored holds (reused between sentences).
+    found: Vec<bool>,
 }
 
 impl<'a> SentenceScorer<'a> {
-    fn new(stems: &'a BTreeSet<String>) -> Self {
+    pub fn new(stems: &'a BTreeSet<String>) -> Self {
         SentenceScorer {
             stemmer: Stemmer::create(Algorithm::English),
-            stems,
+            stems: stems.iter().map(String::as_str).collect(),
             seen: std::collections::HashMap::new(),
+            found: vec![false; stems.len()],
         }
     }
 
-    /// As [`match_score`]: how many distinct query stems the sentence holds.
-    fn score(&mut self, sentence: &str) -> usize {
-        let mut found: BTreeSet<&str> = BTreeSet::new();
-        let words = words(sentence);
-        for word in &words {
-            if !self.seen.contains_key(word) {
-                let stem = self.stemmer.stem(word).to_string();
-                let hit = self.stems.contains(&stem).then_some(stem);
-                self.seen.insert(word.clone(), hit);
+    /// As [`match_score`]: how many distinct query stems the sentence holds. The words are
+    /// [`words`]'s, taken without a string each: a word already lowercase (ASCII, no
+    /// capitals) is looked up as it stands.
+    pub fn score(&mut self, sentence: &str) -> usize {
+        self.found.iter_mut().for_each(|f| *f = false);
+        let separator = |c: char| !(c.is_alphanumeric() || c == '\'' || c == '-' || c == '.');
+        for piece in sentence.split(separator) {
+            let word = piece.trim_matches(|c: char| !c.is_alphanumeric());
+            if word.is_empty() {
+                continue;
+            }
+            let lowered = if word
+                .bytes()
+                .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+            {
+                std::borrow::Cow::Owned(word.to_lowercase())
+            } else {
+                std::borrow::Cow::Borrowed(word)
+            };
+            let known = match self.seen.get(lowered.as_ref()) {
+                Some(known) => *known,
+                None => {
+                    let stem = self.stemmer.stem(&lowered);
+                    let known = self.stems.iter().position(|s| *s == stem.as_ref());
+                    self.seen.insert(lowered.into_owned(), known);
+                    known
+                }
+            };
+            if let Some(at) = known {
+                self.found[at] = true;
             }
         }
-        for word in &words {
-            if let Some(Some(stem)) = self.seen.get(word) {
-                found.insert(stem.as_str());
-            }
-        }
-        found.len()
+        self.found.iter().filter(|f| **f).count()
     }
 }
 
@@ -138,7 +160,16 @@ pub fn best_excerpts(
     stems: &BTreeSet<String>,
     max: usize,
 ) -> Vec<Excerpt> {
-    let mut scorer = SentenceScorer::new(stems);
+    best_excerpts_scored(passage, passage_start, &mut SentenceScorer::new(stems), max)
+}
+
+/// [`best_excerpts`] with a scorer that remembers the words it has stemmed.
+pub fn best_excerpts_scored(
+    passage: &str,
+    passage_start: usize,
+    scorer: &mut SentenceScorer,
+    max: usize,
+) -> Vec<Excerpt> {
     let mut scored: Vec<(usize, usize, usize, &str)> = sentence_spans(passage)
         .into_iter()
         .map(|(s, e, text)| (scorer.score(text), s, e, text))
@@ -180,14 +211,20 @@ mod tests {
     fn the_remembering_scorer_scores_as_match_score() {
         let stems = expand("net sales growth of the segments", &[]).stems();
         let text = "Net sales grew; segment sales grew faster. Growth, growing, grows.\n\
-                    The segments' net sales. Nothing here. Sales sales sales.";
+                    The segments' net sales. Nothing here. Sales sales sales.\n\
+                    NET SALES by SEGMENT. Segment-level growth. Ségment nét sälès, (growth).";
+        let other = "Net sales of the Groups segments grew. GROWTH.";
+        // One scorer for several texts, as a search's worker thread uses it.
         let mut scorer = SentenceScorer::new(&stems);
-        for (_, _, sentence) in sentence_spans(text) {
-            assert_eq!(
-                scorer.score(sentence),
-                match_score(sentence, &stems),
-                "{sentence}"
-            );
+        for text in [text, other, text] {
+            for (_, _, sentence) in sentence_spans(text) {
+                assert_eq!(
+                    scorer.score(sentence),
+                    match_score(sentence, &stems),
+                    "{sentence}"
+                );
+            }
         }
+        assert_eq!(scorer.score("NET SALES by SEGMENT, growth"), 4);
     }
 }
