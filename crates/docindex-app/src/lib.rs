@@ -401,12 +401,10 @@ impl Library {
                 return Ok(index.clone());
             }
         }
-        let index = docindex_store::DenseIndex::for_store(&self.store, model)?;
-        let index = Arc::new(if self.mapped_reads {
-            index.map_rows()
-        } else {
-            index
-        });
+        let index = Arc::new(vectors::rows_read(
+            docindex_store::DenseIndex::for_store(&self.store, model)?,
+            self.mapped_reads,
+        ));
         *slot = Some((model.to_string(), count, index.clone()));
         Ok(index)
     }

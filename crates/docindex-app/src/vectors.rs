@@ -162,15 +162,27 @@ pub(crate) struct DenseWarmUp {
     index: Option<crate::LoadedVectors>,
 }
 
-/// The dense index in the file at `path` when it is current, its rows mapped when the
-/// library reads through a map ([`Library::map_reads`]).
+/// The dense index in the file at `path` when it is current, its rows read as
+/// [`rows_read`] says.
 fn open_dense_index(
     path: &std::path::Path,
     generation: i64,
     mapped: bool,
 ) -> Option<docindex_store::DenseIndex> {
-    let index = docindex_store::DenseIndex::open_current(path, generation)?;
-    Some(if mapped { index.map_rows() } else { index })
+    docindex_store::DenseIndex::open_current(path, generation).map(|index| rows_read(index, mapped))
+}
+
+/// `index` with its rows mapped when the library reads through a map
+/// ([`Library::map_reads`]), else read by position.
+pub(crate) fn rows_read(
+    index: docindex_store::DenseIndex,
+    mapped: bool,
+) -> docindex_store::DenseIndex {
+    if mapped {
+        index.map_rows()
+    } else {
+        index
+    }
 }
 
 impl Library {

@@ -141,11 +141,10 @@ impl SqliteStore {
     /// The pages in order; without `whole`, their furniture left empty.
     fn load_pages(&self, doc_id: &str, whole: bool) -> Result<Vec<PageInfo>> {
         self.rows_of(
-            if whole {
-                "SELECT page, start_char, end_char, label, has_text, furniture_json FROM pages WHERE doc_id = ?1 ORDER BY page"
-            } else {
-                "SELECT page, start_char, end_char, label, has_text FROM pages WHERE doc_id = ?1 ORDER BY page"
-            },
+            &format!(
+                "SELECT page, start_char, end_char, label, has_text{furniture} FROM pages WHERE doc_id = ?1 ORDER BY page",
+                furniture = if whole { ", furniture_json" } else { "" }
+            ),
             doc_id,
             |r| {
                 Ok(PageInfo {
@@ -224,11 +223,10 @@ impl SqliteStore {
     fn load_nodes(&self, doc_id: &str, whole: bool) -> Result<(Vec<Node>, bool)> {
         let unclassified = std::cell::Cell::new(false);
         let mut nodes = self.rows_of(
-            if whole {
-                "SELECT node_id, parent_id, level, title, start_char, end_char, token_count, summary, summary_engine, origin, start_page, end_page, financial_json FROM nodes WHERE doc_id = ?1 ORDER BY ordinal"
-            } else {
-                "SELECT node_id, parent_id, level, title, start_char, end_char, token_count, '', summary_engine, origin, start_page, end_page, financial_json FROM nodes WHERE doc_id = ?1 ORDER BY ordinal"
-            },
+            &format!(
+                "SELECT node_id, parent_id, level, title, start_char, end_char, token_count, {summary}, summary_engine, origin, start_page, end_page, financial_json FROM nodes WHERE doc_id = ?1 ORDER BY ordinal",
+                summary = if whole { "summary" } else { "''" }
+            ),
             doc_id,
             |r| {
                 let financial_json: String = r.get(12)?;
