@@ -141,6 +141,15 @@ fn the_dense_leg_uses_the_local_model_and_joins_after_the_embedding_stage() {
     let report = library.embed_pending(&|_, _, _| {}).unwrap();
     assert_eq!(report.documents, 2);
     assert!(library.awaiting_embeddings().unwrap().is_empty());
+    // The stage leaves the dense index's file current, for the next search to open.
+    let dense_file = docindex_store::dense_path(
+        library.store().path(),
+        library.embedder().unwrap().model_id(),
+    );
+    let generation = library.store().vector_count().unwrap();
+    let prepared = docindex_store::DenseIndex::open_current(&dense_file, generation)
+        .expect("the embedding stage wrote a current dense index");
+    assert_eq!(prepared.len(), report.chunks + report.reused);
     let doc = library.document(BUCKLE_PR).unwrap();
     assert!(report.chunks >= doc.chunks.len());
     let after = library.search(&dense_only).unwrap();
