@@ -2,7 +2,9 @@
 //! vector is MiniLM's output at its position in `[CLS] piece [SEP]`, normalised, less the
 //! mean of them all; a text's vector is the weighted mean of its word pieces' vectors, normalised.
 //! Rarer word pieces weigh more (log of their rank in the vocabulary, which WordPiece
-//! orders by frequency). No transformer runs when indexing or searching: a table lookup
+//! orders by frequency), and pieces without a letter (figures, punctuation) weigh nothing
+//! in a text that has words: a statement table is mostly figures, which say nothing of
+//! what the passage is about. No transformer runs when indexing or searching: a table lookup
 //! per word piece, thousands of chunks a second.
 
 use crate::MiniLm;
@@ -15,7 +17,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use tokenizers::Tokenizer;
 
-pub const DISTILLED_MODEL_ID: &str = "all-MiniLM-L6-v2-distilled-v2";
+/// The vectors' model: v3 leaves figures out of a text's mean (v2 weighed them as words);
+/// the table is the same.
+pub const DISTILLED_MODEL_ID: &str = "all-MiniLM-L6-v2-distilled-v3";
 /// The table, computed once from the MiniLM weights and kept beside them.
 pub(crate) const TABLE_FILE: &str = "distilled-v2.safetensors";
 /// The first whole word of the vocabulary ("the"); ids below are special tokens, unused
@@ -28,6 +32,8 @@ pub struct Distilled {
     table: Table,
     dims: usize,
     weights: Vec<f32>,
+    /// Word pieces without a letter: digits, punctuation, symbols.
+    letterless: Vec<bool>,
     tokenizer: Tokenizer,
 }
 
@@ -171,17 +177,32 @@ impl Distilled {
                 (1.0 + rank as f32).ln()
             })
             .collect();
+        let letterless = (0..vocab as u32)
+            .map(|id| {
+                tokenizer.id_to_token(id).is_some_and(|piece| {
+                    let bare = piece.trim_start_matches("##");
+                    !bare.is_empty() && !bare.chars().any(char::is_alphabetic)
+                })
+            })
+            .collect();
         Distilled {
             table,
             dims,
             weights,
+            letterless,
             tokenizer,
         }
     }
 
     fn embed_one<'a>(&self, ids: &[u32], row: &impl Fn(u32) -> Option<&'a [f32]>) -> Vec<f32> {
+        let letterless = |id: u32| self.letterless.get(id as usize).copied().unwrap_or(true);
+        // Only a text of figures alone ("2023") is embedded by them.
+        let words_only = ids.iter().any(|&id| !letterless(id));
         let mut sum = vec![0f32; self.dims];
         for &id in ids {
+            if words_only && letterless(id) {
+                continue;
+            }
             let Some(row) = row(id) else {
                 continue;
             };

@@ -33,3 +33,28 @@ fn a_query_read_row_by_row_embeds_as_with_the_whole_table() {
     // Once the whole table is read, a query comes from it and still agrees.
     assert_eq!(whole.embed(&[query]).unwrap()[0], alone[0]);
 }
+
+#[test]
+fn figures_do_not_move_a_text_of_words_but_embed_a_text_of_figures_alone() {
+    let dir = docindex_embed::model_dir().expect("scripts/setup.sh installs the model");
+    let model = Distilled::load_or_distill(&dir).unwrap();
+    let vectors = model
+        .embed(&[
+            "Total net sales",
+            "Total net sales $ 391,035 $ 383,285 (2)%",
+            "Total net sales in 2024",
+            "2024",
+            "(1,234.5)",
+        ])
+        .unwrap();
+    // A statement row is about its label, whatever its figures.
+    assert_eq!(vectors[0], vectors[1]);
+    // A word among the figures still counts.
+    assert_ne!(vectors[0], vectors[2]);
+    // Figures alone are still a direction, of length one, and differ from each other.
+    for figures in &vectors[3..] {
+        let norm: f32 = figures.iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-4, "{norm}");
+    }
+    assert_ne!(vectors[3], vectors[4]);
+}
