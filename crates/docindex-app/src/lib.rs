@@ -359,8 +359,12 @@ impl Library {
             report.reused += reused;
         }
         on_progress(pending.len(), pending.len(), "");
-        if report.documents > 0 && self.vector_store.is_none() {
-            self.prepare_dense_index(embedder.model_id());
+        if self.vector_store.is_none() {
+            // Before the dense index is prepared: deleting vectors changes its generation.
+            let retired = self.forget_retired_vectors();
+            if report.documents > 0 || retired > 0 {
+                self.prepare_dense_index(embedder.model_id());
+            }
         }
         report.millis = started.elapsed().as_millis();
         Ok(report)
@@ -410,6 +414,30 @@ impl Library {
         ));
         *slot = Some((model.to_string(), count, index.clone()));
         Ok(index)
+    }
+
+    /// Deletes the vectors (and dense index files) of models no choice embeds with any
+    /// more ([`docindex_embed::RETIRED_MODEL_IDS`]); how many vectors went. A failure
+    /// costs only space, so it is logged, not returned.
+    fn forget_retired_vectors(&mut self) -> usize {
+        let mut forgotten = 0;
+        for model in docindex_embed::RETIRED_MODEL_IDS {
+            match self.store.forget_vectors_of(model) {
+                Ok(0) => {}
+                Ok(count) => {
+                    tracing::info!("deleted {count} vectors of {model}, a model no longer used");
+                    forgotten += count;
+                }
+                Err(e) => tracing::warn!("vectors of {model} not deleted: {e}"),
+            }
+            let file = docindex_store::dense_path(self.store.path(), model);
+            if let Err(e) = std::fs::remove_file(&file) {
+                if e.kind() != std::io::ErrorKind::NotFound {
+                    tracing::warn!("{}: not deleted: {e}", file.display());
+                }
+            }
+        }
+        forgotten
     }
 
     /// Builds the dense index file for the vectors just stored, so that the next search

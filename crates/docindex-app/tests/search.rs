@@ -235,3 +235,47 @@ fn a_search_of_the_whole_library_sees_documents_added_since_by_it_or_another_pro
     assert!(other.remove(&after.hits[0].doc_id).unwrap());
     assert_eq!(library.search(&query).unwrap().documents_searched, 2);
 }
+
+#[test]
+fn the_embedding_stage_deletes_the_vectors_of_a_retired_model_and_keeps_the_rest() {
+    let (_dir, mut library) = library(&[BUCKLE_PR]);
+    let doc_id = library.resolve(BUCKLE_PR).unwrap().doc_id;
+    let chunks = library.document(BUCKLE_PR).unwrap().chunks.len();
+    // A library embedded by the previous version: its vectors and its dense index file.
+    let retired = docindex_embed::RETIRED_MODEL_IDS[0];
+    let mut older = docindex_store::SqliteStore::open(library.store().path()).unwrap();
+    let old_vectors: Vec<(Vec<f32>, [u8; 32])> = (0..chunks)
+        .map(|i| (vec![i as f32, 1.0], [i as u8; 32]))
+        .collect();
+    older.put_vectors(&doc_id, retired, &old_vectors).unwrap();
+    drop(older);
+    let old_file = docindex_store::dense_path(library.store().path(), retired);
+    std::fs::write(&old_file, b"an index of the retired model").unwrap();
+    assert!(library
+        .store()
+        .docs_without_vectors(retired)
+        .unwrap()
+        .is_empty());
+
+    let report = library.embed_pending(&|_, _, _| {}).unwrap();
+    assert_eq!(report.documents, 1);
+    assert_eq!(
+        library.store().docs_without_vectors(retired).unwrap(),
+        vec![doc_id],
+        "the retired model's vectors are gone"
+    );
+    assert!(!old_file.exists());
+    // The current model's vectors stay, and its dense index is current after the deletion.
+    let model = library.embedder().unwrap().model_id().to_string();
+    assert!(library
+        .store()
+        .docs_without_vectors(&model)
+        .unwrap()
+        .is_empty());
+    let current = docindex_store::DenseIndex::open_current(
+        &docindex_store::dense_path(library.store().path(), &model),
+        library.store().vector_count().unwrap(),
+    )
+    .expect("a current dense index");
+    assert_eq!(current.len(), chunks);
+}

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use tokenizers::{PaddingParams, Tokenizer, TruncationParams};
 
 mod distilled;
-pub use distilled::{Distilled, DISTILLED_MODEL_ID};
+pub use distilled::{Distilled, DISTILLED_MODEL_ID, RETIRED_MODEL_IDS};
 
 /// The model's name in stored vectors: vectors of different models never mix.
 pub const MODEL_ID: &str = "all-MiniLM-L6-v2";

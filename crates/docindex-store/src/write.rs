@@ -266,6 +266,13 @@ impl SqliteStore {
         Ok(())
     }
 
+    /// Deletes every stored vector of `model`; how many there were.
+    pub fn forget_vectors_of(&mut self, model: &str) -> Result<usize> {
+        self.conn
+            .execute("DELETE FROM chunk_vectors WHERE model = ?1", params![model])
+            .map_err(|e| StoreError::from(e).at(&self.path))
+    }
+
     /// Record that the vector store at `store` holds `layout`'s vectors of `doc_id` for
     /// `model` (after it took them).
     pub fn record_vector_set(
