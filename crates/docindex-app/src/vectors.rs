@@ -1,6 +1,6 @@
 //! Where the library's chunk vectors live: its own SQLite (the default) or a vector store a
-//! team shares (`chroma://HOST:PORT`). Picking the store, embedding into it, and the dense
-//! queries search and provenance make of it.
+//! team shares (`chroma://HOST:PORT`). Picking the store, the embedding stage that fills
+//! it, and the dense queries search and provenance make of it.
 //!
 //! The library records which layout of each document's chunks the store holds
 //! (`vector_sets`), and only after the store took them: a store that is down or slow
@@ -10,9 +10,12 @@
 use crate::{AppError, EmbedReport, Library, Result};
 use docindex_core::embed::Embedder;
 use docindex_core::model::DocumentIndex;
+use docindex_core::store::DocumentStore;
 use docindex_core::vectors::VectorStoreError;
 use docindex_core::vectors::{layout_of, ChunkVector, Neighbour, VectorSet, VectorStore};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The name of the default: vectors in the library's own SQLite file.
 pub const IN_LIBRARY: &str = "sqlite";
@@ -390,4 +393,93 @@ pub(crate) type KnownVector<'a> = dyn Fn(&[u8; 32]) -> Result<Option<Vec<f32>>> 
 pub(crate) struct ChunkEmbeddings {
     pub vectors: Vec<(Vec<f32>, [u8; 32])>,
     pub reused: usize,
+}
+
+/// The embedding stage, and the upkeep of the dense index it leaves behind.
+impl Library {
+    /// The embedding stage: vectors for every chunk of the documents that have none yet.
+    /// It runs after a document is stored, so the tree and BM25 search never wait for it;
+    /// dense search joins when it is done. `on_progress(done, total, doc_name)` per document.
+    /// With a vector store outside the library the vectors go there ([`vectors`]).
+    pub fn embed_pending(
+        &mut self,
+        on_progress: &dyn Fn(usize, usize, &str),
+    ) -> Result<EmbedReport> {
+        let started = Instant::now();
+        let embedder = self.embedder().map_err(AppError::Embed)?;
+        let pending = self.awaiting_embeddings_of(embedder.model_id())?;
+        let mut report = EmbedReport::default();
+        for (i, doc_id) in pending.iter().enumerate() {
+            if self.cancel.load(Ordering::SeqCst) {
+                break;
+            }
+            let Some(doc) = self.store.get(doc_id)? else {
+                continue;
+            };
+            on_progress(i, pending.len(), &doc.doc_name);
+            if let Some(remote) = self.vector_store.clone() {
+                self.embed_into(remote.as_ref(), embedder.as_ref(), &doc, &mut report)?;
+                continue;
+            }
+            let model = embedder.model_id();
+            let ChunkEmbeddings { vectors, reused } =
+                embed_chunks(embedder.as_ref(), &doc, &|hash| {
+                    Ok(self.store.vector_of_text(model, hash)?)
+                })?;
+            self.store.put_vectors(doc_id, model, &vectors)?;
+            report.documents += 1;
+            report.chunks += vectors.len() - reused;
+            report.reused += reused;
+        }
+        on_progress(pending.len(), pending.len(), "");
+        if self.vector_store.is_none() {
+            // Before the dense index is prepared: deleting vectors changes its generation.
+            let retired = self.forget_retired_vectors();
+            if report.documents > 0 || retired > 0 {
+                self.prepare_dense_index(embedder.model_id());
+            }
+        }
+        report.millis = started.elapsed().as_millis();
+        Ok(report)
+    }
+
+    /// Deletes the vectors (and dense index files) of models no choice embeds with any
+    /// more ([`docindex_embed::RETIRED_MODEL_IDS`]); how many vectors went. A failure
+    /// costs only space, so it is logged, not returned.
+    fn forget_retired_vectors(&mut self) -> usize {
+        let mut forgotten = 0;
+        for model in docindex_embed::RETIRED_MODEL_IDS {
+            match self.store.forget_vectors_of(model) {
+                Ok(0) => {}
+                Ok(count) => {
+                    tracing::info!("deleted {count} vectors of {model}, a model no longer used");
+                    forgotten += count;
+                }
+                Err(e) => tracing::warn!("vectors of {model} not deleted: {e}"),
+            }
+            let file = docindex_store::dense_path(self.store.path(), model);
+            if let Err(e) = std::fs::remove_file(&file) {
+                if e.kind() != std::io::ErrorKind::NotFound {
+                    tracing::warn!("{}: not deleted: {e}", file.display());
+                }
+            }
+        }
+        forgotten
+    }
+
+    /// Builds the dense index file for the vectors just stored, so that the next search
+    /// only opens it: built by a search process, it held 250 MB more than the search
+    /// (the int8 rows and their codes over 1,000 filings). A failure costs only that:
+    /// the next search builds it, so it is logged, not returned.
+    fn prepare_dense_index(&self, model: &str) {
+        let started = Instant::now();
+        match self.dense_index(model) {
+            Ok(index) => tracing::info!(
+                "dense index of {} vectors written in {} ms",
+                index.len(),
+                started.elapsed().as_millis()
+            ),
+            Err(e) => tracing::warn!("dense index not prepared: {e}"),
+        }
+    }
 }
