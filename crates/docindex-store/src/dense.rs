@@ -197,12 +197,14 @@ impl DenseIndex {
         if sizes.total() != Some(length) {
             return Ok(None);
         }
-        // Everything but the int8 rows is read now.
-        let mut head = vec![0u8; sizes.rows_at - HEADER_BYTES];
-        file.read_exact(&mut head)?;
-        let Some(mut index) = Self::decode_head(&head, dims, count, names_len) else {
+        // Everything but the int8 rows is read now, decoded as it is read: over 10,000
+        // filings the sign bits and entries are 217 MB, and a copy of their bytes besides
+        // doubled a search's memory.
+        let mut reader = std::io::BufReader::with_capacity(READ_BLOCK, &mut file);
+        let Some(mut index) = Self::read_head(&mut reader, dims, count, names_len)? else {
             return Ok(None);
         };
+        drop(reader);
         index.rows = Rows::File {
             file: Mutex::new(file),
             path: path.to_path_buf(),
@@ -212,8 +214,19 @@ impl DenseIndex {
     }
 
     /// Names, centre, entries and codes from the bytes after the header.
-    fn decode_head(head: &[u8], dims: usize, count: usize, names_len: usize) -> Option<Self> {
-        let names: serde_json::Value = serde_json::from_slice(head.get(..names_len)?).ok()?;
+    /// The names, centre, entries and sign bits that follow the header; `None` when they
+    /// do not fit together (an entry naming a document or node the file lacks).
+    fn read_head(
+        reader: &mut impl Read,
+        dims: usize,
+        count: usize,
+        names_len: usize,
+    ) -> std::io::Result<Option<Self>> {
+        let mut names = vec![0u8; names_len];
+        reader.read_exact(&mut names)?;
+        let Ok(names) = serde_json::from_slice::<serde_json::Value>(&names) else {
+            return Ok(None);
+        };
         let strings = |key: &str| -> Option<Vec<String>> {
             names
                 .get(key)?
@@ -222,37 +235,32 @@ impl DenseIndex {
                 .map(|v| v.as_str().map(str::to_string))
                 .collect()
         };
-        let (docs, nodes) = (strings("docs")?, strings("nodes")?);
-        let mut at = names_len;
-        let mut take = |n: usize| {
-            let slice = head.get(at..at + n)?;
-            at += n;
-            Some(slice)
+        let (Some(docs), Some(nodes)) = (strings("docs"), strings("nodes")) else {
+            return Ok(None);
         };
-        let centre: Vec<f32> = take(dims * 4)?
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
-        let mut entries = Vec::with_capacity(count);
-        for e in take(count * ENTRY_BYTES)?.chunks_exact(ENTRY_BYTES) {
+        let centre = read_decoded(reader, dims, 4, |b| {
+            f32::from_le_bytes([b[0], b[1], b[2], b[3]])
+        })?;
+        let entries = read_decoded(reader, count, ENTRY_BYTES, |e| {
             let u = |i: usize| u32::from_le_bytes([e[i], e[i + 1], e[i + 2], e[i + 3]]);
-            let entry = Entry {
+            Entry {
                 doc: u(0),
                 chunk: u(4),
                 node: u(8),
                 scale: f32::from_le_bytes([e[12], e[13], e[14], e[15]]),
-            };
-            if entry.doc as usize >= docs.len() || entry.node as usize >= nodes.len() {
-                return None;
             }
-            entries.push(entry);
+        })?;
+        if entries
+            .iter()
+            .any(|e| e.doc as usize >= docs.len() || e.node as usize >= nodes.len())
+        {
+            return Ok(None);
         }
         let words = dims.div_ceil(64);
-        let codes = take(count * words * 8)?
-            .chunks_exact(8)
-            .map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
-            .collect();
-        Some(DenseIndex {
+        let codes = read_decoded(reader, count * words, 8, |b| {
+            u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
+        })?;
+        Ok(Some(DenseIndex {
             dims,
             docs,
             nodes,
@@ -261,7 +269,7 @@ impl DenseIndex {
             codes,
             words,
             rows: Rows::Memory(Vec::new()),
-        })
+        }))
     }
 
     /// The `limit` nearest chunks to `query` (a unit vector) among the documents `keep`
@@ -694,6 +702,26 @@ impl Parts {
             rows: Rows::Memory(self.vectors),
         }
     }
+}
+
+/// `count` values of `size` bytes each from `reader`, decoded a block at a time (no copy
+/// of all their bytes is held).
+fn read_decoded<T>(
+    reader: &mut impl Read,
+    count: usize,
+    size: usize,
+    decode: impl Fn(&[u8]) -> T,
+) -> std::io::Result<Vec<T>> {
+    let mut out = Vec::with_capacity(count);
+    let per_block = (READ_BLOCK / size).max(1);
+    let mut block = vec![0u8; per_block.min(count) * size];
+    while out.len() < count {
+        let n = per_block.min(count - out.len());
+        let bytes = &mut block[..n * size];
+        reader.read_exact(bytes)?;
+        out.extend(bytes.chunks_exact(size).map(&decode));
+    }
+    Ok(out)
 }
 
 fn intern(ids: &mut HashMap<String, u32>, names: &mut Vec<String>, name: String) -> u32 {
