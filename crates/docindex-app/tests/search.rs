@@ -30,6 +30,14 @@ fn library(files: &[&str]) -> (tempfile::TempDir, Library) {
     (dir, library)
 }
 
+/// The dense index file of `model` beside the library, when it is of the stored vectors.
+fn current_dense_index(library: &Library, model: &str) -> Option<docindex_store::DenseIndex> {
+    docindex_store::DenseIndex::open_current(
+        &docindex_store::dense_path(library.store().path(), model),
+        library.store().vector_count().unwrap(),
+    )
+}
+
 fn lexical_only(query: &str) -> SearchRequest {
     let mut r = SearchRequest::new(query);
     r.without = vec![LegKind::Dense];
@@ -142,12 +150,7 @@ fn the_dense_leg_uses_the_local_model_and_joins_after_the_embedding_stage() {
     assert_eq!(report.documents, 2);
     assert!(library.awaiting_embeddings().unwrap().is_empty());
     // The stage leaves the dense index's file current, for the next search to open.
-    let dense_file = docindex_store::dense_path(
-        library.store().path(),
-        library.embedder().unwrap().model_id(),
-    );
-    let generation = library.store().vector_count().unwrap();
-    let prepared = docindex_store::DenseIndex::open_current(&dense_file, generation)
+    let prepared = current_dense_index(&library, library.embedder().unwrap().model_id())
         .expect("the embedding stage wrote a current dense index");
     assert_eq!(prepared.len(), report.chunks + report.reused);
     let doc = library.document(BUCKLE_PR).unwrap();
@@ -272,10 +275,6 @@ fn the_embedding_stage_deletes_the_vectors_of_a_retired_model_and_keeps_the_rest
         .docs_without_vectors(&model)
         .unwrap()
         .is_empty());
-    let current = docindex_store::DenseIndex::open_current(
-        &docindex_store::dense_path(library.store().path(), &model),
-        library.store().vector_count().unwrap(),
-    )
-    .expect("a current dense index");
+    let current = current_dense_index(&library, &model).expect("a current dense index");
     assert_eq!(current.len(), chunks);
 }

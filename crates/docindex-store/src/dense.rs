@@ -200,11 +200,9 @@ impl DenseIndex {
         // Everything but the int8 rows is read now, decoded as it is read: over 10,000
         // filings the sign bits and entries are 217 MB, and a copy of their bytes besides
         // doubled a search's memory.
-        let mut reader = std::io::BufReader::with_capacity(READ_BLOCK, &mut file);
-        let Some(mut index) = Self::read_head(&mut reader, dims, count, names_len)? else {
+        let Some(mut index) = Self::read_head(&mut file, dims, count, names_len)? else {
             return Ok(None);
         };
-        drop(reader);
         index.rows = Rows::File {
             file: Mutex::new(file),
             path: path.to_path_buf(),
