@@ -10,7 +10,7 @@
 use crate::{Result, SqliteStore, StoreError};
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -114,21 +114,29 @@ impl DenseIndex {
             Ok(None) => {}
             Err(e) => tracing::debug!("{}: {e}; building it again", path.display()),
         }
-        let parts = Parts::build(store, model, fingerprint)?;
         // Another process may be writing it too: written beside, then renamed.
         let partial = path.with_extension(format!("partial-{}", std::process::id()));
-        let written = parts
-            .write_file(&partial)
-            .and_then(|()| std::fs::rename(&partial, &path));
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&partial);
-            tracing::warn!("{}: dense index not kept: {e}", path.display());
-            return Ok(parts.into_memory_index());
+        let written = store
+            .in_snapshot(|| write_streamed(store, model, &partial))
+            .map(|written| {
+                written.and_then(|generation| std::fs::rename(&partial, &path).map(|()| generation))
+            });
+        match written {
+            Ok(Ok(generation)) => {
+                if let Ok(Some(index)) = Self::open(&path, generation) {
+                    return Ok(index);
+                }
+            }
+            Ok(Err(e)) => {
+                let _ = std::fs::remove_file(&partial);
+                tracing::warn!("{}: dense index not kept: {e}", path.display());
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&partial);
+                return Err(e);
+            }
         }
-        match Self::open(&path, fingerprint) {
-            Ok(Some(index)) => Ok(index),
-            _ => Ok(parts.into_memory_index()),
-        }
+        Ok(Parts::build(store, model, fingerprint)?.into_memory_index())
     }
 
     /// The index in the file at `path` when that is whole and of this generation (`None`
@@ -579,7 +587,24 @@ impl Sizes {
 }
 
 impl Parts {
+    /// The index held in memory: for a library folder where its file cannot be written.
     fn build(store: &SqliteStore, model: &str, fingerprint: i64) -> Result<Self> {
+        let mut parts = Self::summarise(store, model, fingerprint)?;
+        let (mut vectors, mut codes) = (Vec::new(), Vec::new());
+        parts
+            .encode_rows(store, model, &mut |row, code| {
+                vectors.extend_from_slice(row);
+                codes.extend_from_slice(code);
+                Ok(())
+            })?
+            .map_err(|e| StoreError::Corrupt(format!("dense index: {e}")))?;
+        (parts.vectors, parts.codes) = (vectors, codes);
+        Ok(parts)
+    }
+
+    /// The first pass over the stored vectors: where each came from, its scale, and
+    /// their mean, which the sign bits are taken around. The rows come in the second.
+    fn summarise(store: &SqliteStore, model: &str, fingerprint: i64) -> Result<Self> {
         let mut parts = Parts {
             fingerprint,
             dims: 0,
@@ -608,12 +633,11 @@ impl Parts {
             for (s, x) in sum.iter_mut().zip(&v.vector) {
                 *s += f64::from(*x);
             }
-            let scale = parts.push_row(&v.vector);
             parts.entries.push(Entry {
                 doc,
                 chunk: v.chunk_index as u32,
                 node,
-                scale,
+                scale: int8_scale(&v.vector),
             });
         })?;
         if let Some(doc) = mismatch {
@@ -623,42 +647,54 @@ impl Parts {
         }
         let count = parts.entries.len().max(1) as f64;
         parts.centre = sum.iter().map(|s| (s / count) as f32).collect();
-        parts.code_rows();
         Ok(parts)
     }
 
-    /// Quantises `vector` onto the int8 rows; its scale.
-    fn push_row(&mut self, vector: &[f32]) -> f32 {
-        let peak = vector.iter().fold(0f32, |m, x| m.max(x.abs()));
-        let scale = if peak > 0.0 { peak / 127.0 } else { 1.0 };
-        self.vectors.extend(
-            vector
-                .iter()
-                .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8 as u8),
-        );
-        scale
-    }
-
-    /// The sign bits of every row around the centre.
-    fn code_rows(&mut self) {
-        let words = self.dims.div_ceil(64);
-        self.codes = Vec::with_capacity(self.entries.len() * words);
-        for (row, entry) in self
-            .vectors
-            .chunks_exact(self.dims.max(1))
-            .zip(&self.entries)
-        {
-            let centred = row
-                .iter()
-                .zip(&self.centre)
-                .map(|(x, c)| f32::from(*x as i8) * entry.scale - c);
-            self.codes.extend(sign_code(centred, words));
+    /// The second pass: each vector's int8 row and sign bits, in the order of the entries,
+    /// handed to `each` and not kept (over 10,000 filings they are 1.5 GB). The outer error
+    /// is the store's; the inner one `each`'s.
+    fn encode_rows(
+        &self,
+        store: &SqliteStore,
+        model: &str,
+        each: &mut RowSink<'_>,
+    ) -> Result<std::io::Result<()>> {
+        let mut row = Vec::with_capacity(self.dims);
+        let mut seen = 0usize;
+        let mut failed: Option<std::io::Error> = None;
+        let mut moved = false;
+        store.for_each_vector(model, None, &mut |v| {
+            if failed.is_some() || moved {
+                return;
+            }
+            let Some(entry) = self.entries.get(seen) else {
+                moved = true;
+                return;
+            };
+            seen += 1;
+            if v.chunk_index as u32 != entry.chunk
+                || self.docs[entry.doc as usize] != v.doc_id
+                || v.vector.len() != self.dims
+            {
+                moved = true;
+                return;
+            }
+            let code = encode_row(&v.vector, entry.scale, &self.centre, &mut row);
+            if let Err(e) = each(&row, &code) {
+                failed = Some(e);
+            }
+        })?;
+        if moved || seen != self.entries.len() {
+            // Both passes read one snapshot: only a bug gets here.
+            return Err(StoreError::Corrupt(format!(
+                "the vectors of {model} changed between the dense index's two passes"
+            )));
         }
+        Ok(failed.map_or(Ok(()), Err))
     }
 
-    /// Writes the file's bytes to `out` as they are made: the rows are the bulk of the
-    /// index (130 MB over 1,000 filings) and are not copied again to be written.
-    fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    /// The header, names, centre and entries: everything before the sign bits.
+    fn write_head(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
         let names = serde_json::json!({"docs": self.docs, "nodes": self.nodes}).to_string();
         out.write_all(MAGIC)?;
         out.write_all(&self.fingerprint.to_le_bytes())?;
@@ -675,17 +711,18 @@ impl Parts {
             out.write_all(&e.node.to_le_bytes())?;
             out.write_all(&e.scale.to_le_bytes())?;
         }
+        Ok(())
+    }
+
+    /// The file's bytes, from an index held whole (the streamed file must equal them).
+    #[cfg(test)]
+    fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        self.write_head(out)?;
         for c in &self.codes {
             out.write_all(&c.to_le_bytes())?;
         }
         out.write_all(&self.vectors)?;
         out.flush()
-    }
-
-    /// Writes the file at `path`. Not synced: a file cut short is not whole, and
-    /// [`DenseIndex::open_current`] refuses it, so the index is built again.
-    fn write_file(&self, path: &Path) -> std::io::Result<()> {
-        self.write_to(&mut std::io::BufWriter::new(File::create(path)?))
     }
 
     fn into_memory_index(self) -> DenseIndex {
@@ -700,6 +737,77 @@ impl Parts {
             rows: Rows::Memory(self.vectors),
         }
     }
+}
+
+/// What takes each encoded vector: its int8 row and its sign bits.
+type RowSink<'a> = dyn FnMut(&[u8], &[u64]) -> std::io::Result<()> + 'a;
+
+/// The scale that maps `vector`'s largest value onto 127.
+fn int8_scale(vector: &[f32]) -> f32 {
+    let peak = vector.iter().fold(0f32, |m, x| m.max(x.abs()));
+    if peak > 0.0 {
+        peak / 127.0
+    } else {
+        1.0
+    }
+}
+
+/// `vector` as int8 at `scale` into `row` (two's-complement bytes, as the file holds
+/// them); its sign bits around `centre`, taken from the int8 values a search rescores.
+fn encode_row(vector: &[f32], scale: f32, centre: &[f32], row: &mut Vec<u8>) -> Vec<u64> {
+    row.clear();
+    row.extend(
+        vector
+            .iter()
+            .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8 as u8),
+    );
+    let centred = row
+        .iter()
+        .zip(centre)
+        .map(|(x, c)| f32::from(*x as i8) * scale - c);
+    sign_code(centred, vector.len().div_ceil(64))
+}
+
+/// Writes `model`'s index of the store's vectors to `path` in two passes over them, the
+/// rows as they are read: built whole in memory, it took 2 GB over 10,000 filings. Call it
+/// inside [`SqliteStore::in_snapshot`], so that both passes see the same vectors. The
+/// outer error is the store's; the inner one the file's. Not synced: a file cut short is
+/// not whole, and [`DenseIndex::open_current`] refuses it, so the index is built again.
+fn write_streamed(store: &SqliteStore, model: &str, path: &Path) -> Result<std::io::Result<i64>> {
+    let fingerprint = store.vector_count()?;
+    let parts = Parts::summarise(store, model, fingerprint)?;
+    let names_len = serde_json::json!({"docs": parts.docs, "nodes": parts.nodes})
+        .to_string()
+        .len();
+    let words = parts.dims.div_ceil(64);
+    let Some(sizes) = Sizes::of(names_len, parts.dims, parts.entries.len(), words) else {
+        return Err(StoreError::Corrupt(format!(
+            "the dense index of {model} would not fit in a file"
+        )));
+    };
+    // The sign bits follow the head; the rows start at `rows_at`: one writer for each,
+    // both sequential.
+    let open = || -> std::io::Result<(BufWriter<File>, BufWriter<File>)> {
+        let mut head = BufWriter::new(File::create(path)?);
+        parts.write_head(&mut head)?;
+        let mut rows = std::fs::OpenOptions::new().write(true).open(path)?;
+        rows.seek(SeekFrom::Start(sizes.rows_at as u64))?;
+        Ok((head, BufWriter::new(rows)))
+    };
+    let (mut codes_out, mut rows_out) = match open() {
+        Ok(writers) => writers,
+        Err(e) => return Ok(Err(e)),
+    };
+    let encoded = parts.encode_rows(store, model, &mut |row, code| {
+        for c in code {
+            codes_out.write_all(&c.to_le_bytes())?;
+        }
+        rows_out.write_all(row)
+    })?;
+    Ok(encoded
+        .and_then(|()| codes_out.flush())
+        .and_then(|()| rows_out.flush())
+        .map(|()| fingerprint))
 }
 
 /// `count` values of `size` bytes each from `reader`, decoded a block at a time (no copy
@@ -760,21 +868,28 @@ mod tests {
     }
 
     fn parts_of(rows: &[Vec<f32>]) -> Parts {
+        let dims = rows[0].len();
         let mut parts = Parts {
             fingerprint: 7,
-            dims: rows[0].len(),
+            dims,
             docs: vec!["a".into(), "b".into()],
             nodes: vec!["0000".into(), "0001".into()],
             entries: Vec::new(),
-            centre: vec![0.0; rows[0].len()],
+            centre: vec![0.0; dims],
             codes: Vec::new(),
             vectors: Vec::new(),
         };
-        for (i, v) in rows.iter().enumerate() {
+        for v in rows {
             for (c, x) in parts.centre.iter_mut().zip(v) {
                 *c += x / rows.len() as f32;
             }
-            let scale = parts.push_row(v);
+        }
+        let mut row = Vec::new();
+        for (i, v) in rows.iter().enumerate() {
+            let scale = int8_scale(v);
+            let code = encode_row(v, scale, &parts.centre, &mut row);
+            parts.vectors.extend_from_slice(&row);
+            parts.codes.extend(code);
             parts.entries.push(Entry {
                 doc: (i % 2) as u32,
                 chunk: i as u32,
@@ -782,8 +897,13 @@ mod tests {
                 scale,
             });
         }
-        parts.code_rows();
         parts
+    }
+
+    fn write_file(parts: &Parts, path: &Path) {
+        parts
+            .write_to(&mut std::io::BufWriter::new(File::create(path).unwrap()))
+            .unwrap();
     }
 
     fn exact(
@@ -808,7 +928,7 @@ mod tests {
         let parts = parts_of(&rows);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("dense-test.bin");
-        parts.write_file(&path).unwrap();
+        write_file(&parts, &path);
         let on_disk = DenseIndex::open(&path, 7).unwrap().unwrap();
         assert!(matches!(on_disk.rows, Rows::File { .. }));
         assert_eq!(on_disk.entries, parts.entries);
@@ -859,6 +979,67 @@ mod tests {
         cut.pop();
         std::fs::write(&path, cut).unwrap();
         assert!(DenseIndex::open(&path, 7).unwrap().is_none());
+    }
+
+    #[test]
+    fn the_file_written_in_two_passes_is_the_index_held_whole() {
+        use docindex_core::progress::NoProgress;
+        use docindex_core::store::DocumentStore;
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SqliteStore::open(&dir.path().join("library.sqlite")).unwrap();
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+        let mut stored = 0;
+        for name in [
+            "oracle_8-K_2024-11-14_item5.07.html",
+            "apple_10-Q_Q3FY2023_0000320193-23-000077.html",
+        ] {
+            let bytes = std::fs::read(fixtures.join(name)).unwrap();
+            let doc = docindex_core::index_document(
+                name,
+                &bytes,
+                &docindex_core::IndexSettings::default(),
+                &mut NoProgress,
+            )
+            .unwrap();
+            store.replace(&doc).unwrap();
+            let vectors: Vec<(Vec<f32>, [u8; 32])> = rows(stored + doc.chunks.len())
+                .split_off(stored)
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (v, [i as u8; 32]))
+                .collect();
+            stored += vectors.len();
+            store
+                .put_vectors(&doc.doc_id, "test-model", &vectors)
+                .unwrap();
+        }
+        assert!(stored > 90, "{stored} chunks");
+
+        let index = DenseIndex::for_store(&store, "test-model").unwrap();
+        assert!(matches!(index.rows, Rows::File { .. }));
+        assert_eq!(index.len(), stored);
+        let path = dense_path(store.path(), "test-model");
+        let whole = Parts::build(&store, "test-model", store.vector_count().unwrap()).unwrap();
+        let mut expected = Vec::new();
+        whole.write_to(&mut expected).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), expected);
+        let partials = std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .contains("partial")
+            })
+            .count();
+        assert_eq!(partials, 0);
+
+        // A chunk's own vector is its nearest.
+        let query = rows(1).remove(0);
+        let nearest = index.nearest(&query, &|_| true, 1).unwrap();
+        assert_eq!(nearest[0].chunk_index, 0);
+        assert!(nearest[0].similarity > 0.99);
     }
 
     #[test]

@@ -395,6 +395,19 @@ impl SqliteStore {
     }
 
     /// Each stored vector of `model` in turn, without holding them all.
+    /// Runs `read` on one snapshot of the library: what another process commits meanwhile
+    /// is not seen. Reads that must agree (two passes over the vectors) go through here.
+    pub fn in_snapshot<T>(&self, read: impl FnOnce() -> Result<T>) -> Result<T> {
+        if !self.conn.is_autocommit() {
+            return read();
+        }
+        let snapshot = self.conn.unchecked_transaction()?;
+        let out = read();
+        // Nothing was written: ending the read transaction only lets go of the snapshot.
+        snapshot.rollback()?;
+        out
+    }
+
     pub fn for_each_vector(
         &self,
         model: &str,
