@@ -1,9 +1,10 @@
 //! The dense leg's vectors held compactly: one file beside the library per embedding model.
 //! Every chunk vector is kept twice over: as int8 with its own scale (a quarter of f32), and
 //! as one sign bit per dimension around the library's mean vector (a thirty-second). A
-//! search scans the bits in memory by Hamming distance, then rescores a shortlist exactly
-//! from the int8 rows, which stay on disk: read by position, or through a read-only map in
-//! a process that searches many times ([`DenseIndex::map_rows`]). The file is derived
+//! search scans the bits by Hamming distance, then rescores a shortlist exactly from the
+//! int8 rows. The file is mapped read-only: the bits and entries are read where they lie,
+//! and the rows are read by position, or through the map in a process that searches many
+//! times ([`DenseIndex::map_rows`]). The file is derived
 //! from `chunk_vectors` and carries their generation, so a library whose vectors changed
 //! builds it again; SQLite stays the truth.
 
@@ -12,7 +13,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 const MAGIC: &[u8; 8] = b"DIDENSE2";
 /// Magic, generation, dimensions, count, length of the names.
@@ -23,6 +24,9 @@ const ENTRY_BYTES: usize = 16;
 /// [`SHORTLIST_MIN`]): measured by `docindex bench --search` against the exhaustive scan.
 const SHORTLIST_FACTOR: usize = 10;
 const SHORTLIST_MIN: usize = 3_000;
+/// And at least this share of the library (one in N): a fixed 3,000 of 3.4 million
+/// vectors (10,000 filings) kept only 80% of the exhaustive top 100.
+const SHORTLIST_SHARE: usize = 100;
 /// Rows closer than this in the file are read in one piece.
 const READ_THROUGH_GAP: usize = 16;
 /// The most bytes read at once when rescoring.
@@ -33,17 +37,35 @@ pub struct DenseIndex {
     dims: usize,
     docs: Vec<String>,
     nodes: Vec<String>,
-    entries: Vec<Entry>,
     /// The mean vector the sign bits are taken around (vectors of a model share a
     /// direction, and bits around zero would say little).
     centre: Vec<f32>,
-    /// `words` u64 of sign bits per vector.
-    codes: Vec<u64>,
+    head: Head,
+    /// u64 words of sign bits per vector.
     words: usize,
     rows: Rows,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Each vector's entry, then each vector's sign bits (`words` little-endian u64), as the
+/// file lays them out.
+struct Head {
+    bytes: HeadBytes,
+    /// Where the entries start in `bytes`.
+    entries_at: usize,
+    count: usize,
+    words: usize,
+}
+
+enum HeadBytes {
+    /// Built in memory (the file could not be kept).
+    Owned(Vec<u8>),
+    /// The whole file, mapped: a new process reads no more of it than a search touches.
+    /// Over 10,000 filings the bits and entries are 217 MB, and reading them took a
+    /// whole-process search 180 ms.
+    Mapped(Arc<memmap2::Mmap>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 struct Entry {
     doc: u32,
     chunk: u32,
@@ -63,7 +85,7 @@ enum Rows {
         at: u64,
     },
     /// The index's file mapped read-only; the rows start at `at`.
-    Mapped { map: memmap2::Mmap, at: usize },
+    Mapped { map: Arc<memmap2::Mmap>, at: usize },
 }
 
 /// What an index is made of before it is encoded.
@@ -152,20 +174,11 @@ impl DenseIndex {
     /// each fault), which is why a process that searches once keeps reading by position.
     /// An index held in memory, or a file that cannot be mapped, stays as it is.
     pub fn map_rows(mut self) -> Self {
-        if let Rows::File { file, path, at } = &self.rows {
-            let file = file.lock().unwrap_or_else(|p| p.into_inner());
-            // SAFETY: the file is only ever replaced whole (written beside, then renamed),
-            // so the mapped inode never changes under the map; a user truncating it by
-            // hand is the one way to fault it.
-            match unsafe { memmap2::Mmap::map(&*file) } {
-                Ok(map) if map.len() >= *at as usize + self.entries.len() * self.dims => {
-                    let at = *at as usize;
-                    drop(file);
-                    self.rows = Rows::Mapped { map, at };
-                }
-                Ok(_) => tracing::debug!("{}: shorter than its rows", path.display()),
-                Err(e) => tracing::debug!("{}: read by position ({e})", path.display()),
-            }
+        if let (Rows::File { at, .. }, HeadBytes::Mapped(map)) = (&self.rows, &self.head.bytes) {
+            self.rows = Rows::Mapped {
+                map: Arc::clone(map),
+                at: *at as usize,
+            };
         }
         self
     }
@@ -205,32 +218,20 @@ impl DenseIndex {
         if sizes.total() != Some(length) {
             return Ok(None);
         }
-        // Everything but the int8 rows is read now, decoded as it is read: over 10,000
-        // filings the sign bits and entries are 217 MB, and a copy of their bytes besides
-        // doubled a search's memory.
-        let Some(mut index) = Self::read_head(&mut file, dims, count, names_len)? else {
+        // SAFETY: the file is only ever replaced whole (written beside, then renamed), so
+        // the mapped inode never changes under the map; a user truncating it by hand is
+        // the one way to fault it.
+        let map = Arc::new(unsafe { memmap2::Mmap::map(&file)? });
+        if map.len() as u64 != length {
+            return Ok(None);
+        }
+        let names_at = HEADER_BYTES;
+        let centre_at = names_at + names_len;
+        let entries_at = centre_at + dims * 4;
+        let Some(names) = map.get(names_at..centre_at) else {
             return Ok(None);
         };
-        index.rows = Rows::File {
-            file: Mutex::new(file),
-            path: path.to_path_buf(),
-            at: sizes.rows_at as u64,
-        };
-        Ok(Some(index))
-    }
-
-    /// Names, centre, entries and codes from the bytes after the header.
-    /// The names, centre, entries and sign bits that follow the header; `None` when they
-    /// do not fit together (an entry naming a document or node the file lacks).
-    fn read_head(
-        reader: &mut impl Read,
-        dims: usize,
-        count: usize,
-        names_len: usize,
-    ) -> std::io::Result<Option<Self>> {
-        let mut names = vec![0u8; names_len];
-        reader.read_exact(&mut names)?;
-        let Ok(names) = serde_json::from_slice::<serde_json::Value>(&names) else {
+        let Ok(names) = serde_json::from_slice::<serde_json::Value>(names) else {
             return Ok(None);
         };
         let strings = |key: &str| -> Option<Vec<String>> {
@@ -244,37 +245,34 @@ impl DenseIndex {
         let (Some(docs), Some(nodes)) = (strings("docs"), strings("nodes")) else {
             return Ok(None);
         };
-        let centre = read_decoded(reader, dims, 4, |b| {
-            f32::from_le_bytes([b[0], b[1], b[2], b[3]])
-        })?;
-        let entries = read_decoded(reader, count, ENTRY_BYTES, |e| {
-            let u = |i: usize| u32::from_le_bytes([e[i], e[i + 1], e[i + 2], e[i + 3]]);
-            Entry {
-                doc: u(0),
-                chunk: u(4),
-                node: u(8),
-                scale: f32::from_le_bytes([e[12], e[13], e[14], e[15]]),
-            }
-        })?;
-        if entries
+        let centre = map
+            .get(centre_at..entries_at)
+            .unwrap_or_default()
+            .as_chunks::<4>()
+            .0
             .iter()
-            .any(|e| e.doc as usize >= docs.len() || e.node as usize >= nodes.len())
-        {
-            return Ok(None);
-        }
-        let words = dims.div_ceil(64);
-        let codes = read_decoded(reader, count * words, 8, |b| {
-            u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]])
-        })?;
+            .map(|b| f32::from_le_bytes(*b))
+            .collect();
+        // A search touches the entries of its shortlist only: no read-ahead around them.
+        let _ = map.advise_range(memmap2::Advice::Random, entries_at, count * ENTRY_BYTES);
+        let head = Head {
+            bytes: HeadBytes::Mapped(Arc::clone(&map)),
+            entries_at,
+            count,
+            words,
+        };
         Ok(Some(DenseIndex {
             dims,
             docs,
             nodes,
-            entries,
             centre,
-            codes,
+            head,
             words,
-            rows: Rows::Memory(Vec::new()),
+            rows: Rows::File {
+                file: Mutex::new(file),
+                path: path.to_path_buf(),
+                at: sizes.rows_at as u64,
+            },
         }))
     }
 
@@ -286,7 +284,9 @@ impl DenseIndex {
         keep: &dyn Fn(&str) -> bool,
         limit: usize,
     ) -> Result<Vec<DenseHit>> {
-        let shortlist = (limit * SHORTLIST_FACTOR).max(SHORTLIST_MIN);
+        let shortlist = (limit * SHORTLIST_FACTOR)
+            .max(SHORTLIST_MIN)
+            .max(self.len() / SHORTLIST_SHARE);
         self.ranked(query, keep, limit, Some(shortlist))
     }
 
@@ -315,8 +315,8 @@ impl DenseIndex {
         let allowed: Vec<bool> = self.docs.iter().map(|d| keep(d)).collect();
         let mut candidates: Vec<usize> = match shortlist {
             Some(size) => self.closest_by_bits(query, &allowed, size),
-            None => (0..self.entries.len())
-                .filter(|i| allowed[self.entries[*i].doc as usize])
+            None => (0..self.head.count)
+                .filter(|i| self.head.doc_allowed(*i, &allowed))
                 .collect(),
         };
         let t = std::time::Instant::now();
@@ -339,18 +339,26 @@ impl DenseIndex {
         scored.select_nth_unstable_by(limit - 1, |a, b| b.0.total_cmp(&a.0));
         scored.truncate(limit);
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
-        Ok(scored
+        scored
             .into_iter()
             .map(|(similarity, i)| {
-                let entry = self.entries[i];
-                DenseHit {
-                    doc_id: self.docs[entry.doc as usize].clone(),
-                    node_id: self.nodes[entry.node as usize].clone(),
-                    chunk_index: entry.chunk as usize,
-                    similarity,
+                let entry = self.head.entry(i);
+                match (
+                    self.docs.get(entry.doc as usize),
+                    self.nodes.get(entry.node as usize),
+                ) {
+                    (Some(doc_id), Some(node_id)) => Ok(DenseHit {
+                        doc_id: doc_id.clone(),
+                        node_id: node_id.clone(),
+                        chunk_index: entry.chunk as usize,
+                        similarity,
+                    }),
+                    _ => Err(StoreError::Corrupt(format!(
+                        "the dense index's vector {i} names a document or section it lacks"
+                    ))),
                 }
             })
-            .collect())
+            .collect()
     }
 
     /// The `size` vectors in scope whose sign bits differ least from the query's (ties at
@@ -360,9 +368,9 @@ impl DenseIndex {
             query.iter().zip(&self.centre).map(|(q, c)| q - c),
             self.words,
         );
-        let distances = hamming_distances(&self.codes, self.words, &query_code);
+        let distances = hamming_distances(self.head.codes(), self.words, &query_code);
         let whole_library = allowed.iter().all(|a| *a);
-        let in_scope = |i: usize| whole_library || allowed[self.entries[i].doc as usize];
+        let in_scope = |i: usize| whole_library || self.head.doc_allowed(i, allowed);
         // The cut distance from a histogram: no sort of a pair per vector.
         let mut histogram = vec![0usize; self.words * 64 + 1];
         for (i, d) in distances.iter().enumerate() {
@@ -413,7 +421,7 @@ impl DenseIndex {
                 .zip(&query8)
                 .map(|(x, q)| i32::from(i16::from(*x as i8) * q))
                 .sum();
-            (dot as f32 * self.entries[i].scale * query_scale, i)
+            (dot as f32 * self.head.entry(i).scale * query_scale, i)
         };
         let mut scored = Vec::with_capacity(sorted.len());
         match &self.rows {
@@ -449,7 +457,7 @@ impl DenseIndex {
                     let row = map.get(from..from + self.dims).ok_or_else(|| {
                         StoreError::Corrupt(format!(
                             "the dense index has no row {i} (it holds {})",
-                            self.entries.len()
+                            self.head.count
                         ))
                     })?;
                     scored.push(score(i, row));
@@ -461,20 +469,81 @@ impl DenseIndex {
 
     /// Vectors held.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.head.count
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.head.count == 0
+    }
+}
+
+impl Head {
+    fn of(entries: &[Entry], codes: &[u64], words: usize) -> Self {
+        let mut bytes = Vec::with_capacity(entries.len() * ENTRY_BYTES + codes.len() * 8);
+        for e in entries {
+            bytes.extend(e.to_bytes());
+        }
+        for c in codes {
+            bytes.extend(c.to_le_bytes());
+        }
+        Head {
+            bytes: HeadBytes::Owned(bytes),
+            entries_at: 0,
+            count: entries.len(),
+            words,
+        }
     }
 
-    /// Bytes the index holds in memory (the int8 rows only when they are not on disk).
-    pub fn bytes(&self) -> usize {
-        let rows = match &self.rows {
-            Rows::Memory(vectors) => vectors.len(),
-            Rows::File { .. } | Rows::Mapped { .. } => 0,
-        };
-        self.entries.len() * ENTRY_BYTES + self.codes.len() * 8 + rows
+    fn bytes(&self) -> &[u8] {
+        match &self.bytes {
+            HeadBytes::Owned(bytes) => bytes,
+            HeadBytes::Mapped(map) => map,
+        }
+    }
+
+    /// Vector `i`'s entry (a zero entry past the end: `open` checked the file's length).
+    fn entry(&self, i: usize) -> Entry {
+        let at = self.entries_at + i * ENTRY_BYTES;
+        self.bytes()
+            .get(at..at + ENTRY_BYTES)
+            .and_then(|b| b.first_chunk::<ENTRY_BYTES>())
+            .map_or(Entry::default(), Entry::from_bytes)
+    }
+
+    fn doc_allowed(&self, i: usize, allowed: &[bool]) -> bool {
+        allowed
+            .get(self.entry(i).doc as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Every vector's sign bits, `words` little-endian u64 each.
+    fn codes(&self) -> &[u8] {
+        let at = self.entries_at + self.count * ENTRY_BYTES;
+        self.bytes()
+            .get(at..at + self.count * self.words * 8)
+            .unwrap_or_default()
+    }
+}
+
+impl Entry {
+    fn to_bytes(self) -> [u8; ENTRY_BYTES] {
+        let mut out = [0u8; ENTRY_BYTES];
+        out[0..4].copy_from_slice(&self.doc.to_le_bytes());
+        out[4..8].copy_from_slice(&self.chunk.to_le_bytes());
+        out[8..12].copy_from_slice(&self.node.to_le_bytes());
+        out[12..16].copy_from_slice(&self.scale.to_le_bytes());
+        out
+    }
+
+    fn from_bytes(b: &[u8; ENTRY_BYTES]) -> Self {
+        let [d0, d1, d2, d3, c0, c1, c2, c3, n0, n1, n2, n3, s0, s1, s2, s3] = *b;
+        Entry {
+            doc: u32::from_le_bytes([d0, d1, d2, d3]),
+            chunk: u32::from_le_bytes([c0, c1, c2, c3]),
+            node: u32::from_le_bytes([n0, n1, n2, n3]),
+            scale: f32::from_le_bytes([s0, s1, s2, s3]),
+        }
     }
 }
 
@@ -495,10 +564,10 @@ fn runs(sorted: &[usize], dims: usize) -> Vec<&[usize]> {
     out
 }
 
-/// The Hamming distance of each code (`words` u64 each) to `query`, in order. With the
-/// CPU's POPCNT instruction when it has one: the portable bit count is several times
-/// slower, and this scan of every vector is most of the dense leg's time.
-fn hamming_distances(codes: &[u64], words: usize, query: &[u64]) -> Vec<u16> {
+/// The Hamming distance of each code (`words` little-endian u64 each) to `query`, in
+/// order. With the CPU's POPCNT instruction when it has one: the portable bit count is
+/// several times slower, and this scan of every vector is most of the dense leg's time.
+fn hamming_distances(codes: &[u8], words: usize, query: &[u64]) -> Vec<u16> {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the CPU has POPCNT (checked just above).
@@ -509,12 +578,14 @@ fn hamming_distances(codes: &[u64], words: usize, query: &[u64]) -> Vec<u16> {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn hamming_distances_popcnt(codes: &[u64], words: usize, query: &[u64]) -> Vec<u16> {
+fn hamming_distances_popcnt(codes: &[u8], words: usize, query: &[u64]) -> Vec<u16> {
     hamming_distances_portable(codes, words, query)
 }
 
 #[inline(always)]
-fn hamming_distances_portable(codes: &[u64], words: usize, query: &[u64]) -> Vec<u16> {
+fn hamming_distances_portable(codes: &[u8], words: usize, query: &[u64]) -> Vec<u16> {
+    // The codes are read where they lie (a mapped file need not align them to 8 bytes).
+    let codes = codes.as_chunks::<8>().0;
     // A code of a known length is unrolled: the scan of every vector runs beside the
     // lexical legs, and a loop of unknown length over six words is most of its cost.
     match words {
@@ -526,7 +597,7 @@ fn hamming_distances_portable(codes: &[u64], words: usize, query: &[u64]) -> Vec
             .map(|code| {
                 code.iter()
                     .zip(query)
-                    .map(|(a, b)| (a ^ b).count_ones() as u16)
+                    .map(|(a, b)| (u64::from_le_bytes(*a) ^ b).count_ones() as u16)
                     .sum()
             })
             .collect(),
@@ -534,7 +605,7 @@ fn hamming_distances_portable(codes: &[u64], words: usize, query: &[u64]) -> Vec
 }
 
 #[inline(always)]
-fn hamming_distances_of<const WORDS: usize>(codes: &[u64], query: &[u64]) -> Vec<u16> {
+fn hamming_distances_of<const WORDS: usize>(codes: &[[u8; 8]], query: &[u64]) -> Vec<u16> {
     let mut query_words = [0u64; WORDS];
     for (to, from) in query_words.iter_mut().zip(query) {
         *to = *from;
@@ -544,7 +615,7 @@ fn hamming_distances_of<const WORDS: usize>(codes: &[u64], query: &[u64]) -> Vec
         .map(|code| {
             let mut bits = 0u32;
             for w in 0..WORDS {
-                bits += (code[w] ^ query_words[w]).count_ones();
+                bits += (u64::from_le_bytes(code[w]) ^ query_words[w]).count_ones();
             }
             bits as u16
         })
@@ -706,10 +777,7 @@ impl Parts {
             out.write_all(&c.to_le_bytes())?;
         }
         for e in &self.entries {
-            out.write_all(&e.doc.to_le_bytes())?;
-            out.write_all(&e.chunk.to_le_bytes())?;
-            out.write_all(&e.node.to_le_bytes())?;
-            out.write_all(&e.scale.to_le_bytes())?;
+            out.write_all(&e.to_bytes())?;
         }
         Ok(())
     }
@@ -726,14 +794,14 @@ impl Parts {
     }
 
     fn into_memory_index(self) -> DenseIndex {
+        let words = self.dims.div_ceil(64);
         DenseIndex {
             dims: self.dims,
+            head: Head::of(&self.entries, &self.codes, words),
             docs: self.docs,
             nodes: self.nodes,
-            entries: self.entries,
             centre: self.centre,
-            codes: self.codes,
-            words: self.dims.div_ceil(64),
+            words,
             rows: Rows::Memory(self.vectors),
         }
     }
@@ -808,26 +876,6 @@ fn write_streamed(store: &SqliteStore, model: &str, path: &Path) -> Result<std::
         .and_then(|()| codes_out.flush())
         .and_then(|()| rows_out.flush())
         .map(|()| fingerprint))
-}
-
-/// `count` values of `size` bytes each from `reader`, decoded a block at a time (no copy
-/// of all their bytes is held).
-fn read_decoded<T>(
-    reader: &mut impl Read,
-    count: usize,
-    size: usize,
-    decode: impl Fn(&[u8]) -> T,
-) -> std::io::Result<Vec<T>> {
-    let mut out = Vec::with_capacity(count);
-    let per_block = (READ_BLOCK / size).max(1);
-    let mut block = vec![0u8; per_block.min(count) * size];
-    while out.len() < count {
-        let n = per_block.min(count - out.len());
-        let bytes = &mut block[..n * size];
-        reader.read_exact(bytes)?;
-        out.extend(bytes.chunks_exact(size).map(&decode));
-    }
-    Ok(out)
 }
 
 fn intern(ids: &mut HashMap<String, u32>, names: &mut Vec<String>, name: String) -> u32 {
@@ -931,8 +979,11 @@ mod tests {
         write_file(&parts, &path);
         let on_disk = DenseIndex::open(&path, 7).unwrap().unwrap();
         assert!(matches!(on_disk.rows, Rows::File { .. }));
-        assert_eq!(on_disk.entries, parts.entries);
-        assert_eq!(on_disk.codes, parts.codes);
+        assert!(matches!(on_disk.head.bytes, HeadBytes::Mapped(_)));
+        let entries: Vec<Entry> = (0..on_disk.len()).map(|i| on_disk.head.entry(i)).collect();
+        assert_eq!(entries, parts.entries);
+        let codes: Vec<u8> = parts.codes.iter().flat_map(|c| c.to_le_bytes()).collect();
+        assert_eq!(on_disk.head.codes(), codes);
         let in_memory = parts_of(&rows).into_memory_index();
         let mapped = DenseIndex::open(&path, 7).unwrap().unwrap().map_rows();
         assert!(matches!(mapped.rows, Rows::Mapped { .. }));
@@ -1063,8 +1114,13 @@ mod tests {
                         .sum()
                 })
                 .collect();
-            assert_eq!(hamming_distances(&codes, words, &query), expected);
-            assert_eq!(hamming_distances_portable(&codes, words, &query), expected);
+            let bytes: Vec<u8> = codes.iter().flat_map(|c| c.to_le_bytes()).collect();
+            assert_eq!(hamming_distances(&bytes, words, &query), expected);
+            assert_eq!(hamming_distances_portable(&bytes, words, &query), expected);
+            // Where a mapped file puts them: not on an 8-byte boundary.
+            let mut shifted = vec![0u8; 3];
+            shifted.extend(&bytes);
+            assert_eq!(hamming_distances(&shifted[3..], words, &query), expected);
         }
     }
 
