@@ -261,6 +261,13 @@ impl DenseIndex {
             count,
             words,
         };
+        // An entry naming a document or section the file lacks: not whole (built again).
+        if (0..count)
+            .map(|i| head.entry(i))
+            .any(|e| e.doc as usize >= docs.len() || e.node as usize >= nodes.len())
+        {
+            return Ok(None);
+        }
         Ok(Some(DenseIndex {
             dims,
             docs,
@@ -1024,8 +1031,18 @@ mod tests {
         let exhaustive = on_disk.nearest_exhaustive(&query, &|_| true, 10).unwrap();
         assert_eq!(shortlisted, exhaustive);
 
-        // Another generation, or a cut file, is not read.
+        // Another generation, an entry naming a document the file lacks, or a cut file, is
+        // not read.
         assert!(DenseIndex::open(&path, 8).unwrap().is_none());
+        let whole = std::fs::read(&path).unwrap();
+        let mut stray = whole.clone();
+        let names_len = u64::from_le_bytes(whole[24..32].try_into().unwrap()) as usize;
+        let last_entry = HEADER_BYTES + names_len + 70 * 4 + (rows.len() - 1) * ENTRY_BYTES;
+        stray[last_entry..last_entry + 4].copy_from_slice(&2u32.to_le_bytes());
+        std::fs::write(&path, stray).unwrap();
+        assert!(DenseIndex::open(&path, 7).unwrap().is_none());
+        std::fs::write(&path, &whole).unwrap();
+        assert!(DenseIndex::open(&path, 7).unwrap().is_some());
         let mut cut = std::fs::read(&path).unwrap();
         cut.pop();
         std::fs::write(&path, cut).unwrap();
