@@ -165,14 +165,16 @@ pub(crate) struct DenseWarmUp {
     index: Option<crate::LoadedVectors>,
 }
 
-/// The dense index in the file at `path` when it is current, its rows read as
+/// The library's dense index of `model` when a file of it is current, its rows read as
 /// [`rows_read`] says.
 fn open_dense_index(
-    path: &std::path::Path,
+    library: &std::path::Path,
+    model: &str,
     generation: i64,
     mapped: bool,
 ) -> Option<docindex_store::DenseIndex> {
-    docindex_store::DenseIndex::open_current(path, generation).map(|index| rows_read(index, mapped))
+    docindex_store::DenseIndex::open_current_of(library, model, generation)
+        .map(|index| rows_read(index, mapped))
 }
 
 /// `index` with its rows mapped when the library reads through a map
@@ -210,12 +212,7 @@ impl Library {
             let current = slot
                 .as_ref()
                 .is_some_and(|(m, g, _)| *m == model && *g == generation);
-            (!current).then(|| {
-                (
-                    docindex_store::dense_path(self.store.path(), &model),
-                    generation,
-                )
-            })
+            (!current).then(|| (self.store.path().to_path_buf(), generation))
         };
         if !load_embedder && index.is_none() {
             return None;
@@ -223,8 +220,8 @@ impl Library {
         let mapped = self.mapped_reads;
         Some(scope.spawn(move || DenseWarmUp {
             embedder: load_embedder.then(|| choice.load()),
-            index: index.and_then(|(path, generation)| {
-                let index = open_dense_index(&path, generation, mapped)?;
+            index: index.and_then(|(library, generation)| {
+                let index = open_dense_index(&library, &model, generation, mapped)?;
                 Some((model, generation, Arc::new(index)))
             }),
         }))
@@ -278,7 +275,7 @@ impl Library {
             .as_ref()
             .filter(|(m, g, _)| *m == model && *g == generation)
             .map(|(_, _, index)| index.clone());
-        let path = docindex_store::dense_path(self.store.path(), &model);
+        let library = self.store.path().to_path_buf();
         let mapped = self.mapped_reads;
         Some(scope.spawn(move || {
             let new_embedder = loaded_embedder.is_none().then(|| choice.load());
@@ -288,7 +285,7 @@ impl Library {
             });
             let new_index = match loaded_index {
                 Some(_) => None,
-                None => open_dense_index(&path, generation, mapped)
+                None => open_dense_index(&library, &model, generation, mapped)
                     .map(|index| (model, generation, Arc::new(index))),
             };
             let index = loaded_index.or_else(|| new_index.as_ref().map(|(_, _, i)| i.clone()));
@@ -457,10 +454,11 @@ impl Library {
                 }
                 Err(e) => tracing::warn!("vectors of {model} not deleted: {e}"),
             }
-            let file = docindex_store::dense_path(self.store.path(), model);
-            if let Err(e) = std::fs::remove_file(&file) {
-                if e.kind() != std::io::ErrorKind::NotFound {
-                    tracing::warn!("{}: not deleted: {e}", file.display());
+            for file in docindex_store::dense_paths(self.store.path(), model) {
+                if let Err(e) = std::fs::remove_file(&file) {
+                    if e.kind() != std::io::ErrorKind::NotFound {
+                        tracing::warn!("{}: not deleted: {e}", file.display());
+                    }
                 }
             }
         }

@@ -28,14 +28,10 @@ fn a_read_only_library_is_named_and_left_whole() {
     // Root writes anywhere, so as root the CLI runs as `nobody`, for whom the library
     // (made by root) is read-only; as anyone else the folder and file lose write access.
     let binary = assert_cmd::cargo::cargo_bin("docindex");
-    let mut command = if running_as_root() {
+    if running_as_root() {
         for path in [dir.path(), lib.as_path()] {
             Command::new("chmod").arg("755").arg(path).status().unwrap();
         }
-        let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(&binary);
-        c
     } else {
         Command::new("chmod")
             .args(["a-w"])
@@ -43,8 +39,60 @@ fn a_read_only_library_is_named_and_left_whole() {
             .arg(lib.join("library.sqlite"))
             .status()
             .unwrap();
-        Command::new(&binary)
+    }
+    // Its own home: the user's cache folder is where a read-only library's derived files go.
+    let home = tempfile::tempdir().unwrap();
+    if running_as_root() {
+        Command::new("chown")
+            .arg("65534:65534")
+            .arg(home.path())
+            .status()
+            .unwrap();
+    }
+    let as_reader = || {
+        let mut c = if running_as_root() {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(&binary);
+            c
+        } else {
+            Command::new(&binary)
+        };
+        c.env("HOME", home.path()).env_remove("XDG_CACHE_HOME");
+        c
     };
+    // It is read: listed and searched as it is.
+    let listed = as_reader()
+        .arg("--library")
+        .arg(&lib)
+        .args(["--json", "list"])
+        .env("DOCINDEX_SKIP_EMBED", "1")
+        .output()
+        .unwrap();
+    assert!(
+        listed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&listed.stderr)
+    );
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&listed.stdout).unwrap(),
+        before
+    );
+    let searched = as_reader()
+        .arg("--library")
+        .arg(&lib)
+        .args(["search", "results of operations"])
+        .env("DOCINDEX_SKIP_EMBED", "1")
+        .output()
+        .unwrap();
+    let found = String::from_utf8_lossy(&searched.stdout);
+    assert!(
+        searched.status.success(),
+        "{}",
+        String::from_utf8_lossy(&searched.stderr)
+    );
+    assert!(found.contains(EIGHT_K), "{found}");
+    let mut command = as_reader();
     let fixture_copy = dir.path().join(PRESS_RELEASE);
     std::fs::copy(fixture(PRESS_RELEASE), &fixture_copy).unwrap();
     let out = command

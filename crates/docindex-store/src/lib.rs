@@ -18,7 +18,7 @@ mod search;
 mod write;
 
 pub use cache::{RedisCache, SqliteCache};
-pub use dense::{dense_path, DenseHit, DenseIndex};
+pub use dense::{dense_path, dense_paths, DenseHit, DenseIndex};
 pub use search::{LexicalHit, StoredVector};
 
 /// Errors of the store. A database we cannot open or write is a runtime fault; a stored
@@ -124,9 +124,47 @@ fn enum_from<T: serde::de::DeserializeOwned>(s: &str) -> Result<T> {
 }
 
 impl SqliteStore {
-    /// Open (creating if needed) the library file `path`.
+    /// Open (creating if needed) the library file `path`. A library this user cannot
+    /// write (a shared folder, a read-only mount) is opened for reading: it can be listed
+    /// and searched, and each write is refused with [`StoreError::ReadOnly`].
     pub fn open(path: &Path) -> Result<Self> {
-        Self::open_unclassified(path).map_err(|e| e.at(path))
+        match Self::open_unclassified(path).map_err(|e| e.at(path)) {
+            Err(StoreError::ReadOnly { .. }) if path.is_file() => Self::open_read_only(path),
+            opened => opened,
+        }
+    }
+
+    /// The library file `path` for reading only, at this build's schema (a library that
+    /// needs migrating cannot be, and is refused as read-only).
+    fn open_read_only(path: &Path) -> Result<Self> {
+        // A read-only WAL library is read through its shared-memory index, which SQLite
+        // creates beside it; in a folder nobody may write to, no writer can be changing
+        // it either, and it is opened as immutable.
+        let store = match Self::open_reader(path).and_then(|s| s.schema_version().map(|_| s)) {
+            Err(StoreError::Open { .. } | StoreError::Sqlite(_)) => {
+                Self::open_reader(Path::new(&immutable_uri(path)))?
+            }
+            opened => opened?,
+        };
+        let store = SqliteStore {
+            path: path.to_path_buf(),
+            ..store
+        };
+        let (found, known) = (store.schema_version()?, schema::known_version());
+        if found > known {
+            return Err(StoreError::TooNew {
+                path: path.to_path_buf(),
+                found,
+                known,
+            });
+        }
+        if found < known {
+            return Err(StoreError::ReadOnly {
+                path: path.to_path_buf(),
+            });
+        }
+        tracing::info!("{}: opened read-only", path.display());
+        Ok(store)
     }
 
     fn open_unclassified(path: &Path) -> Result<Self> {
@@ -188,6 +226,20 @@ impl SqliteStore {
             title_counts,
         })
     }
+}
+
+/// An SQLite URI naming the file at `path` as immutable: read without locks or the WAL.
+fn immutable_uri(path: &Path) -> String {
+    let mut uri = String::from("file:");
+    for byte in path.to_string_lossy().bytes() {
+        if byte.is_ascii_alphanumeric() || b"/._-~".contains(&byte) {
+            uri.push(char::from(byte));
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
 }
 
 /// The ranking functions of the passages and of the titles, each with its counts.

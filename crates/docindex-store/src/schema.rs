@@ -4,6 +4,11 @@ use crate::{Result, SqliteStore, StoreError};
 use rusqlite::TransactionBehavior;
 
 /// Each entry upgrades the schema by one version; never edit a released entry.
+/// The schema version this build writes.
+pub(crate) fn known_version() -> i64 {
+    MIGRATIONS.len() as i64
+}
+
 const MIGRATIONS: &[&str] = &[
     r#"
 CREATE TABLE documents (
