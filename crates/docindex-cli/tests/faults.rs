@@ -62,35 +62,24 @@ fn a_read_only_library_is_named_and_left_whole() {
         c
     };
     // It is read: listed and searched as it is.
-    let listed = as_reader()
-        .arg("--library")
-        .arg(&lib)
-        .args(["--json", "list"])
-        .env("DOCINDEX_SKIP_EMBED", "1")
-        .output()
-        .unwrap();
-    assert!(
-        listed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&listed.stderr)
-    );
-    assert_eq!(
-        serde_json::from_slice::<serde_json::Value>(&listed.stdout).unwrap(),
-        before
-    );
-    let searched = as_reader()
-        .arg("--library")
-        .arg(&lib)
-        .args(["search", "results of operations"])
-        .env("DOCINDEX_SKIP_EMBED", "1")
-        .output()
-        .unwrap();
-    let found = String::from_utf8_lossy(&searched.stdout);
-    assert!(
-        searched.status.success(),
-        "{}",
-        String::from_utf8_lossy(&searched.stderr)
-    );
+    let read = |args: &[&str]| {
+        let out = as_reader()
+            .arg("--library")
+            .arg(&lib)
+            .args(args)
+            .env("DOCINDEX_SKIP_EMBED", "1")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let listed: serde_json::Value = serde_json::from_slice(&read(&["--json", "list"])).unwrap();
+    assert_eq!(listed, before);
+    let found = String::from_utf8(read(&["search", "results of operations"])).unwrap();
     assert!(found.contains(EIGHT_K), "{found}");
     let mut command = as_reader();
     let fixture_copy = dir.path().join(PRESS_RELEASE);
