@@ -141,6 +141,7 @@ fn pin_rows(doc: &DocumentIndex, rows: &[LocatedRow], hits: &mut Vec<SearchHit>)
                     pinned: 0,
                     summary_share: 0.0,
                     text: map.slice(node.span).to_string(),
+                    also_in: Vec::new(),
                 });
                 hits.len() - 1
             }

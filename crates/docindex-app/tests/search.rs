@@ -193,9 +193,10 @@ fn a_chunk_whose_text_was_embedded_before_reuses_its_vector() {
     assert_eq!(second.reused, original.chunks.len());
     assert_eq!(second.chunks, 0, "nothing was computed again");
 
-    // Both copies answer a dense query alike.
+    // Both copies answer a dense query alike (each its own hit, not folded).
     let mut dense_only = SearchRequest::new("how much did the retailer earn for each share");
     dense_only.without = vec![LegKind::Lexical, LegKind::Titles];
+    dense_only.fold_copies = false;
     let hits = library.search(&dense_only).unwrap().hits;
     let score_of = |name: &str| {
         hits.iter()
@@ -277,4 +278,66 @@ fn the_embedding_stage_deletes_the_vectors_of_a_retired_model_and_keeps_the_rest
         .is_empty());
     let current = current_dense_index(&library, &model).expect("a current dense index");
     assert_eq!(current.len(), chunks);
+}
+
+#[test]
+fn a_section_found_word_for_word_in_several_documents_is_one_hit_naming_the_others() {
+    // The press release twice (other bytes, so another document) beside the 8-K.
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("buckle_press_release_copy.html");
+    let mut bytes = std::fs::read(fixture(BUCKLE_PR)).unwrap();
+    bytes.extend_from_slice(b"\n<!-- another copy -->\n");
+    std::fs::write(&copy, bytes).unwrap();
+    let mut library = Library::open(&dir.path().join("lib"), IndexSettings::default()).unwrap();
+    for report in library
+        .index_paths(&[fixture(BUCKLE_PR), copy, fixture(BUCKLE)], 2, &|_| {})
+        .unwrap()
+    {
+        report.result.unwrap();
+    }
+    let mut request = lexical_only("comparable store net sales");
+    request.limit = 3;
+
+    let folded = library.search(&request).unwrap();
+    let top = &folded.hits[0];
+    assert_eq!(top.also_in.len(), 1, "{:?}", top.also_in);
+    let other = &top.also_in[0];
+    assert_ne!(other.doc_id, top.doc_id);
+    assert!(
+        [BUCKLE_PR, "buckle_press_release_copy.html"].contains(&other.doc_name.as_str()),
+        "{}",
+        other.doc_name
+    );
+    assert_eq!(other.node_id, top.node_id);
+    // No section of the copy is a hit of its own (the ranked ones and those its
+    // statement rows add), and the page holds every section that is not a copy.
+    assert!(folded.hits.iter().all(|h| h.doc_id != other.doc_id));
+    let mut every = request.clone();
+    every.fold_copies = false;
+    every.limit = 10;
+    let every = library.search(&every).unwrap();
+    let distinct = every
+        .hits
+        .iter()
+        .filter(|h| h.doc_id != other.doc_id)
+        .count();
+    assert!(distinct >= 2, "{distinct}");
+    assert!(folded.hits.len() >= distinct.min(request.limit));
+    let json = serde_json::to_value(&folded).unwrap();
+    assert_eq!(
+        json["hits"][0]["also_in"][0]["doc_name"],
+        other.doc_name.as_str()
+    );
+
+    // Unfolded (a file vote), each copy is its own hit.
+    request.fold_copies = false;
+    let unfolded = library.search(&request).unwrap();
+    assert!(unfolded.hits.iter().all(|h| h.also_in.is_empty()));
+    // A hit without copies carries no `also_in` in JSON.
+    let json = serde_json::to_value(&unfolded).unwrap();
+    assert!(json["hits"][0].get("also_in").is_none());
+    assert!(unfolded
+        .hits
+        .iter()
+        .any(|h| h.doc_id == other.doc_id && h.node_id == other.node_id));
 }

@@ -41,8 +41,37 @@ pub fn print_search(out: &mut impl Write, results: &SearchResults) -> Result<()>
             let text: String = e.text.chars().take(220).collect();
             writeln!(out, "      [{}..{}] {text}", e.start_char, e.end_char)?;
         }
+        if !hit.also_in.is_empty() {
+            writeln!(out, "      {}", also_in(&hit.also_in))?;
+        }
     }
     Ok(())
+}
+
+/// "also word for word in 4 other documents: a, b, c and 1 more".
+fn also_in(copies: &[docindex_app::search::HitCopy]) -> String {
+    const NAMED: usize = 3;
+    let names: Vec<&str> = copies
+        .iter()
+        .take(NAMED)
+        .map(|c| c.doc_name.as_str())
+        .collect();
+    let more = copies.len().saturating_sub(NAMED);
+    let documents = if copies.len() == 1 {
+        "document"
+    } else {
+        "documents"
+    };
+    let tail = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    format!(
+        "also word for word in {} other {documents}: {}{tail}",
+        copies.len(),
+        names.join(", ")
+    )
 }
 
 /// Files ranked by their sections' votes, each with the sections that voted.

@@ -19,7 +19,7 @@ mod write;
 
 pub use cache::{RedisCache, SqliteCache};
 pub use dense::{dense_path, dense_paths, DenseHit, DenseIndex};
-pub use search::{LexicalHit, StoredVector};
+pub use search::{HitIdentity, LexicalHit, StoredVector};
 
 /// Errors of the store. A database we cannot open or write is a runtime fault; a stored
 /// row we cannot read back is a bug (or a file written by a newer version).

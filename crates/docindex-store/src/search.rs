@@ -17,6 +17,14 @@ pub struct LexicalHit {
     pub title: Option<String>,
 }
 
+/// A hit's section title and best passage, and its document's name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HitIdentity {
+    pub doc_name: String,
+    pub title: String,
+    pub passage: String,
+}
+
 /// A chunk's stored embedding.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredVector {
@@ -395,6 +403,31 @@ impl SqliteStore {
     }
 
     /// Each stored vector of `model` in turn, without holding them all.
+    /// What tells a hit's copies apart: the title of node `node_id` and the text of its
+    /// chunk `chunk_index`, with the document's name; `None` when either is gone.
+    pub fn hit_identity(
+        &self,
+        doc_id: &str,
+        node_id: &str,
+        chunk_index: usize,
+    ) -> Result<Option<HitIdentity>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT d.doc_name, n.title, c.text FROM documents d
+             JOIN nodes n ON n.doc_id = d.doc_id AND n.node_id = ?2
+             JOIN chunks c ON c.doc_id = d.doc_id AND c.chunk_index = ?3
+             WHERE d.doc_id = ?1",
+        )?;
+        let mut rows = stmt.query(params![doc_id, node_id, chunk_index as i64])?;
+        Ok(match rows.next()? {
+            Some(r) => Some(HitIdentity {
+                doc_name: r.get(0)?,
+                title: r.get(1)?,
+                passage: r.get(2)?,
+            }),
+            None => None,
+        })
+    }
+
     /// Runs `read` on one snapshot of the library: what another process commits meanwhile
     /// is not seen. Reads that must agree (two passes over the vectors) go through here.
     pub fn in_snapshot<T>(&self, read: impl FnOnce() -> Result<T>) -> Result<T> {

@@ -80,6 +80,8 @@ impl Library {
         let mut search = request.clone();
         search.query = topic.to_string();
         search.limit = LISTING_DEPTH;
+        // Every filing that holds the topic's section is listed, copy or not.
+        search.fold_copies = false;
         let results = self.search(&search)?;
         let voted = self.tally(&results.hits, usize::MAX)?;
         let dictionary = self.store.dictionary_pairs(None)?;

@@ -18,6 +18,10 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+mod copies;
+
+pub use copies::HitCopy;
+
 /// Which documents an action reads; every field narrows the library. Search, ask and
 /// provenance share it.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -60,6 +64,9 @@ pub struct SearchRequest {
     pub without: Vec<LegKind>,
     /// Let the library's model score the candidates (when one is set).
     pub use_model: bool,
+    /// List a section found word for word in several documents once, with the others
+    /// in its `also_in` (off where each copy counts, as in a file vote).
+    pub fold_copies: bool,
 }
 
 impl SearchRequest {
@@ -72,6 +79,7 @@ impl SearchRequest {
             fusion: Fusion::MinMax,
             without: Vec::new(),
             use_model: false,
+            fold_copies: true,
         }
     }
 }
@@ -112,6 +120,10 @@ pub struct SearchHit {
     pub summary_share: f64,
     /// Exactly the node's text.
     pub text: String,
+    /// Other documents holding this section word for word (its title and best passage),
+    /// folded under it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_in: Vec<HitCopy>,
 }
 
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
@@ -153,7 +165,12 @@ impl Library {
     /// Seed 002's file retrieval: the best `request.limit` sections of the scope each vote
     /// for their file with the library's weights; the best `top_k` files, best first.
     pub fn vote_files(&self, request: &SearchRequest, top_k: usize) -> Result<Vec<VotedFile>> {
-        let results = self.search(request)?;
+        // Each file holding a section votes for itself, copy or not.
+        let request = SearchRequest {
+            fold_copies: false,
+            ..request.clone()
+        };
+        let results = self.search(&request)?;
         self.tally(&results.hits, top_k)
     }
 
@@ -276,7 +293,10 @@ impl Library {
         let expansion = expand(&request.query, &dictionary);
         lap("scope and expansion");
         let mut notes = Vec::new();
-        let depth = (request.limit * 10).max(100);
+        // Copies of one section rank together: folding them needs a deeper pool to fill
+        // the page with sections that differ.
+        let fold = request.fold_copies && ids.len() > 1;
+        let depth = (request.limit * 10).max(100) * if fold { copies::POOL_DEPTH } else { 1 };
         // The whole library needs no scope filter in SQL (which costs a lookup per match).
         let sql_scope = (!whole_library).then_some(ids.as_slice());
         if scope.is_empty() {
@@ -335,7 +355,22 @@ impl Library {
         let parents = self.store.ancestors(&touched)?;
         let parent_of =
             |doc: &str, node: &str| parents.get(&(doc.to_string(), node.to_string())).cloned();
-        let ranked = rank_nodes(&legs, request.fusion, &parent_of, request.limit);
+        let depth_ranked = if fold {
+            request.limit * copies::FOLD_DEPTH
+        } else {
+            request.limit
+        };
+        let ranked = rank_nodes(&legs, request.fusion, &parent_of, depth_ranked);
+        let (ranked, mut folded) = if fold {
+            copies::fold_copies(
+                &self.store,
+                ranked,
+                request.limit,
+                request.fusion == Fusion::MinMax,
+            )?
+        } else {
+            (ranked, copies::Folded::new())
+        };
         lap("fusion");
         let stems = expansion.stems();
         let mut wanted: Vec<&str> = Vec::new();
@@ -365,6 +400,11 @@ impl Library {
             .flatten()
             .collect();
         drop(maps);
+        for hit in &mut hits {
+            if let Some(copies) = folded.remove(&(hit.doc_id.clone(), hit.node_id.clone())) {
+                hit.also_in = copies;
+            }
+        }
         lap("documents and passages");
         // Statement rows are found by their labels: part of the lexical leg.
         let statement_rows = if scope.is_empty() || request.without.contains(&LegKind::Lexical) {
@@ -374,6 +414,9 @@ impl Library {
         };
         lap("statement rows");
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
+        if fold {
+            copies::fold_copied_hits(&mut hits);
+        }
         let mut results = SearchResults {
             query: request.query.clone(),
             expansion,
@@ -801,6 +844,7 @@ fn build_hit(
             0.0
         },
         text: map.slice(node.span).to_string(),
+        also_in: Vec::new(),
         doc_id,
         node_id,
     })
