@@ -21,8 +21,6 @@ pub struct HitCopy {
 /// Folding looks at most this many times the hits asked for: a section copied into
 /// every filing of a big library ranks all its copies together, and each costs a lookup.
 pub(crate) const FOLD_DEPTH: usize = 20;
-/// And each leg's ranked list this many times deeper.
-pub(crate) const POOL_DEPTH: usize = 1;
 
 /// The copies folded under each kept hit, by (document, node).
 pub(crate) type Folded = HashMap<(String, String), Vec<HitCopy>>;

@@ -293,10 +293,8 @@ impl Library {
         let expansion = expand(&request.query, &dictionary);
         lap("scope and expansion");
         let mut notes = Vec::new();
-        // Copies of one section rank together: folding them needs a deeper pool to fill
-        // the page with sections that differ.
         let fold = request.fold_copies && ids.len() > 1;
-        let depth = (request.limit * 10).max(100) * if fold { copies::POOL_DEPTH } else { 1 };
+        let depth = (request.limit * 10).max(100);
         // The whole library needs no scope filter in SQL (which costs a lookup per match).
         let sql_scope = (!whole_library).then_some(ids.as_slice());
         if scope.is_empty() {
