@@ -429,7 +429,8 @@ impl SqliteStore {
     }
 
     /// Runs `read` on one snapshot of the library: what another process commits meanwhile
-    /// is not seen. Reads that must agree (two passes over the vectors) go through here.
+    /// is not seen. Reads that must agree (the vector generation and the vectors it stamps
+    /// a dense index file with) go through here.
     pub fn in_snapshot<T>(&self, read: impl FnOnce() -> Result<T>) -> Result<T> {
         if !self.conn.is_autocommit() {
             return read();

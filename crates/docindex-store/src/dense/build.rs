@@ -1,12 +1,12 @@
-//! How the dense index file is made from the stored vectors: two passes over them in one
-//! read snapshot, the rows written as they are read.
+//! How the dense index file is made from the stored vectors: one pass over them, the
+//! rows written as they are read, then the sign bits from the rows read back.
 
 use super::bits::sign_code;
-use super::{DenseIndex, Entry, Head, Rows, Sizes, MAGIC};
+use super::{DenseIndex, Entry, Head, Rows, Sizes, HEADER_BYTES, MAGIC};
 use crate::{Result, SqliteStore, StoreError};
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// What an index is made of before it is encoded.
@@ -23,24 +23,34 @@ pub(super) struct Parts {
 }
 
 impl Parts {
-    /// The index held in memory: for a library folder where its file cannot be written.
+    /// The index held in memory: for a library whose file cannot be written anywhere.
     pub(super) fn build(store: &SqliteStore, model: &str, fingerprint: i64) -> Result<Self> {
-        let mut parts = Self::summarise(store, model, fingerprint)?;
-        let (mut vectors, mut codes) = (Vec::new(), Vec::new());
-        parts
-            .encode_rows(store, model, &mut |row, code| {
-                vectors.extend_from_slice(row);
-                codes.extend_from_slice(code);
-                Ok(())
-            })?
-            .map_err(|e| StoreError::Corrupt(format!("dense index: {e}")))?;
-        (parts.vectors, parts.codes) = (vectors, codes);
+        let mut vectors = Vec::new();
+        let mut parts = Self::read(store, model, fingerprint, &mut |row| {
+            vectors.extend_from_slice(row);
+            Ok(())
+        })?
+        .map_err(|e| StoreError::Corrupt(format!("dense index: {e}")))?;
+        let words = parts.dims.div_ceil(64);
+        for (row, entry) in vectors.chunks_exact(parts.dims.max(1)).zip(&parts.entries) {
+            parts
+                .codes
+                .extend(code_of(row, entry.scale, &parts.centre, words));
+        }
+        parts.vectors = vectors;
         Ok(parts)
     }
 
-    /// The first pass over the stored vectors: where each came from, its scale, and
-    /// their mean, which the sign bits are taken around. The rows come in the second.
-    pub(super) fn summarise(store: &SqliteStore, model: &str, fingerprint: i64) -> Result<Self> {
+    /// The one pass over the stored vectors: where each came from, its scale and their
+    /// mean (which the sign bits are taken around), each int8 row handed to `rows` as it
+    /// is read and not kept (over 10,000 filings the rows are 1.3 GB). The outer error is
+    /// the store's; the inner one `rows`'s.
+    pub(super) fn read(
+        store: &SqliteStore,
+        model: &str,
+        fingerprint: i64,
+        rows: &mut RowSink<'_>,
+    ) -> Result<std::io::Result<Self>> {
         let mut parts = Parts {
             fingerprint,
             dims: 0,
@@ -55,7 +65,12 @@ impl Parts {
         let mut node_ids: HashMap<String, u32> = HashMap::new();
         let mut sum: Vec<f64> = Vec::new();
         let mut mismatch = None;
+        let mut failed: Option<std::io::Error> = None;
+        let mut row = Vec::new();
         store.for_each_vector(model, None, &mut |v| {
+            if mismatch.is_some() || failed.is_some() {
+                return;
+            }
             if parts.dims == 0 {
                 parts.dims = v.vector.len();
                 sum = vec![0.0; parts.dims];
@@ -69,11 +84,16 @@ impl Parts {
             for (s, x) in sum.iter_mut().zip(&v.vector) {
                 *s += f64::from(*x);
             }
+            let scale = int8_scale(&v.vector);
+            quantise(&v.vector, scale, &mut row);
+            if let Err(e) = rows(&row) {
+                failed = Some(e);
+            }
             parts.entries.push(Entry {
                 doc,
                 chunk: v.chunk_index as u32,
                 node,
-                scale: int8_scale(&v.vector),
+                scale,
             });
         })?;
         if let Some(doc) = mismatch {
@@ -81,80 +101,44 @@ impl Parts {
                 "vectors of {model} in {doc} differ in length from the others"
             )));
         }
+        if let Some(e) = failed {
+            return Ok(Err(e));
+        }
         let count = parts.entries.len().max(1) as f64;
         parts.centre = sum.iter().map(|s| (s / count) as f32).collect();
-        Ok(parts)
+        Ok(Ok(parts))
     }
 
-    /// The second pass: each vector's int8 row and sign bits, in the order of the entries,
-    /// handed to `each` and not kept (over 10,000 filings they are 1.5 GB). The outer error
-    /// is the store's; the inner one `each`'s.
-    pub(super) fn encode_rows(
-        &self,
-        store: &SqliteStore,
-        model: &str,
-        each: &mut RowSink<'_>,
-    ) -> Result<std::io::Result<()>> {
-        let mut row = Vec::with_capacity(self.dims);
-        let mut seen = 0usize;
-        let mut failed: Option<std::io::Error> = None;
-        let mut moved = false;
-        store.for_each_vector(model, None, &mut |v| {
-            if failed.is_some() || moved {
-                return;
-            }
-            let Some(entry) = self.entries.get(seen) else {
-                moved = true;
-                return;
-            };
-            seen += 1;
-            if v.chunk_index as u32 != entry.chunk
-                || self.docs[entry.doc as usize] != v.doc_id
-                || v.vector.len() != self.dims
-            {
-                moved = true;
-                return;
-            }
-            let code = encode_row(&v.vector, entry.scale, &self.centre, &mut row);
-            if let Err(e) = each(&row, &code) {
-                failed = Some(e);
-            }
-        })?;
-        if moved || seen != self.entries.len() {
-            // Both passes read one snapshot: only a bug gets here.
-            return Err(StoreError::Corrupt(format!(
-                "the vectors of {model} changed between the dense index's two passes"
-            )));
-        }
-        Ok(failed.map_or(Ok(()), Err))
+    fn names(&self) -> String {
+        serde_json::json!({"docs": self.docs, "nodes": self.nodes}).to_string()
     }
 
-    /// The header, names, centre and entries: everything before the sign bits.
-    pub(super) fn write_head(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
-        let names = serde_json::json!({"docs": self.docs, "nodes": self.nodes}).to_string();
-        out.write_all(MAGIC)?;
-        out.write_all(&self.fingerprint.to_le_bytes())?;
-        out.write_all(&(self.dims as u32).to_le_bytes())?;
-        out.write_all(&(self.entries.len() as u32).to_le_bytes())?;
-        out.write_all(&(names.len() as u64).to_le_bytes())?;
-        out.write_all(names.as_bytes())?;
+    /// What follows the sign bits: the centre, the entries and the names.
+    fn write_tail(&self, names: &str, out: &mut impl Write) -> std::io::Result<()> {
         for c in &self.centre {
             out.write_all(&c.to_le_bytes())?;
         }
         for e in &self.entries {
             out.write_all(&e.to_bytes())?;
         }
-        Ok(())
+        out.write_all(names.as_bytes())
     }
 
     /// The file's bytes, from an index held whole (the streamed file must equal them).
     #[cfg(test)]
-    pub(super) fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
-        self.write_head(out)?;
+    pub(super) fn write_to(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let names = self.names();
+        out.write_all(&header(
+            self.fingerprint,
+            self.dims,
+            self.entries.len(),
+            names.len(),
+        ))?;
+        out.write_all(&self.vectors)?;
         for c in &self.codes {
             out.write_all(&c.to_le_bytes())?;
         }
-        out.write_all(&self.vectors)?;
+        self.write_tail(&names, out)?;
         out.flush()
     }
 
@@ -172,8 +156,19 @@ impl Parts {
     }
 }
 
-/// What takes each encoded vector: its int8 row and its sign bits.
-type RowSink<'a> = dyn FnMut(&[u8], &[u64]) -> std::io::Result<()> + 'a;
+/// What takes each vector's int8 row as it is read.
+type RowSink<'a> = dyn FnMut(&[u8]) -> std::io::Result<()> + 'a;
+
+/// The file's fixed header: magic, generation, dimensions, count, length of the names.
+fn header(fingerprint: i64, dims: usize, count: usize, names_len: usize) -> [u8; HEADER_BYTES] {
+    let mut out = [0u8; HEADER_BYTES];
+    out[..8].copy_from_slice(MAGIC);
+    out[8..16].copy_from_slice(&fingerprint.to_le_bytes());
+    out[16..20].copy_from_slice(&(dims as u32).to_le_bytes());
+    out[20..24].copy_from_slice(&(count as u32).to_le_bytes());
+    out[24..32].copy_from_slice(&(names_len as u64).to_le_bytes());
+    out
+}
 
 /// The scale that maps `vector`'s largest value onto 127.
 pub(super) fn int8_scale(vector: &[f32]) -> f32 {
@@ -186,70 +181,92 @@ pub(super) fn int8_scale(vector: &[f32]) -> f32 {
 }
 
 /// `vector` as int8 at `scale` into `row` (two's-complement bytes, as the file holds
-/// them); its sign bits around `centre`, taken from the int8 values a search rescores.
-pub(super) fn encode_row(
-    vector: &[f32],
-    scale: f32,
-    centre: &[f32],
-    row: &mut Vec<u8>,
-) -> Vec<u64> {
+/// them).
+fn quantise(vector: &[f32], scale: f32, row: &mut Vec<u8>) {
     row.clear();
     row.extend(
         vector
             .iter()
             .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8 as u8),
     );
+}
+
+/// The sign bits of an int8 `row` at `scale` around `centre`: of the values a search
+/// rescores.
+fn code_of(row: &[u8], scale: f32, centre: &[f32], words: usize) -> Vec<u64> {
     let centred = row
         .iter()
         .zip(centre)
         .map(|(x, c)| f32::from(*x as i8) * scale - c);
-    sign_code(centred, vector.len().div_ceil(64))
+    sign_code(centred, words)
 }
 
-/// Writes `model`'s index of the store's vectors to `path` in two passes over them, the
-/// rows as they are read: built whole in memory, it took 2 GB over 10,000 filings. Call it
-/// inside [`SqliteStore::in_snapshot`], so that both passes see the same vectors. The
-/// outer error is the store's; the inner one the file's. Not synced: a file cut short is
-/// not whole, and [`DenseIndex::open_current`] refuses it, so the index is built again.
+/// `vector` as int8 at `scale` into `row`, and its sign bits around `centre`.
+#[cfg(test)]
+pub(super) fn encode_row(
+    vector: &[f32],
+    scale: f32,
+    centre: &[f32],
+    row: &mut Vec<u8>,
+) -> Vec<u64> {
+    quantise(vector, scale, row);
+    code_of(row, scale, centre, vector.len().div_ceil(64))
+}
+
+/// Writes `model`'s index of the store's vectors to `path` in one pass over them, each
+/// int8 row as it is read (built whole in memory, the index took 2 GB over 10,000
+/// filings); the sign bits, which need the mean of every vector, are then made from the
+/// rows read back from the file, and the header written last. Call it inside
+/// [`SqliteStore::in_snapshot`], so that the generation stamped on it is the vectors'. The outer error is the store's; the inner one the
+/// file's. Not synced: a file cut short is not whole, and [`DenseIndex::open_current`]
+/// refuses it, so the index is built again.
 pub(super) fn write_streamed(
     store: &SqliteStore,
     model: &str,
     path: &Path,
 ) -> Result<std::io::Result<i64>> {
     let fingerprint = store.vector_count()?;
-    let parts = Parts::summarise(store, model, fingerprint)?;
-    let names_len = serde_json::json!({"docs": parts.docs, "nodes": parts.nodes})
-        .to_string()
-        .len();
+    let mut out = match File::create(path) {
+        Ok(file) => BufWriter::new(file),
+        Err(e) => return Ok(Err(e)),
+    };
+    // The header's place: it is written last, when the names' length is known.
+    if let Err(e) = out.write_all(&[0u8; HEADER_BYTES]) {
+        return Ok(Err(e));
+    }
+    let parts = match Parts::read(store, model, fingerprint, &mut |row| out.write_all(row))? {
+        Ok(parts) => parts,
+        Err(e) => return Ok(Err(e)),
+    };
+    let names = parts.names();
     let words = parts.dims.div_ceil(64);
-    let Some(sizes) = Sizes::of(names_len, parts.dims, parts.entries.len(), words) else {
+    let Some(layout) = Sizes::of(names.len(), parts.dims, parts.entries.len(), words) else {
         return Err(StoreError::Corrupt(format!(
             "the dense index of {model} would not fit in a file"
         )));
     };
-    // The sign bits follow the head; the rows start at `rows_at`: one writer for each,
-    // both sequential.
-    let open = || -> std::io::Result<(BufWriter<File>, BufWriter<File>)> {
-        let mut head = BufWriter::new(File::create(path)?);
-        parts.write_head(&mut head)?;
-        let mut rows = std::fs::OpenOptions::new().write(true).open(path)?;
-        rows.seek(SeekFrom::Start(sizes.rows_at as u64))?;
-        Ok((head, BufWriter::new(rows)))
-    };
-    let (mut codes_out, mut rows_out) = match open() {
-        Ok(writers) => writers,
-        Err(e) => return Ok(Err(e)),
-    };
-    let encoded = parts.encode_rows(store, model, &mut |row, code| {
-        for c in code {
-            codes_out.write_all(&c.to_le_bytes())?;
+    let mut finish = || -> std::io::Result<()> {
+        out.flush()?;
+        let mut rows = BufReader::new(File::open(path)?);
+        rows.seek(SeekFrom::Start(layout.rows_at as u64))?;
+        let mut row = vec![0u8; parts.dims];
+        for entry in &parts.entries {
+            rows.read_exact(&mut row)?;
+            for c in code_of(&row, entry.scale, &parts.centre, words) {
+                out.write_all(&c.to_le_bytes())?;
+            }
         }
-        rows_out.write_all(row)
-    })?;
-    Ok(encoded
-        .and_then(|()| codes_out.flush())
-        .and_then(|()| rows_out.flush())
-        .map(|()| fingerprint))
+        parts.write_tail(&names, &mut out)?;
+        out.seek(SeekFrom::Start(0))?;
+        out.write_all(&header(
+            parts.fingerprint,
+            parts.dims,
+            parts.entries.len(),
+            names.len(),
+        ))?;
+        out.flush()
+    };
+    Ok(finish().map(|()| fingerprint))
 }
 
 fn intern(ids: &mut HashMap<String, u32>, names: &mut Vec<String>, name: String) -> u32 {

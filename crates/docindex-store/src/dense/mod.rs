@@ -22,7 +22,8 @@ mod tests;
 use bits::{hamming_distances, sign_code};
 use build::{write_streamed, Parts};
 
-const MAGIC: &[u8; 8] = b"DIDENSE2";
+/// Version 3 puts the rows first, so that they are written as the vectors are read.
+const MAGIC: &[u8; 8] = b"DIDENSE3";
 /// Magic, generation, dimensions, count, length of the names.
 const HEADER_BYTES: usize = 32;
 /// doc index, chunk index, node index (u32 each), scale (f32).
@@ -53,12 +54,13 @@ pub struct DenseIndex {
     rows: Rows,
 }
 
-/// Each vector's entry, then each vector's sign bits (`words` little-endian u64), as the
-/// file lays them out.
+/// Each vector's entry and each vector's sign bits (`words` little-endian u64), where the
+/// file (or the in-memory build) holds them.
 struct Head {
     bytes: HeadBytes,
-    /// Where the entries start in `bytes`.
+    /// Where the entries and the sign bits start in `bytes`.
     entries_at: usize,
+    codes_at: usize,
     count: usize,
     words: usize,
 }
@@ -266,7 +268,7 @@ impl DenseIndex {
         let Some(sizes) = Sizes::of(names_len, dims, count, words) else {
             return Ok(None);
         };
-        if sizes.total() != Some(length) {
+        if u64::try_from(sizes.total).ok() != Some(length) {
             return Ok(None);
         }
         // SAFETY: the file is only ever replaced whole (written beside, then renamed), so
@@ -276,10 +278,7 @@ impl DenseIndex {
         if map.len() as u64 != length {
             return Ok(None);
         }
-        let names_at = HEADER_BYTES;
-        let centre_at = names_at + names_len;
-        let entries_at = centre_at + dims * 4;
-        let Some(names) = map.get(names_at..centre_at) else {
+        let Some(names) = map.get(sizes.names_at..sizes.total) else {
             return Ok(None);
         };
         let Ok(names) = serde_json::from_slice::<serde_json::Value>(names) else {
@@ -297,7 +296,7 @@ impl DenseIndex {
             return Ok(None);
         };
         let centre = map
-            .get(centre_at..entries_at)
+            .get(sizes.centre_at..sizes.entries_at)
             .unwrap_or_default()
             .as_chunks::<4>()
             .0
@@ -305,10 +304,15 @@ impl DenseIndex {
             .map(|b| f32::from_le_bytes(*b))
             .collect();
         // A search touches the entries of its shortlist only: no read-ahead around them.
-        let _ = map.advise_range(memmap2::Advice::Random, entries_at, count * ENTRY_BYTES);
+        let _ = map.advise_range(
+            memmap2::Advice::Random,
+            sizes.entries_at,
+            count * ENTRY_BYTES,
+        );
         let head = Head {
             bytes: HeadBytes::Mapped(Arc::clone(&map)),
-            entries_at,
+            entries_at: sizes.entries_at,
+            codes_at: sizes.codes_at,
             count,
             words,
         };
@@ -547,6 +551,7 @@ impl Head {
         Head {
             bytes: HeadBytes::Owned(bytes),
             entries_at: 0,
+            codes_at: entries.len() * ENTRY_BYTES,
             count: entries.len(),
             words,
         }
@@ -577,7 +582,7 @@ impl Head {
 
     /// Every vector's sign bits, `words` little-endian u64 each.
     fn codes(&self) -> &[u8] {
-        let at = self.entries_at + self.count * ENTRY_BYTES;
+        let at = self.codes_at;
         self.bytes()
             .get(at..at + self.count * self.words * 8)
             .unwrap_or_default()
@@ -622,26 +627,31 @@ fn runs(sorted: &[usize], dims: usize) -> Vec<&[usize]> {
     out
 }
 
-/// Byte sizes of a file's parts.
+/// Where a file's parts start: the header, the int8 rows, the sign bits, the centre, the
+/// entries, the names.
 struct Sizes {
     rows_at: usize,
-    rows: usize,
+    codes_at: usize,
+    centre_at: usize,
+    entries_at: usize,
+    names_at: usize,
+    total: usize,
 }
 
 impl Sizes {
     fn of(names_len: usize, dims: usize, count: usize, words: usize) -> Option<Self> {
-        let rows_at = HEADER_BYTES
-            .checked_add(names_len)?
-            .checked_add(dims.checked_mul(4)?)?
-            .checked_add(count.checked_mul(ENTRY_BYTES)?)?
-            .checked_add(count.checked_mul(words)?.checked_mul(8)?)?;
+        let rows_at = HEADER_BYTES;
+        let codes_at = rows_at.checked_add(count.checked_mul(dims)?)?;
+        let centre_at = codes_at.checked_add(count.checked_mul(words)?.checked_mul(8)?)?;
+        let entries_at = centre_at.checked_add(dims.checked_mul(4)?)?;
+        let names_at = entries_at.checked_add(count.checked_mul(ENTRY_BYTES)?)?;
         Some(Sizes {
             rows_at,
-            rows: count.checked_mul(dims)?,
+            codes_at,
+            centre_at,
+            entries_at,
+            names_at,
+            total: names_at.checked_add(names_len)?,
         })
-    }
-
-    fn total(&self) -> Option<u64> {
-        u64::try_from(self.rows_at.checked_add(self.rows)?).ok()
     }
 }

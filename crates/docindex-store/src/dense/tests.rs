@@ -143,7 +143,9 @@ fn the_file_round_trips_and_ranks_as_f32_vectors_do() {
     let whole = std::fs::read(&path).unwrap();
     let mut stray = whole.clone();
     let names_len = u64::from_le_bytes(whole[24..32].try_into().unwrap()) as usize;
-    let last_entry = HEADER_BYTES + names_len + 70 * 4 + (rows.len() - 1) * ENTRY_BYTES;
+    let layout = Sizes::of(names_len, 70, rows.len(), 2).unwrap();
+    assert_eq!(layout.total, whole.len());
+    let last_entry = layout.entries_at + (rows.len() - 1) * ENTRY_BYTES;
     stray[last_entry..last_entry + 4].copy_from_slice(&2u32.to_le_bytes());
     std::fs::write(&path, stray).unwrap();
     assert!(DenseIndex::open(&path, 7).unwrap().is_none());
