@@ -231,7 +231,7 @@ fn a_library_that_refuses_the_file_beside_it_keeps_it_in_the_cache_folder() {
 }
 
 #[test]
-fn the_file_written_in_two_passes_is_the_index_held_whole() {
+fn the_file_written_as_the_vectors_are_read_is_the_index_held_whole() {
     let dir = tempfile::tempdir().unwrap();
     let (store, stored) = library_with_vectors(dir.path());
 
