@@ -142,3 +142,24 @@ proptest! {
         }
     }
 }
+
+/// Found by the HTML fuzz target: a row closed around a cell still open left the cell's
+/// start inside the next block's text, and closing the cell sliced through "—".
+#[test]
+fn a_cell_left_open_across_a_closed_row_keeps_its_text_whole() {
+    let body =
+        "<table><tr><td>abcdefghij</td><td></tr>Section 5—Corporate Governance</td></tr></table>";
+    let doc = index_document(
+        "cell.html",
+        body.as_bytes(),
+        &IndexSettings::default(),
+        &mut NoProgress,
+    )
+    .unwrap();
+    check(&doc);
+    assert!(
+        doc.text.contains("Section 5—Corporate Governance"),
+        "{}",
+        doc.text
+    );
+}

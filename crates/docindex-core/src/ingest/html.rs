@@ -527,7 +527,11 @@ impl State {
             "tr" if self.table_depth == 1 => self.flush(),
             "td" | "th" if self.table_depth == 1 => {
                 self.cell_open = false;
-                self.last_cell_text = self.cur.text[self.cell_start.min(self.cur.text.len())..]
+                self.last_cell_text = self
+                    .cur
+                    .text
+                    .get(self.cell_start..)
+                    .unwrap_or_default()
                     .trim()
                     .to_string();
                 self.cell_needs_separator = false;
@@ -675,6 +679,8 @@ impl State {
             }
             *start = 0;
         }
+        // So does a table cell still open (a row closed around it by bad markup).
+        self.cell_start = 0;
         let trimmed = block.text.trim_end().len();
         block.text.truncate(trimmed);
         if kind == Some(BlockKind::Line) {
