@@ -107,29 +107,31 @@ fn near(a: f64, b: f64) -> bool {
 /// and text word for word. Ranking folded its nodes already; this catches the sections
 /// added after it (statement rows found by their labels). `hits` are best first.
 pub(crate) fn fold_copied_hits(hits: &mut Vec<SearchHit>) {
-    let mut first_with: HashMap<[u8; 32], usize> = HashMap::new();
     let mut kept: Vec<SearchHit> = Vec::with_capacity(hits.len());
     for hit in hits.drain(..) {
-        let key = docindex_core::embed::text_hash(&format!("{}\n{}", hit.title.trim(), hit.text));
-        if let Some(&at) = first_with.get(&key) {
-            if kept[at].doc_id != hit.doc_id {
-                let copies = std::iter::once(HitCopy {
-                    doc_id: hit.doc_id,
-                    doc_name: hit.doc_name,
-                    node_id: hit.node_id,
-                })
-                .chain(hit.also_in);
-                for copy in copies {
-                    // Folded when ranked already, and met again through a statement row.
-                    if !kept[at].also_in.contains(&copy) {
-                        kept[at].also_in.push(copy);
-                    }
-                }
-                continue;
+        // A page of hits: compared directly, the whole texts only when lengths agree.
+        let original = kept.iter().position(|k| {
+            k.doc_id != hit.doc_id
+                && k.text.len() == hit.text.len()
+                && k.title.trim() == hit.title.trim()
+                && k.text == hit.text
+        });
+        let Some(at) = original else {
+            kept.push(hit);
+            continue;
+        };
+        let copies = std::iter::once(HitCopy {
+            doc_id: hit.doc_id,
+            doc_name: hit.doc_name,
+            node_id: hit.node_id,
+        })
+        .chain(hit.also_in);
+        for copy in copies {
+            // Folded when ranked already, and met again through a statement row.
+            if !kept[at].also_in.contains(&copy) {
+                kept[at].also_in.push(copy);
             }
         }
-        first_with.entry(key).or_insert(kept.len());
-        kept.push(hit);
     }
     *hits = kept;
 }

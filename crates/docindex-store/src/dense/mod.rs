@@ -1,4 +1,5 @@
-//! The dense leg's vectors held compactly: one file beside the library per embedding model.
+//! The dense leg's vectors held compactly: one file per embedding model, beside the library
+//! (or in the user's cache folder when its folder refuses it).
 //! Every chunk vector is kept twice over: as int8 with its own scale (a quarter of f32), and
 //! as one sign bit per dimension around the library's mean vector (a thirty-second). A
 //! search scans the bits by Hamming distance, then rescores a shortlist exactly from the
