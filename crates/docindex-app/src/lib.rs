@@ -28,6 +28,7 @@ use docindex_pdf::PdfiumReader;
 use docindex_store::{SqliteStore, StoreError};
 pub use model::{CacheChoice, ModelConfig};
 use rayon::prelude::*;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -86,6 +87,13 @@ pub enum AppError {
     /// The vector store outside the library (Chroma) is misnamed, down, slow or refused.
     #[error("{0}")]
     VectorStore(docindex_core::vectors::VectorStoreError),
+    /// Indexing one file panicked: our bug, contained to that file.
+    #[error(
+        "{path}: indexing stopped on an internal error ({message}); this is a bug in \
+         docindex, not a fault of the file: please report it with the file. Nothing of \
+         this file was stored; the other files were indexed"
+    )]
+    Panicked { path: PathBuf, message: String },
 }
 
 impl AppError {
@@ -108,7 +116,7 @@ impl AppError {
             AppError::Embed(_) => Fault::Runtime,
             AppError::Finance(e) => e.fault(),
             AppError::Topic(e) => e.fault(),
-            AppError::Companies(_) => Fault::Bug,
+            AppError::Companies(_) | AppError::Panicked { .. } => Fault::Bug,
             AppError::VectorStore(e) => e.fault(),
         }
     }
@@ -549,7 +557,18 @@ impl Library {
                                 cancel: &cancel,
                                 current: None,
                             };
-                            let prepared = prepare(path, &settings, known, tools, &mut progress);
+                            // A panic (a bug in a reader or a model client) ends this
+                            // file, not the batch: the unwinding stops here and the file
+                            // is reported like any other failure.
+                            let prepared = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                                prepare(path, &settings, known, tools, &mut progress)
+                            }))
+                            .unwrap_or_else(|payload| {
+                                Err(AppError::Panicked {
+                                    path: path.clone(),
+                                    message: panic_message(payload.as_ref()),
+                                })
+                            });
                             drop(progress);
                             let _ = tx.send((i, prepared));
                         })
@@ -825,6 +844,17 @@ fn read_source(path: &Path) -> Result<(Vec<u8>, String)> {
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_else(|| path.display().to_string());
     Ok((bytes, name))
+}
+
+/// What a panic said, when it said it with a string (as `panic!` and `expect` do).
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        (*text).to_string()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "a panic without a message".to_string()
+    }
 }
 
 fn prepare(

@@ -151,3 +151,57 @@ fn a_library_read_through_a_map_finds_what_it_found_by_copy_and_sees_new_documen
         .unwrap();
     assert!(buckle.iter().any(|(doc, ..)| *doc == summary.doc_id));
 }
+
+#[test]
+fn a_panic_while_indexing_one_file_fails_that_file_and_the_batch_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut library = Library::open(dir.path(), IndexSettings::default()).unwrap();
+    let kept = fixture("oracle_8-K_2024-11-14_item5.07.html");
+    library.index_paths(&[kept.clone()], 1, &|_| {}).unwrap()[0]
+        .result
+        .as_ref()
+        .unwrap();
+    let before = library.list().unwrap();
+    // A model client with a bug: it panics on one filing's text and answers the others.
+    library.set_llm(
+        Arc::new(ScriptedLlm::new("test/model", |req: &LlmRequest| {
+            if req.messages.iter().any(|m| m.content.contains("Buckle")) {
+                panic!("the reply buffer overflowed");
+            }
+            summaries(req)
+        })),
+        LlmOptions::default(),
+    );
+    let paths = [
+        fixture("buckle_8-K_2024-11-22.html"),
+        fixture("acme_q3_2024_earnings_call.txt"),
+    ];
+    let reports = library.index_paths(&paths, 2, &|_| {}).unwrap();
+
+    let err = reports[0].result.as_ref().unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.starts_with(&paths[0].display().to_string()),
+        "{message}"
+    );
+    assert!(message.contains("the reply buffer overflowed"), "{message}");
+    assert!(message.contains("bug"), "{message}");
+    assert_eq!(err.fault(), docindex_core::error::Fault::Bug);
+    assert!(
+        matches!(reports[1].result, Ok(IndexOutcome::Indexed { .. })),
+        "{:?}",
+        reports[1].result
+    );
+    let names: Vec<String> = library
+        .list()
+        .unwrap()
+        .into_iter()
+        .map(|d| d.doc_name)
+        .collect();
+    assert!(!names.iter().any(|n| n.starts_with("buckle")), "{names:?}");
+    assert!(names.contains(&"acme_q3_2024_earnings_call.txt".to_string()));
+    // What was stored before is untouched.
+    for doc in before {
+        assert!(names.contains(&doc.doc_name), "{names:?}");
+    }
+}

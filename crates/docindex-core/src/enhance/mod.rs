@@ -194,10 +194,11 @@ impl<'a> Enhancer<'a> {
         let mut provider_failed: Option<(usize, LlmError)> = None;
         std::thread::scope(|scope| {
             let (sender, receiver) = mpsc::channel();
+            let mut handles = Vec::with_capacity(workers);
             for _ in 0..workers {
                 let sender = sender.clone();
                 let (next, stop) = (&next, &stop);
-                scope.spawn(move || loop {
+                handles.push(scope.spawn(move || loop {
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
@@ -214,7 +215,7 @@ impl<'a> Enhancer<'a> {
                     if sender.send((i, outcome)).is_err() {
                         break;
                     }
-                });
+                }));
             }
             drop(sender);
             for (i, outcome) in receiver {
@@ -256,6 +257,13 @@ impl<'a> Enhancer<'a> {
                 if progress.cancelled() {
                     fatal.get_or_insert(IngestError::Cancelled);
                     stop.store(true, Ordering::Relaxed);
+                }
+            }
+            // A worker's panic goes on with its own message, so whoever contains it (the
+            // app, per file) can say what went wrong, not only that a thread panicked.
+            for handle in handles {
+                if let Err(payload) = handle.join() {
+                    std::panic::resume_unwind(payload);
                 }
             }
         });
