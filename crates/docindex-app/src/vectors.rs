@@ -454,7 +454,7 @@ impl Library {
                 }
                 Err(e) => tracing::warn!("vectors of {model} not deleted: {e}"),
             }
-            for file in docindex_store::dense_paths(self.store.path(), model) {
+            for file in docindex_store::dense_files(self.store.path(), model) {
                 if let Err(e) = std::fs::remove_file(&file) {
                     if e.kind() != std::io::ErrorKind::NotFound {
                         tracing::warn!("{}: not deleted: {e}", file.display());

@@ -157,7 +157,7 @@ fn a_panic_while_indexing_one_file_fails_that_file_and_the_batch_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let mut library = Library::open(dir.path(), IndexSettings::default()).unwrap();
     let kept = fixture("oracle_8-K_2024-11-14_item5.07.html");
-    library.index_paths(&[kept.clone()], 1, &|_| {}).unwrap()[0]
+    library.index_paths(&[kept], 1, &|_| {}).unwrap()[0]
         .result
         .as_ref()
         .unwrap();

@@ -18,7 +18,7 @@ mod search;
 mod write;
 
 pub use cache::{RedisCache, SqliteCache};
-pub use dense::{dense_path, dense_paths, DenseHit, DenseIndex};
+pub use dense::{dense_files, dense_path, dense_paths, DenseHit, DenseIndex};
 pub use search::{HitIdentity, LexicalHit, StoredVector};
 
 /// Errors of the store. A database we cannot open or write is a runtime fault; a stored

@@ -264,6 +264,18 @@ CREATE INDEX nodes_layout ON nodes(doc_id, ordinal, node_id, parent_id, level, t
     start_char, end_char, token_count, summary_engine, origin, start_page, end_page,
     financial_json);
 "#,
+    // 14: a counter only removals of vectors bump. While it stands, every vector a dense
+    // index file holds is still stored as it was, so the file can be extended by a file of
+    // the documents embedded since (`dense/added.rs`) instead of written again whole.
+    r#"
+CREATE TABLE vector_removals (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    generation INTEGER NOT NULL
+);
+INSERT INTO vector_removals (id, generation) VALUES (1, 0);
+CREATE TRIGGER chunk_vectors_removals_counted AFTER DELETE ON chunk_vectors
+    BEGIN UPDATE vector_removals SET generation = generation + 1; END;
+"#,
 ];
 
 impl SqliteStore {

@@ -343,6 +343,28 @@ impl SqliteStore {
         )?)
     }
 
+    /// How many times stored vectors were removed (a document removed or indexed again, a
+    /// model retired): while it stands, the vectors a dense index file holds are all still
+    /// stored as they were.
+    pub fn vector_removals(&self) -> Result<i64> {
+        Ok(self.conn.query_row(
+            "SELECT generation FROM vector_removals WHERE id = 1",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Documents with vectors for `model`, by id.
+    pub fn docs_with_vectors(&self, model: &str) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT d.doc_id FROM documents d
+             WHERE EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.doc_id = d.doc_id AND v.model = ?1)
+             ORDER BY d.doc_id",
+        )?;
+        let rows = stmt.query_map(params![model], |r| r.get(0))?;
+        Ok(rows.collect::<std::result::Result<Vec<String>, _>>()?)
+    }
+
     /// Documents with chunks but no vectors for `model` yet.
     pub fn docs_without_vectors(&self, model: &str) -> Result<Vec<String>> {
         let mut stmt = self.conn.prepare(

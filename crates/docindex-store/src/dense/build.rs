@@ -12,6 +12,12 @@ use std::path::Path;
 /// What an index is made of before it is encoded.
 pub(super) struct Parts {
     pub(super) fingerprint: i64,
+    /// The store's count of vector removals when the vectors were read
+    /// ([`SqliteStore::vector_removals`]): while it stands, the file can be extended.
+    pub(super) removals: i64,
+    /// For a file of the documents added since a whole file was written: that file's
+    /// generation.
+    pub(super) base: Option<i64>,
     pub(super) dims: usize,
     pub(super) docs: Vec<String>,
     pub(super) nodes: Vec<String>,
@@ -26,7 +32,7 @@ impl Parts {
     /// The index held in memory: for a library whose file cannot be written anywhere.
     pub(super) fn build(store: &SqliteStore, model: &str, fingerprint: i64) -> Result<Self> {
         let mut vectors = Vec::new();
-        let mut parts = Self::read(store, model, fingerprint, &mut |row| {
+        let mut parts = Self::read(store, model, fingerprint, None, &mut |row| {
             vectors.extend_from_slice(row);
             Ok(())
         })?
@@ -43,16 +49,20 @@ impl Parts {
 
     /// The one pass over the stored vectors: where each came from, its scale and their
     /// mean (which the sign bits are taken around), each int8 row handed to `rows` as it
-    /// is read and not kept (over 10,000 filings the rows are 1.3 GB). The outer error is
-    /// the store's; the inner one `rows`'s.
+    /// is read and not kept (over 10,000 filings the rows are 1.3 GB). Only the vectors of
+    /// `scope`'s documents when it is given. The outer error is the store's; the inner one
+    /// `rows`'s.
     pub(super) fn read(
         store: &SqliteStore,
         model: &str,
         fingerprint: i64,
+        scope: Option<&Scope>,
         rows: &mut RowSink<'_>,
     ) -> Result<std::io::Result<Self>> {
         let mut parts = Parts {
             fingerprint,
+            removals: store.vector_removals()?,
+            base: scope.map(|s| s.base),
             dims: 0,
             docs: Vec::new(),
             nodes: Vec::new(),
@@ -67,7 +77,7 @@ impl Parts {
         let mut mismatch = None;
         let mut failed: Option<std::io::Error> = None;
         let mut row = Vec::new();
-        store.for_each_vector(model, None, &mut |v| {
+        store.for_each_vector(model, scope.map(|s| s.docs.as_slice()), &mut |v| {
             if mismatch.is_some() || failed.is_some() {
                 return;
             }
@@ -110,7 +120,15 @@ impl Parts {
     }
 
     fn names(&self) -> String {
-        serde_json::json!({"docs": self.docs, "nodes": self.nodes}).to_string()
+        let mut names = serde_json::json!({
+            "docs": self.docs,
+            "nodes": self.nodes,
+            "removals": self.removals,
+        });
+        if let Some(base) = self.base {
+            names["base"] = base.into();
+        }
+        names.to_string()
     }
 
     /// What follows the sign bits: the centre, the entries and the names.
@@ -152,8 +170,16 @@ impl Parts {
             centre: self.centre,
             words,
             rows: Rows::Memory(self.vectors),
+            added: None,
         }
     }
+}
+
+/// The documents a file of what was added holds, and the generation of the whole file it
+/// extends.
+pub(super) struct Scope {
+    pub(super) docs: Vec<String>,
+    pub(super) base: i64,
 }
 
 /// What takes each vector's int8 row as it is read.
@@ -213,7 +239,8 @@ pub(super) fn encode_row(
     code_of(row, scale, centre, vector.len().div_ceil(64))
 }
 
-/// Writes `model`'s index of the store's vectors to `path` in one pass over them, each
+/// Writes `model`'s index of the store's vectors (of `scope`'s documents only, when given)
+/// to `path` in one pass over them, each
 /// int8 row as it is read (built whole in memory, the index took 2 GB over 10,000
 /// filings); the sign bits, which need the mean of every vector, are then made from the
 /// rows read back from the file, and the header written last. Call it inside
@@ -224,6 +251,7 @@ pub(super) fn write_streamed(
     store: &SqliteStore,
     model: &str,
     path: &Path,
+    scope: Option<&Scope>,
 ) -> Result<std::io::Result<i64>> {
     let fingerprint = store.vector_count()?;
     let mut out = match File::create(path) {
@@ -234,7 +262,9 @@ pub(super) fn write_streamed(
     if let Err(e) = out.write_all(&[0u8; HEADER_BYTES]) {
         return Ok(Err(e));
     }
-    let parts = match Parts::read(store, model, fingerprint, &mut |row| out.write_all(row))? {
+    let parts = match Parts::read(store, model, fingerprint, scope, &mut |row| {
+        out.write_all(row)
+    })? {
         Ok(parts) => parts,
         Err(e) => return Ok(Err(e)),
     };

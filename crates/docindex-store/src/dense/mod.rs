@@ -7,7 +7,8 @@
 //! and the rows are read by position, or through the map in a process that searches many
 //! times ([`DenseIndex::map_rows`]). The file is derived
 //! from `chunk_vectors` and carries their generation, so a library whose vectors changed
-//! builds it again; SQLite stays the truth.
+//! builds it again, or, when they only grew, extends it by a file of the documents added
+//! (`added.rs`); SQLite stays the truth.
 
 use crate::{Result, SqliteStore, StoreError};
 use std::fs::File;
@@ -15,6 +16,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+mod added;
 mod bits;
 mod build;
 #[cfg(test)]
@@ -53,6 +55,21 @@ pub struct DenseIndex {
     /// u64 words of sign bits per vector.
     words: usize,
     rows: Rows,
+    /// The documents embedded since this file was written, from their own file
+    /// (`added.rs`): adding a filing to a large library writes its vectors, not all of them.
+    added: Option<Box<DenseIndex>>,
+}
+
+/// What a file says it was made from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Stamp {
+    /// The store's vector generation.
+    generation: i64,
+    /// The store's count of vector removals (absent from files of older versions, which
+    /// are never extended).
+    removals: Option<i64>,
+    /// For a file of added documents, the generation of the whole file it extends.
+    base: Option<i64>,
 }
 
 /// Each vector's entry and each vector's sign bits (`words` little-endian u64), where the
@@ -137,6 +154,15 @@ pub fn dense_paths(library: &Path, model: &str) -> Vec<PathBuf> {
     paths
 }
 
+/// Every file `model`'s index of the library at `library` may have left: the whole files
+/// of [`dense_paths`] and the files of what was added since each was written.
+pub fn dense_files(library: &Path, model: &str) -> Vec<PathBuf> {
+    dense_paths(library, model)
+        .into_iter()
+        .flat_map(|whole| [added::added_path(&whole), whole])
+        .collect()
+}
+
 /// The file of `model`'s index beside the library at `library`.
 pub fn dense_path(library: &Path, model: &str) -> PathBuf {
     let safe: String = model
@@ -159,10 +185,13 @@ impl DenseIndex {
         let fingerprint = store.vector_count()?;
         let paths = dense_paths(store.path(), model);
         for path in &paths {
-            match Self::open(path, fingerprint) {
-                Ok(Some(index)) => return Ok(index),
-                Ok(None) => {}
-                Err(e) => tracing::debug!("{}: {e}; building it again", path.display()),
+            if let Some(index) = Self::open_current(path, fingerprint) {
+                return Ok(index);
+            }
+        }
+        for path in &paths {
+            if let Some(index) = added::extend(store, model, path)? {
+                return Ok(index);
             }
         }
         let mut refused = Vec::new();
@@ -170,6 +199,7 @@ impl DenseIndex {
             match Self::write_for(store, model, path)? {
                 Ok(generation) => {
                     if let Ok(Some(index)) = Self::open(path, generation) {
+                        added::discard(path);
                         return Ok(index);
                     }
                 }
@@ -197,7 +227,7 @@ impl DenseIndex {
         // Another process may be writing it too: written beside, then renamed.
         let partial = path.with_extension(format!("partial-{}", std::process::id()));
         let written = store
-            .in_snapshot(|| write_streamed(store, model, &partial))
+            .in_snapshot(|| write_streamed(store, model, &partial, None))
             .map(|written| {
                 written.and_then(|generation| std::fs::rename(&partial, path).map(|()| generation))
             });
@@ -215,10 +245,15 @@ impl DenseIndex {
             .find_map(|path| Self::open_current(path, generation))
     }
 
-    /// The index in the file at `path` when that is whole and of this generation (`None`
-    /// otherwise: [`Self::for_store`] builds it again); its int8 rows stay on disk.
+    /// The index in the file at `path` when that is whole and of this generation, or
+    /// extended to it by the file of what was added since (`None` otherwise:
+    /// [`Self::for_store`] builds it again); its int8 rows stay on disk.
     pub fn open_current(path: &Path, generation: i64) -> Option<Self> {
-        Self::open(path, generation).ok().flatten()
+        let (index, stamp) = Self::open_stamped(path).ok().flatten()?;
+        if stamp.generation == generation {
+            return Some(index);
+        }
+        added::open_extended(index, stamp, path, generation)
     }
 
     /// Reads the int8 rows through a read-only map from now on. Rescoring a shortlist
@@ -234,12 +269,19 @@ impl DenseIndex {
                 at: *at as usize,
             };
         }
+        self.added = self.added.map(|added| Box::new(added.map_rows()));
         self
     }
 
-    /// The index in the file at `path` when it is whole and of this generation; its
-    /// int8 rows stay on disk.
+    /// The index in the file at `path` when it is whole and of this generation (that
+    /// file alone); its int8 rows stay on disk.
     fn open(path: &Path, fingerprint: i64) -> std::io::Result<Option<Self>> {
+        Ok(Self::open_stamped(path)?
+            .and_then(|(index, stamp)| (stamp.generation == fingerprint).then_some(index)))
+    }
+
+    /// The index in the file at `path` when it is whole, with what it was made from.
+    fn open_stamped(path: &Path) -> std::io::Result<Option<(Self, Stamp)>> {
         let mut file = match File::open(path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -262,7 +304,8 @@ impl DenseIndex {
         let Ok(names_len) = usize::try_from(u64::from_le_bytes(long)) else {
             return Ok(None);
         };
-        if &header[..8] != MAGIC || stored_fingerprint != fingerprint || dims == 0 {
+        // No dimensions only for a file of no vectors (nothing was added since).
+        if &header[..8] != MAGIC || (dims == 0 && count > 0) {
             return Ok(None);
         }
         let words = dims.div_ceil(64);
@@ -296,6 +339,11 @@ impl DenseIndex {
         let (Some(docs), Some(nodes)) = (strings("docs"), strings("nodes")) else {
             return Ok(None);
         };
+        let stamp = Stamp {
+            generation: stored_fingerprint,
+            removals: names.get("removals").and_then(serde_json::Value::as_i64),
+            base: names.get("base").and_then(serde_json::Value::as_i64),
+        };
         let centre = map
             .get(sizes.centre_at..sizes.entries_at)
             .unwrap_or_default()
@@ -324,7 +372,7 @@ impl DenseIndex {
         {
             return Ok(None);
         }
-        Ok(Some(DenseIndex {
+        let index = DenseIndex {
             dims,
             docs,
             nodes,
@@ -336,7 +384,9 @@ impl DenseIndex {
                 path: path.to_path_buf(),
                 at: sizes.rows_at as u64,
             },
-        }))
+            added: None,
+        };
+        Ok(Some((index, stamp)))
     }
 
     /// The `limit` nearest chunks to `query` (a unit vector) among the documents `keep`
@@ -347,10 +397,12 @@ impl DenseIndex {
         keep: &dyn Fn(&str) -> bool,
         limit: usize,
     ) -> Result<Vec<DenseHit>> {
-        let shortlist = (limit * SHORTLIST_FACTOR)
-            .max(SHORTLIST_MIN)
-            .max(self.len() / SHORTLIST_SHARE);
-        self.ranked(query, keep, limit, Some(shortlist))
+        self.merged(limit, &|file| {
+            let shortlist = (limit * SHORTLIST_FACTOR)
+                .max(SHORTLIST_MIN)
+                .max(file.head.count / SHORTLIST_SHARE);
+            file.ranked(query, keep, limit, Some(shortlist))
+        })
     }
 
     /// As [`Self::nearest`], but every vector in scope is scored exactly (provenance, and
@@ -361,7 +413,23 @@ impl DenseIndex {
         keep: &dyn Fn(&str) -> bool,
         limit: usize,
     ) -> Result<Vec<DenseHit>> {
-        self.ranked(query, keep, limit, None)
+        self.merged(limit, &|file| file.ranked(query, keep, limit, None))
+    }
+
+    /// `rank`'s hits in this file and in the file of what was added since, the `limit`
+    /// most similar: the similarities are exact in both, so they compare.
+    fn merged(
+        &self,
+        limit: usize,
+        rank: &dyn Fn(&DenseIndex) -> Result<Vec<DenseHit>>,
+    ) -> Result<Vec<DenseHit>> {
+        let mut hits = rank(self)?;
+        if let Some(added) = &self.added {
+            hits.extend(rank(added)?);
+            hits.sort_by(|a, b| b.similarity.total_cmp(&a.similarity));
+            hits.truncate(limit);
+        }
+        Ok(hits)
     }
 
     fn ranked(
@@ -530,13 +598,13 @@ impl DenseIndex {
         Ok(scored)
     }
 
-    /// Vectors held.
+    /// Vectors held (with those of the documents added since the file was written).
     pub fn len(&self) -> usize {
-        self.head.count
+        self.head.count + self.added.as_ref().map_or(0, |added| added.len())
     }
 
     pub fn is_empty(&self) -> bool {
-        self.head.count == 0
+        self.len() == 0
     }
 }
 

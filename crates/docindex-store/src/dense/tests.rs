@@ -32,6 +32,8 @@ fn parts_of(rows: &[Vec<f32>]) -> Parts {
     let dims = rows[0].len();
     let mut parts = Parts {
         fingerprint: 7,
+        removals: 0,
+        base: None,
         dims,
         docs: vec!["a".into(), "b".into()],
         nodes: vec!["0000".into(), "0001".into()],
@@ -160,37 +162,43 @@ fn the_file_round_trips_and_ranks_as_f32_vectors_do() {
 /// A library of two filings whose chunks have vectors of 70 dimensions (`rows`), of
 /// `test-model`; how many.
 fn library_with_vectors(dir: &Path) -> (SqliteStore, usize) {
-    use docindex_core::progress::NoProgress;
-    use docindex_core::store::DocumentStore;
     let mut store = SqliteStore::open(&dir.join("library.sqlite")).unwrap();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
     let mut stored = 0;
     for name in [
         "oracle_8-K_2024-11-14_item5.07.html",
         "apple_10-Q_Q3FY2023_0000320193-23-000077.html",
     ] {
-        let bytes = std::fs::read(fixtures.join(name)).unwrap();
-        let doc = docindex_core::index_document(
-            name,
-            &bytes,
-            &docindex_core::IndexSettings::default(),
-            &mut NoProgress,
-        )
-        .unwrap();
-        store.replace(&doc).unwrap();
-        let vectors: Vec<(Vec<f32>, [u8; 32])> = rows(stored + doc.chunks.len())
-            .split_off(stored)
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| (v, [i as u8; 32]))
-            .collect();
-        stored += vectors.len();
-        store
-            .put_vectors(&doc.doc_id, "test-model", &vectors)
-            .unwrap();
+        stored += add_with_vectors(&mut store, name, stored).1;
     }
     assert!(stored > 90, "{stored} chunks");
     (store, stored)
+}
+
+/// Indexes the fixture `name` into `store` with vectors of `test-model` from `rows`,
+/// starting at `first`; its id and how many vectors.
+fn add_with_vectors(store: &mut SqliteStore, name: &str, first: usize) -> (String, usize) {
+    use docindex_core::progress::NoProgress;
+    use docindex_core::store::DocumentStore;
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let bytes = std::fs::read(fixtures.join(name)).unwrap();
+    let doc = docindex_core::index_document(
+        name,
+        &bytes,
+        &docindex_core::IndexSettings::default(),
+        &mut NoProgress,
+    )
+    .unwrap();
+    store.replace(&doc).unwrap();
+    let vectors: Vec<(Vec<f32>, [u8; 32])> = rows(first + doc.chunks.len())
+        .split_off(first)
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| (v, [i as u8; 32]))
+        .collect();
+    store
+        .put_vectors(&doc.doc_id, "test-model", &vectors)
+        .unwrap();
+    (doc.doc_id, vectors.len())
 }
 
 #[test]
@@ -301,4 +309,97 @@ fn rows_are_read_in_few_pieces() {
     // A long stretch is cut into blocks.
     let long: Vec<usize> = (0..10_000).collect();
     assert!(runs(&long, 384).iter().all(|r| r.len() * 384 <= READ_BLOCK));
+}
+
+#[test]
+fn a_library_grown_by_a_filing_writes_that_filings_vectors_not_all_of_them() {
+    use docindex_core::store::DocumentStore;
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SqliteStore::open(&dir.path().join("library.sqlite")).unwrap();
+    let mut stored = 0;
+    let (mut ids, mut counts) = (Vec::new(), Vec::new());
+    for name in [
+        "oracle_8-K_2024-11-14_item5.07.html",
+        "buckle_8-K_2024-11-22.html",
+        "buckle_8-K_2024-11-22_EX-99.1_press_release.html",
+        "acme_q3_2024_earnings_call.txt",
+    ] {
+        let (id, count) = add_with_vectors(&mut store, name, stored);
+        ids.push(id);
+        counts.push(count);
+        stored += count;
+    }
+    let whole_path = dense_path(store.path(), "test-model");
+    let added_path = added::added_path(&whole_path);
+    assert_eq!(
+        DenseIndex::for_store(&store, "test-model").unwrap().len(),
+        stored
+    );
+    let whole_bytes = std::fs::read(&whole_path).unwrap();
+    assert!(!added_path.exists());
+
+    // A filing more: its vectors go to their own file; the whole file is left as it was.
+    let (medicis, count) = add_with_vectors(
+        &mut store,
+        "medicis_10-K_FY1999_0000950153-99-001234.html",
+        stored,
+    );
+    stored += count;
+    let grown = DenseIndex::for_store(&store, "test-model").unwrap();
+    assert_eq!(grown.len(), stored);
+    assert_eq!(std::fs::read(&whole_path).unwrap(), whole_bytes);
+    assert!(added_path.is_file());
+    assert_eq!(
+        grown.added.as_ref().map(|a| a.docs.clone()),
+        Some(vec![medicis.clone()])
+    );
+
+    // It ranks as the index written whole does, in both files, scoped or not.
+    let whole = Parts::build(&store, "test-model", store.vector_count().unwrap())
+        .unwrap()
+        .into_memory_index();
+    let all = rows(stored);
+    let key = |hits: Vec<DenseHit>| -> Vec<(String, usize)> {
+        hits.into_iter()
+            .map(|h| (h.doc_id, h.chunk_index))
+            .collect()
+    };
+    for at in [0, 5, stored - count, stored - 1] {
+        let query = &all[at];
+        assert_eq!(
+            key(grown.nearest_exhaustive(query, &|_| true, 10).unwrap()),
+            key(whole.nearest_exhaustive(query, &|_| true, 10).unwrap()),
+        );
+        let only_others = |doc: &str| doc != medicis;
+        assert_eq!(
+            key(grown.nearest(query, &only_others, 10).unwrap()),
+            key(whole.nearest(query, &only_others, 10).unwrap()),
+        );
+    }
+    // The new filing's chunk is its own nearest, found through the added file.
+    let last = grown.nearest(&all[stored - 1], &|_| true, 1).unwrap();
+    assert_eq!(
+        (last[0].doc_id.as_str(), last[0].chunk_index),
+        (medicis.as_str(), count - 1)
+    );
+
+    // A new search process opens both at this generation, and neither at another.
+    let generation = store.vector_count().unwrap();
+    let opened = DenseIndex::open_current(&whole_path, generation).unwrap();
+    assert_eq!(opened.len(), stored);
+    assert!(DenseIndex::open_current(&whole_path, generation + 1).is_none());
+    assert_eq!(
+        key(opened.map_rows().nearest(&all[3], &|_| true, 10).unwrap()),
+        key(whole.nearest(&all[3], &|_| true, 10).unwrap())
+    );
+
+    // A removal: the stored vectors are no longer a superset of the whole file's, so it is
+    // written again whole, holding what is stored now, and the added file goes.
+    assert!(store.remove(&ids[3]).unwrap());
+    let rewritten = DenseIndex::for_store(&store, "test-model").unwrap();
+    assert_ne!(std::fs::read(&whole_path).unwrap(), whole_bytes);
+    assert!(!added_path.exists());
+    assert!(rewritten.added.is_none());
+    assert_eq!(rewritten.len(), stored - counts[3]);
+    assert!(rewritten.docs.contains(&medicis) && !rewritten.docs.contains(&ids[3]));
 }
