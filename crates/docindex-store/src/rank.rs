@@ -47,7 +47,15 @@ const KEPT_ROWIDS: usize = 1 << 24;
 /// The per-rowid token counts of FTS5's `%_docsize` rows `(rowid, sz)`, where `sz` holds a
 /// SQLite varint per column, as [`TermCounts::lengths`] keeps them.
 pub(crate) fn row_lengths(rows: impl IntoIterator<Item = (i64, Vec<u8>)>) -> Vec<u8> {
-    let mut lengths: Vec<u16> = Vec::new();
+    with_row_lengths(Vec::new(), rows)
+}
+
+/// `kept` (as [`row_lengths`] stores them) with the lengths of `rows` added.
+pub(crate) fn with_row_lengths(
+    kept: Vec<u16>,
+    rows: impl IntoIterator<Item = (i64, Vec<u8>)>,
+) -> Vec<u8> {
+    let mut lengths = kept;
     for (rowid, sizes) in rows {
         let Some(at) = usize::try_from(rowid).ok().filter(|at| *at < KEPT_ROWIDS) else {
             continue;

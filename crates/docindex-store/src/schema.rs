@@ -276,6 +276,28 @@ INSERT INTO vector_removals (id, generation) VALUES (1, 0);
 CREATE TRIGGER chunk_vectors_removals_counted AFTER DELETE ON chunk_vectors
     BEGIN UPDATE vector_removals SET generation = generation + 1; END;
 "#,
+    // 15: the same for the search statistics (`term_counts`): a counter only removals and
+    // changes of passages and title rows bump, and where each count stopped. While the
+    // counter stands, the rows past `last_rowid` are exactly the ones added since, and
+    // their terms are added to the counts instead of every row being counted again (6 s a
+    // filing added at 10,000 filings).
+    r#"
+CREATE TABLE search_removals (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    generation INTEGER NOT NULL
+);
+INSERT INTO search_removals (id, generation) VALUES (1, 0);
+CREATE TRIGGER chunks_removals_counted AFTER DELETE ON chunks
+    BEGIN UPDATE search_removals SET generation = generation + 1; END;
+CREATE TRIGGER chunks_changes_counted AFTER UPDATE ON chunks
+    BEGIN UPDATE search_removals SET generation = generation + 1; END;
+CREATE TRIGGER node_search_removals_counted AFTER DELETE ON node_search
+    BEGIN UPDATE search_removals SET generation = generation + 1; END;
+CREATE TRIGGER node_search_changes_counted AFTER UPDATE ON node_search
+    BEGIN UPDATE search_removals SET generation = generation + 1; END;
+ALTER TABLE term_counts_state ADD COLUMN removals INTEGER NOT NULL DEFAULT -1;
+ALTER TABLE term_counts_state ADD COLUMN last_rowid INTEGER NOT NULL DEFAULT -1;
+"#,
 ];
 
 impl SqliteStore {

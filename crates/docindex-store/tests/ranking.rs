@@ -213,3 +213,97 @@ fn two_halves_by_rowid_merge_into_the_whole_ranking() {
         assert_eq!(key(&merged), key(&whole), "{query}");
     }
 }
+
+/// Every stored term count of `source`, and its stored row lengths, read on a plain
+/// connection.
+fn stored_counts(path: &Path, source: &str) -> (HashMap<String, i64>, Vec<u8>) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT term, holding FROM term_counts WHERE source = ?1")
+        .unwrap();
+    let counts = stmt
+        .query_map([source], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    let lengths = conn
+        .query_row(
+            "SELECT lengths FROM term_counts_state WHERE source = ?1",
+            [source],
+            |r| r.get(0),
+        )
+        .unwrap();
+    (counts, lengths)
+}
+
+#[test]
+fn filings_added_since_the_last_count_are_counted_alone_and_add_up_to_a_whole_recount() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lib.sqlite");
+    let mut store = SqliteStore::open(&path).unwrap();
+    store
+        .replace(&indexed("apple_10-Q_Q3FY2023_0000320193-23-000077.html"))
+        .unwrap();
+    store
+        .replace(&indexed("medicis_10-K_FY1999_0000950153-99-001234.html"))
+        .unwrap();
+    assert!(store.refresh_term_counts().unwrap());
+    // A mark on one stored count: a count of only the added rows keeps it, a whole
+    // recount does not.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let marked = conn
+        .execute(
+            "UPDATE term_counts SET holding = holding + 1000 WHERE source = 'chunks' AND term = 'revenu'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(marked, 1);
+
+    for name in [
+        "buckle_8-K_2024-11-22_EX-99.1_press_release.html",
+        "oracle_8-K_2024-11-14_item5.07.html",
+    ] {
+        store.replace(&indexed(name)).unwrap();
+    }
+    assert!(store.refresh_term_counts().unwrap());
+    assert!(store.term_counts_current().unwrap());
+    let added = [
+        stored_counts(&path, "chunks"),
+        stored_counts(&path, "nodes"),
+    ];
+
+    // Counted again whole (as a library from before migration 15 is).
+    conn.execute(
+        "UPDATE term_counts_state SET generation = -1, removals = -1",
+        [],
+    )
+    .unwrap();
+    let mut store = SqliteStore::open(&path).unwrap();
+    assert!(store.refresh_term_counts().unwrap());
+    let whole = [
+        stored_counts(&path, "chunks"),
+        stored_counts(&path, "nodes"),
+    ];
+    assert_eq!(added[1], whole[1], "titles and summaries");
+    assert_eq!(added[0].1, whole[0].1, "passage lengths");
+    let (mut added_chunks, mut whole_chunks) = (added[0].0.clone(), whole[0].0.clone());
+    let stem = "revenu".to_string();
+    assert_eq!(
+        added_chunks.remove(&stem).unwrap() - whole_chunks.remove(&stem).unwrap(),
+        1000,
+        "only the added rows were counted"
+    );
+    assert!(whole_chunks.len() > 1000);
+    assert_eq!(added_chunks, whole_chunks);
+    assert_ranks_as_fts5(&store, &path);
+
+    // A removal: counted whole again, and still bm25's scores.
+    let buckle = indexed("buckle_8-K_2024-11-22_EX-99.1_press_release.html");
+    store.remove(&buckle.doc_id).unwrap();
+    assert!(store.refresh_term_counts().unwrap());
+    assert_ranks_as_fts5(&store, &path);
+    let recounted = stored_counts(&path, "chunks").0;
+    let buckle_rows = |counts: &HashMap<String, i64>| counts.get("buckl").copied().unwrap_or(0);
+    assert!(buckle_rows(&added_chunks) > 0);
+    assert!(buckle_rows(&recounted) < buckle_rows(&added_chunks));
+}
