@@ -121,17 +121,23 @@ fn stored_counts_rank_exactly_as_fts5_and_out_of_date_counts_are_not_read() {
     assert_ranks_as_fts5(&store, &path);
 }
 
+/// A library at `path` of a 10-Q and a 10-K.
+fn quarterly_and_annual(path: &Path) -> SqliteStore {
+    let mut store = SqliteStore::open(path).unwrap();
+    for name in [
+        "apple_10-Q_Q3FY2023_0000320193-23-000077.html",
+        "medicis_10-K_FY1999_0000950153-99-001234.html",
+    ] {
+        store.replace(&indexed(name)).unwrap();
+    }
+    store
+}
+
 #[test]
 fn the_ranking_reads_the_stored_counts_and_lengths_while_they_are_current() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("lib.sqlite");
-    let mut store = SqliteStore::open(&path).unwrap();
-    store
-        .replace(&indexed("apple_10-Q_Q3FY2023_0000320193-23-000077.html"))
-        .unwrap();
-    store
-        .replace(&indexed("medicis_10-K_FY1999_0000950153-99-001234.html"))
-        .unwrap();
+    let mut store = quarterly_and_annual(&path);
     store.refresh_term_counts().unwrap();
     let query = "\"revenue\" OR \"cash\"";
     let fair = store.bm25_chunks(query, None, 20).unwrap();
@@ -240,13 +246,7 @@ fn stored_counts(path: &Path, source: &str) -> (HashMap<String, i64>, Vec<u8>) {
 fn filings_added_since_the_last_count_are_counted_alone_and_add_up_to_a_whole_recount() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("lib.sqlite");
-    let mut store = SqliteStore::open(&path).unwrap();
-    store
-        .replace(&indexed("apple_10-Q_Q3FY2023_0000320193-23-000077.html"))
-        .unwrap();
-    store
-        .replace(&indexed("medicis_10-K_FY1999_0000950153-99-001234.html"))
-        .unwrap();
+    let mut store = quarterly_and_annual(&path);
     assert!(store.refresh_term_counts().unwrap());
     // A mark on one stored count: a count of only the added rows keeps it, a whole
     // recount does not.
