@@ -248,6 +248,9 @@ pub struct EmbedReport {
     /// indexed again), so it was reused, not computed.
     pub reused: usize,
     pub millis: u128,
+    /// Documents whose embedding panicked (our bug), by name, with the panic's message:
+    /// they stay without vectors (searchable by words and titles), the others went on.
+    pub failed: Vec<(String, String)>,
 }
 
 enum Prepared {
@@ -847,7 +850,7 @@ fn read_source(path: &Path) -> Result<(Vec<u8>, String)> {
 }
 
 /// What a panic said, when it said it with a string (as `panic!` and `expect` do).
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(text) = payload.downcast_ref::<&str>() {
         (*text).to_string()
     } else if let Some(text) = payload.downcast_ref::<String>() {

@@ -414,15 +414,39 @@ impl Library {
                 continue;
             };
             on_progress(i, pending.len(), &doc.doc_name);
+            // A panic embedding one document (a tokenizer or model bug) leaves that one
+            // without vectors, named in the report; the others are embedded.
+            let contained = |report: &mut EmbedReport, payload: Box<dyn std::any::Any + Send>| {
+                let message = crate::panic_message(payload.as_ref());
+                tracing::error!(
+                    "{}: embedding stopped on an internal error: {message}",
+                    doc.doc_name
+                );
+                report.failed.push((doc.doc_name.clone(), message));
+            };
             if let Some(remote) = self.vector_store.clone() {
-                self.embed_into(remote.as_ref(), embedder.as_ref(), &doc, &mut report)?;
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    self.embed_into(remote.as_ref(), embedder.as_ref(), &doc, &mut report)
+                }));
+                match outcome {
+                    Ok(result) => result?,
+                    Err(payload) => contained(&mut report, payload),
+                }
                 continue;
             }
             let model = embedder.model_id();
-            let ChunkEmbeddings { vectors, reused } =
+            let embedded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 embed_chunks(embedder.as_ref(), &doc, &|hash| {
                     Ok(self.store.vector_of_text(model, hash)?)
-                })?;
+                })
+            }));
+            let ChunkEmbeddings { vectors, reused } = match embedded {
+                Ok(embedded) => embedded?,
+                Err(payload) => {
+                    contained(&mut report, payload);
+                    continue;
+                }
+            };
             self.store.put_vectors(doc_id, model, &vectors)?;
             report.documents += 1;
             report.chunks += vectors.len() - reused;

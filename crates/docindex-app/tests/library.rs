@@ -205,3 +205,52 @@ fn a_panic_while_indexing_one_file_fails_that_file_and_the_batch_goes_on() {
         assert!(names.contains(&doc.doc_name), "{names:?}");
     }
 }
+
+/// Letter counts as a vector; panics on any text that names Buckle (an embedder with a bug).
+struct PanicsOnBuckle;
+
+impl docindex_core::embed::Embedder for PanicsOnBuckle {
+    fn model_id(&self) -> &str {
+        "test/letters"
+    }
+    fn dimensions(&self) -> usize {
+        26
+    }
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, docindex_core::embed::EmbedError> {
+        Ok(texts
+            .iter()
+            .map(|text| {
+                assert!(!text.contains("Buckle"), "the tokenizer overflowed");
+                let mut v = [0.1f32; 26];
+                for c in text.chars().filter(char::is_ascii_lowercase) {
+                    v[(c as u8 - b'a') as usize] += 1.0;
+                }
+                let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+                v.iter().map(|x| x / norm).collect()
+            })
+            .collect())
+    }
+}
+
+#[test]
+fn a_panic_while_embedding_one_document_leaves_it_named_and_the_others_embedded() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut library = Library::open(dir.path(), IndexSettings::default()).unwrap();
+    library.set_embedder(Arc::new(PanicsOnBuckle));
+    let paths = [
+        fixture("buckle_8-K_2024-11-22.html"),
+        fixture("acme_q3_2024_earnings_call.txt"),
+    ];
+    for report in library.index_paths(&paths, 2, &|_| {}).unwrap() {
+        report.result.unwrap();
+    }
+    let report = library.embed_pending(&|_, _, _| {}).unwrap();
+    assert_eq!(report.documents, 1);
+    assert_eq!(report.failed.len(), 1, "{:?}", report.failed);
+    assert_eq!(report.failed[0].0, "buckle_8-K_2024-11-22.html");
+    assert!(report.failed[0].1.contains("the tokenizer overflowed"));
+    // The failed document waits for the next embedding stage; the other has its vectors.
+    let buckle = library.document("buckle_8-K_2024-11-22.html").unwrap();
+    assert_eq!(library.awaiting_embeddings().unwrap(), vec![buckle.doc_id]);
+    assert_eq!(library.list().unwrap().len(), 2);
+}

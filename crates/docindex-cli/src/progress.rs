@@ -221,7 +221,17 @@ pub fn embed_stage(library: &mut Library, quiet: bool) -> i32 {
         }
     });
     bar.finish_and_clear();
-    match result {
+    if let Ok(report) = &result {
+        for (name, message) in &report.failed {
+            eprintln!(
+                "error: {name}: embedding stopped on an internal error ({message}); this is a \
+                 bug in docindex, please report it with the file. The document is stored and \
+                 searchable by its words; the other documents were embedded"
+            );
+        }
+    }
+    let failed = result.as_ref().map_or(0, |report| report.failed.len());
+    let code = match result {
         Ok(report) if report.documents > 0 && !quiet => {
             let shared = if report.shared > 0 {
                 format!(
@@ -257,5 +267,10 @@ pub fn embed_stage(library: &mut Library, quiet: bool) -> i32 {
             eprintln!("note: dense search unavailable ({e}); BM25 search works");
             0
         }
+    };
+    if failed > 0 {
+        crate::exit_code(docindex_core::Fault::Bug)
+    } else {
+        code
     }
 }
