@@ -661,6 +661,9 @@ impl Library {
 
     /// Find a document by id, name, file stem or unique id prefix.
     pub fn resolve(&self, query: &str) -> Result<DocumentSummary> {
+        if let Some(summary) = self.store.summary_of(query)? {
+            return Ok(summary);
+        }
         let docs = self.store.list()?;
         let stem = |name: &str| {
             Path::new(name)
@@ -668,12 +671,6 @@ impl Library {
                 .map(|s| s.to_string_lossy().to_string())
                 .unwrap_or_default()
         };
-        if let Some(d) = docs
-            .iter()
-            .find(|d| d.doc_id == query || d.doc_name == query)
-        {
-            return Ok(d.clone());
-        }
         let matches: Vec<&DocumentSummary> = docs
             .iter()
             .filter(|d| {

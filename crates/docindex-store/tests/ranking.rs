@@ -307,3 +307,56 @@ fn filings_added_since_the_last_count_are_counted_alone_and_add_up_to_a_whole_re
     assert!(buckle_rows(&added_chunks) > 0);
     assert!(buckle_rows(&recounted) < buckle_rows(&added_chunks));
 }
+
+#[test]
+fn a_scope_of_a_few_documents_ranks_as_fts5_does_within_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lib.sqlite");
+    let mut store = quarterly_and_annual(&path);
+    let press = indexed("buckle_8-K_2024-11-22_EX-99.1_press_release.html");
+    store.replace(&press).unwrap();
+    store.refresh_term_counts().unwrap();
+    let ids: Vec<String> = store
+        .list()
+        .unwrap()
+        .into_iter()
+        .map(|d| d.doc_id)
+        .collect();
+    assert_eq!(ids.len(), 3);
+    for scope in [&ids[..1], &ids[1..3], &ids[..]] {
+        for query in QUERIES {
+            let in_scope = |doc: &String| scope.contains(doc);
+            let expected = fts5_scores(&path, query);
+            let mut best: Vec<f64> = expected
+                .iter()
+                .filter(|((doc, _), _)| in_scope(doc))
+                .map(|(_, score)| *score)
+                .collect();
+            best.sort_by(|a, b| b.total_cmp(a));
+            let hits = store.bm25_chunks(query, Some(scope), 25).unwrap();
+            assert_eq!(hits.len(), best.len().min(25), "{query}");
+            for (hit, best) in hits.iter().zip(&best) {
+                assert!(in_scope(&hit.doc_id));
+                let fts5 = expected[&(hit.doc_id.clone(), hit.chunk_index.unwrap())];
+                assert!((hit.score - fts5).abs() < 1e-9, "{query}");
+                assert!((hit.score - best).abs() < 1e-9, "{query}: out of order");
+            }
+            let expected = fts5_title_scores(&path, query);
+            let mut best: Vec<f64> = expected
+                .iter()
+                .filter(|((doc, _), _)| in_scope(doc))
+                .map(|(_, score)| *score)
+                .collect();
+            best.sort_by(|a, b| b.total_cmp(a));
+            let titles = store.bm25_nodes(query, Some(scope), 25).unwrap();
+            assert_eq!(titles.len(), best.len().min(25), "titles, {query}");
+            for (hit, best) in titles.iter().zip(&best) {
+                assert!(in_scope(&hit.doc_id));
+                assert!(
+                    (hit.score - best).abs() < 1e-9,
+                    "titles, {query}: out of order"
+                );
+            }
+        }
+    }
+}
