@@ -440,6 +440,11 @@ fn run_index(
             Ok(report) => on_event(IndexMessage::EmbeddingDone {
                 chunks: report.chunks,
                 millis: report.millis as u64,
+                failed: report
+                    .failed
+                    .iter()
+                    .map(|(name, why)| format!("{name}: {why}"))
+                    .collect(),
             }),
             Err(e) => on_event(IndexMessage::EmbeddingSkipped {
                 reason: e.to_string(),

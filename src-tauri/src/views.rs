@@ -141,6 +141,8 @@ pub enum IndexMessage {
     EmbeddingDone {
         chunks: usize,
         millis: u64,
+        /// Documents whose embedding stopped on an internal error, each "name: why".
+        failed: Vec<String>,
     },
     /// Dense search waits: the local model is missing or failed.
     EmbeddingSkipped {

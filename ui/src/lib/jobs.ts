@@ -16,7 +16,7 @@ export type IndexMessage =
   | { kind: "message"; path: string; stage: Stage; text: string }
   | ({ kind: "finished" } & FileResult)
   | { kind: "embedding"; done: number; total: number; doc_name: string }
-  | { kind: "embedding_done"; chunks: number; millis: number }
+  | { kind: "embedding_done"; chunks: number; millis: number; failed: string[] }
   | { kind: "embedding_skipped"; reason: string };
 
 export interface FileRow {
