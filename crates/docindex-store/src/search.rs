@@ -39,6 +39,14 @@ pub struct StoredVector {
 /// joining it to its document (a 10-K in a library of 10,000 filings: 20 ms, not 430).
 const SEEK_SCOPE_DOCUMENTS: usize = 32;
 
+/// How a scope's rows are ranked document by document: the table whose rowids the FTS5
+/// table's rows take, and the ranking statement (`?1` the expression, `?2` the limit, `?3`
+/// and `?4` the rowid range, `?5` the document).
+struct RankedByRowids {
+    rowids: &'static str,
+    sql: &'static str,
+}
+
 /// An FTS5 table whose term counts are stored.
 struct Counted {
     source: &'static str,
@@ -175,20 +183,15 @@ impl SqliteStore {
     ) -> Result<Vec<LexicalHit>> {
         self.use_current_term_counts("chunks")?;
         if let Some(ids) = doc_ids.filter(|ids| ids.len() <= SEEK_SCOPE_DOCUMENTS) {
-            return self.each_document_by_rowids(ids, "chunks", limit, |first, last, id| {
-                let mut stmt = self.conn.prepare_cached(
-                    "SELECT c.doc_id, c.chunk_index, c.node_id, docindex_bm25(chunks_fts, 1.0, 0.5) AS score
-                     FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
-                     WHERE chunks_fts MATCH ?1 AND chunks_fts.rowid BETWEEN ?3 AND ?4
-                       AND c.doc_id = ?5
-                     ORDER BY score LIMIT ?2",
-                )?;
-                let rows = stmt.query_map(
-                    params![fts_query, limit as i64, first, last, id],
-                    chunk_hit,
-                )?;
-                Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
-            });
+            let ranked = RankedByRowids {
+                rowids: "chunks",
+                sql: "SELECT c.doc_id, c.chunk_index, c.node_id, docindex_bm25(chunks_fts, 1.0, 0.5) AS score
+                      FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
+                      WHERE chunks_fts MATCH ?1 AND chunks_fts.rowid BETWEEN ?3 AND ?4
+                        AND c.doc_id = ?5
+                      ORDER BY score LIMIT ?2",
+            };
+            return self.each_document_by_rowids(ids, &ranked, fts_query, limit, chunk_hit);
         }
         // Over the whole library the best rows are ranked inside FTS5 and only they are
         // joined to their chunks; within a scope every match must be joined to be kept.
@@ -373,20 +376,15 @@ impl SqliteStore {
             })
         };
         if let Some(ids) = doc_ids.filter(|ids| ids.len() <= SEEK_SCOPE_DOCUMENTS) {
-            return self.each_document_by_rowids(ids, "node_search", limit, |first, last, id| {
-                let mut stmt = self.conn.prepare_cached(
-                    "SELECT s.doc_id, s.node_id, docindex_bm25_titles(nodes_fts, 2.0, 0.5) AS score, nodes_fts.title
-                     FROM nodes_fts JOIN node_search s ON s.rowid = nodes_fts.rowid
-                     WHERE nodes_fts MATCH ?1 AND nodes_fts.rowid BETWEEN ?3 AND ?4
-                       AND s.doc_id = ?5
-                     ORDER BY score LIMIT ?2",
-                )?;
-                let rows = stmt.query_map(
-                    params![fts_query, limit as i64, first, last, id],
-                    title_hit,
-                )?;
-                Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
-            });
+            let ranked = RankedByRowids {
+                rowids: "node_search",
+                sql: "SELECT s.doc_id, s.node_id, docindex_bm25_titles(nodes_fts, 2.0, 0.5) AS score, nodes_fts.title
+                      FROM nodes_fts JOIN node_search s ON s.rowid = nodes_fts.rowid
+                      WHERE nodes_fts MATCH ?1 AND nodes_fts.rowid BETWEEN ?3 AND ?4
+                        AND s.doc_id = ?5
+                      ORDER BY score LIMIT ?2",
+            };
+            return self.each_document_by_rowids(ids, &ranked, fts_query, limit, title_hit);
         }
         // `docindex_bm25_titles` is `bm25` reading stored term counts (`rank.rs`).
         let mut stmt = self.conn.prepare_cached(if doc_ids.is_none() {
@@ -411,26 +409,31 @@ impl SqliteStore {
         Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
     }
 
-    /// The best `limit` of `rank`'s hits in each of `ids`' rowid range of `table` (the
-    /// first and last rowid it holds of the document), best first. A document's rows are
-    /// written in one transaction, so its range is its rows alone; `rank` keeps to the
-    /// document all the same.
+    /// The best `limit` hits of `ranked` for `fts_query` in each of `ids`, each ranked
+    /// within the document's rowid range (its first and last rowid), best first. A
+    /// document's rows are written in one transaction, so its range is its rows alone; the
+    /// statement keeps to the document all the same.
     fn each_document_by_rowids(
         &self,
         ids: &[String],
-        table: &str,
+        ranked: &RankedByRowids,
+        fts_query: &str,
         limit: usize,
-        rank: impl Fn(i64, i64, &str) -> Result<Vec<LexicalHit>>,
+        hit: impl Fn(&rusqlite::Row) -> rusqlite::Result<LexicalHit>,
     ) -> Result<Vec<LexicalHit>> {
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT min(rowid), max(rowid) FROM {table} WHERE doc_id = ?1"
+        let mut range_of = self.conn.prepare_cached(&format!(
+            "SELECT min(rowid), max(rowid) FROM {} WHERE doc_id = ?1",
+            ranked.rowids
         ))?;
+        let mut rank = self.conn.prepare_cached(ranked.sql)?;
         let mut hits = Vec::new();
         for id in ids {
             let range: (Option<i64>, Option<i64>) =
-                stmt.query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                range_of.query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
             if let (Some(first), Some(last)) = range {
-                hits.extend(rank(first, last, id)?);
+                let rows =
+                    rank.query_map(params![fts_query, limit as i64, first, last, id], &hit)?;
+                hits.extend(rows.collect::<std::result::Result<Vec<_>, _>>()?);
             }
         }
         if ids.len() > 1 {

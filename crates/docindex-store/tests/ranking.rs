@@ -308,6 +308,13 @@ fn filings_added_since_the_last_count_are_counted_alone_and_add_up_to_a_whole_re
     assert!(buckle_rows(&recounted) < buckle_rows(&added_chunks));
 }
 
+/// The scores of `matches` (keyed by document first), best first.
+fn best_first<'a, K: 'a>(matches: impl Iterator<Item = (&'a (String, K), &'a f64)>) -> Vec<f64> {
+    let mut best: Vec<f64> = matches.map(|(_, score)| *score).collect();
+    best.sort_by(|a, b| b.total_cmp(a));
+    best
+}
+
 #[test]
 fn a_scope_of_a_few_documents_ranks_as_fts5_does_within_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -327,12 +334,7 @@ fn a_scope_of_a_few_documents_ranks_as_fts5_does_within_it() {
         for query in QUERIES {
             let in_scope = |doc: &String| scope.contains(doc);
             let expected = fts5_scores(&path, query);
-            let mut best: Vec<f64> = expected
-                .iter()
-                .filter(|((doc, _), _)| in_scope(doc))
-                .map(|(_, score)| *score)
-                .collect();
-            best.sort_by(|a, b| b.total_cmp(a));
+            let best = best_first(expected.iter().filter(|((doc, _), _)| in_scope(doc)));
             let hits = store.bm25_chunks(query, Some(scope), 25).unwrap();
             assert_eq!(hits.len(), best.len().min(25), "{query}");
             for (hit, best) in hits.iter().zip(&best) {
@@ -342,12 +344,7 @@ fn a_scope_of_a_few_documents_ranks_as_fts5_does_within_it() {
                 assert!((hit.score - best).abs() < 1e-9, "{query}: out of order");
             }
             let expected = fts5_title_scores(&path, query);
-            let mut best: Vec<f64> = expected
-                .iter()
-                .filter(|((doc, _), _)| in_scope(doc))
-                .map(|(_, score)| *score)
-                .collect();
-            best.sort_by(|a, b| b.total_cmp(a));
+            let best = best_first(expected.iter().filter(|((doc, _), _)| in_scope(doc)));
             let titles = store.bm25_nodes(query, Some(scope), 25).unwrap();
             assert_eq!(titles.len(), best.len().min(25), "titles, {query}");
             for (hit, best) in titles.iter().zip(&best) {
