@@ -30,45 +30,50 @@ pub(super) fn discard(whole: &Path) {
     }
 }
 
-/// `whole` extended to `generation` by the file of what was added since, when that file
-/// is of this generation and was made to extend this very file, with no vector removed in
-/// between.
-pub(super) fn open_extended(
-    mut whole: DenseIndex,
+/// Extends `whole` (the file at `path`, made as `stamp` says) to `generation` by the file
+/// of what was added since, when that file is of this generation and was made to extend
+/// this very file, with no vector removed in between; whether it did.
+pub(super) fn attach_added(
+    whole: &mut DenseIndex,
     stamp: Stamp,
     path: &Path,
     generation: i64,
-) -> Option<DenseIndex> {
-    let (added, added_stamp) = DenseIndex::open_stamped(&added_path(path)).ok().flatten()?;
+) -> bool {
+    let Some((added, added_stamp)) = DenseIndex::open_stamped(&added_path(path)).ok().flatten()
+    else {
+        return false;
+    };
     let extends = stamp.removals.is_some()
         && added_stamp.generation == generation
         && added_stamp.base == Some(stamp.generation)
         && added_stamp.removals == stamp.removals
         && (added.dims == whole.dims || added.head.count == 0);
-    if !extends {
-        return None;
+    if extends {
+        whole.added = Some(Box::new(added));
     }
-    whole.added = Some(Box::new(added));
-    Some(whole)
+    extends
 }
 
-/// The index of the store's vectors as the whole file at `path` and a new file of the
-/// documents embedded since. `None` when the whole file cannot be extended (a vector was
-/// removed since it was written, it is from an older version, or as much was added as
-/// [`ADDED_SHARE`] allows) or the new file cannot be written: the caller writes the whole
-/// file again. The error is the store's.
-pub(super) fn extend(store: &SqliteStore, model: &str, path: &Path) -> Result<Option<DenseIndex>> {
-    let Ok(Some((whole, stamp))) = DenseIndex::open_stamped(path) else {
-        return Ok(None);
-    };
+/// The index of the store's vectors as `whole` (the file at `path`, as `stamp` says it
+/// was made) and a new file of the documents embedded since. `None` when the whole file
+/// cannot be extended (a vector was removed since it was written, it is from an older
+/// version, or as much was added as [`ADDED_SHARE`] allows) or the new file cannot be
+/// written: the caller writes the whole file again. The error is the store's.
+pub(super) fn extend(
+    store: &SqliteStore,
+    model: &str,
+    path: &Path,
+    mut whole: DenseIndex,
+    stamp: Stamp,
+) -> Result<Option<DenseIndex>> {
     let Some(removals) = stamp.removals else {
         return Ok(None);
     };
     let target = added_path(path);
     // Another process may be writing it too: written beside, then renamed.
     let partial = target.with_extension(format!("partial-{}", std::process::id()));
-    let held: HashSet<&str> = whole.docs.iter().map(String::as_str).collect();
     let written = store.in_snapshot(|| {
+        let held: HashSet<&str> = whole.docs.iter().map(String::as_str).collect();
         if store.vector_removals()? != removals {
             return Ok(None);
         }
@@ -99,7 +104,7 @@ pub(super) fn extend(store: &SqliteStore, model: &str, path: &Path) -> Result<Op
         }
     };
     match generation {
-        Ok(generation) => Ok(DenseIndex::open_current(path, generation)),
+        Ok(generation) => Ok(attach_added(&mut whole, stamp, path, generation).then_some(whole)),
         Err(e) => {
             let _ = std::fs::remove_file(&partial);
             tracing::debug!("{}: not written: {e}", target.display());

@@ -184,13 +184,26 @@ impl DenseIndex {
     pub fn for_store(store: &SqliteStore, model: &str) -> Result<Self> {
         let fingerprint = store.vector_count()?;
         let paths = dense_paths(store.path(), model);
+        // Each whole file is opened (and its entries checked) once: kept for extending.
+        let mut stale = Vec::new();
         for path in &paths {
-            if let Some(index) = Self::open_current(path, fingerprint) {
-                return Ok(index);
+            let (mut whole, stamp) = match Self::open_stamped(path) {
+                Ok(Some(opened)) => opened,
+                Ok(None) => continue,
+                Err(e) => {
+                    tracing::debug!("{}: {e}; building it again", path.display());
+                    continue;
+                }
+            };
+            if stamp.generation == fingerprint
+                || added::attach_added(&mut whole, stamp, path, fingerprint)
+            {
+                return Ok(whole);
             }
+            stale.push((path, whole, stamp));
         }
-        for path in &paths {
-            if let Some(index) = added::extend(store, model, path)? {
+        for (path, whole, stamp) in stale {
+            if let Some(index) = added::extend(store, model, path, whole, stamp)? {
                 return Ok(index);
             }
         }
@@ -249,11 +262,10 @@ impl DenseIndex {
     /// extended to it by the file of what was added since (`None` otherwise:
     /// [`Self::for_store`] builds it again); its int8 rows stay on disk.
     pub fn open_current(path: &Path, generation: i64) -> Option<Self> {
-        let (index, stamp) = Self::open_stamped(path).ok().flatten()?;
-        if stamp.generation == generation {
-            return Some(index);
-        }
-        added::open_extended(index, stamp, path, generation)
+        let (mut index, stamp) = Self::open_stamped(path).ok().flatten()?;
+        let current = stamp.generation == generation
+            || added::attach_added(&mut index, stamp, path, generation);
+        current.then_some(index)
     }
 
     /// Reads the int8 rows through a read-only map from now on. Rescoring a shortlist
