@@ -94,6 +94,12 @@ pub enum AppError {
          this file was stored; the other files were indexed"
     )]
     Panicked { path: PathBuf, message: String },
+    /// A search panicked outside its dense leg (which is dropped alone): our bug.
+    #[error(
+        "the search for {query:?} stopped on an internal error ({message}); this is a bug \
+         in docindex: please report it with the query"
+    )]
+    SearchPanicked { query: String, message: String },
 }
 
 impl AppError {
@@ -116,7 +122,9 @@ impl AppError {
             AppError::Embed(_) => Fault::Runtime,
             AppError::Finance(e) => e.fault(),
             AppError::Topic(e) => e.fault(),
-            AppError::Companies(_) | AppError::Panicked { .. } => Fault::Bug,
+            AppError::Companies(_)
+            | AppError::Panicked { .. }
+            | AppError::SearchPanicked { .. } => Fault::Bug,
             AppError::VectorStore(e) => e.fault(),
         }
     }

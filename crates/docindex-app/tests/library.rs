@@ -2,10 +2,12 @@
 //! run keeps an index a model already enhanced.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use docindex_app::search::SearchRequest;
 use docindex_app::{IndexEvent, IndexOutcome, Library};
 use docindex_core::enhance::LlmOptions;
 use docindex_core::llm::LlmRequest;
 use docindex_core::progress::Stage;
+use docindex_core::search::LegKind;
 use docindex_core::testing::ScriptedLlm;
 use docindex_core::IndexSettings;
 use std::path::PathBuf;
@@ -253,4 +255,40 @@ fn a_panic_while_embedding_one_document_leaves_it_named_and_the_others_embedded(
     let buckle = library.document("buckle_8-K_2024-11-22.html").unwrap();
     assert_eq!(library.awaiting_embeddings().unwrap(), vec![buckle.doc_id]);
     assert_eq!(library.list().unwrap().len(), 2);
+}
+
+#[test]
+fn a_panic_in_the_dense_leg_costs_the_search_its_dense_leg_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut library = Library::open(dir.path(), IndexSettings::default()).unwrap();
+    library.set_embedder(Arc::new(PanicsOnBuckle));
+    let paths = [fixture("acme_q3_2024_earnings_call.txt")];
+    for report in library.index_paths(&paths, 1, &|_| {}).unwrap() {
+        report.result.unwrap();
+    }
+    let report = library.embed_pending(&|_, _, _| {}).unwrap();
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    // A query the embedder handles gets its dense leg.
+    let plain = library
+        .search(&SearchRequest::new("revenue guidance"))
+        .unwrap();
+    assert!(plain.legs.contains(&LegKind::Dense), "{:?}", plain.notes);
+    // The same words with one the embedder panics on: the lexical hits, no dense leg,
+    // and a note that names the internal error.
+    let results = library
+        .search(&SearchRequest::new("Buckle revenue guidance"))
+        .unwrap();
+    assert!(!results.hits.is_empty());
+    assert!(!results.legs.contains(&LegKind::Dense));
+    let note = results
+        .notes
+        .iter()
+        .find(|n| n.starts_with("dense search skipped"))
+        .unwrap_or_else(|| panic!("{:?}", results.notes));
+    assert!(note.contains("the tokenizer overflowed"), "{note}");
+    assert!(note.contains("a bug in docindex"), "{note}");
+    // The library searches on after it.
+    assert!(library
+        .search(&SearchRequest::new("revenue guidance"))
+        .is_ok());
 }

@@ -247,7 +247,15 @@ impl Library {
                 return Ok(cached);
             }
         }
-        let results = self.search_uncached(request)?;
+        // A panic anywhere else in a search is reported as this search's error: the app
+        // and the other searches go on.
+        let results = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.search_uncached(request)
+        }))
+        .map_err(|payload| AppError::SearchPanicked {
+            query: request.query.clone(),
+            message: crate::panic_message(payload.as_ref()),
+        })??;
         if model_search {
             self.store_result("search", &key, &results);
         }
@@ -324,9 +332,14 @@ impl Library {
             if let Some(Ok(warm)) = warm.map(|w| w.join()) {
                 self.adopt(warm);
             }
-            let dense_here = dense.and_then(|run| run.join().ok()).and_then(|run| {
-                self.adopt(run.warm);
-                run.nearest
+            // A panic in the dense leg (the embedder's or the index's bug) costs this
+            // search its dense leg, named in the notes, not the search.
+            let dense_here = dense.and_then(|run| match run.join() {
+                Ok(run) => {
+                    self.adopt(run.warm);
+                    run.nearest
+                }
+                Err(payload) => Some(Err(internal_error(payload.as_ref()))),
             });
             legs.map(|legs| (legs, dense_here))
         })?;
@@ -339,7 +352,10 @@ impl Library {
             }
             lap("dense leg (beside the lexical legs)");
         } else if wants_dense {
-            match self.dense_leg(&request.query, &ids, depth) {
+            let dense = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.dense_leg(&request.query, &ids, depth)
+            }));
+            match dense.unwrap_or_else(|payload| Err(internal_error(payload.as_ref()))) {
                 Ok(Some(leg)) => legs.push(leg),
                 Ok(None) => notes
                     .push("dense search skipped: no vectors yet for these documents".to_string()),
@@ -565,6 +581,14 @@ fn reason(score: &search::NodeScore) -> String {
         parts.push("contains matching subsections".to_string());
     }
     parts.join("; ")
+}
+
+/// Why a leg stopped on a panic, as a search's note says it.
+fn internal_error(payload: &(dyn std::any::Any + Send)) -> String {
+    format!(
+        "an internal error ({}); this is a bug in docindex: please report it with the query",
+        crate::panic_message(payload)
+    )
 }
 
 /// Errors of search that are the user's to fix.
