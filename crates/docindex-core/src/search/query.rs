@@ -292,15 +292,26 @@ pub fn concept_coverage(text: &str, concepts: &[BTreeSet<String>]) -> f64 {
     covered as f64 / concepts.len() as f64
 }
 
-/// Lowercase words of `text` (letters, digits, inner `'`, `.` and `-` kept).
+/// Lowercase words of `text` (letters, digits, inner `'`, `.` and `-` kept), a possessive
+/// as its word: "Nike's" is "nike". FTS5 reads "nike's" as the phrase "nike s", which
+/// only the possessive matches, and analysts write one in most questions.
 pub fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-' || c == '.'))
+    text.split(|c: char| !(c.is_alphanumeric() || is_apostrophe(c) || c == '-' || c == '.'))
         .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
+            let w = w
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            match w.strip_suffix('s').and_then(|rest| rest.strip_suffix(is_apostrophe)) {
+                Some(owner) if !owner.is_empty() => owner.to_string(),
+                _ => w,
+            }
         })
         .filter(|w| !w.is_empty())
         .collect()
+}
+
+fn is_apostrophe(c: char) -> bool {
+    c == '\'' || c == '\u{2019}'
 }
 
 fn fts_phrase(text: &str) -> String {
@@ -460,6 +471,19 @@ pub fn dictionary_pairs(entries: &[DictionaryEntry]) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_possessive_searches_its_word_not_the_phrase_of_word_and_s() {
+        let e = expand("How much revenue does Microsoft's cloud bring in?", &[]);
+        assert!(e.terms.contains(&"microsoft".to_string()), "{:?}", e.terms);
+        assert!(!e.fts_query.contains("microsoft's"), "{}", e.fts_query);
+        // The typographic apostrophe too, and a plural possessive keeps its word.
+        assert_eq!(words("Nike’s and JPMorgan's peers' results"), [
+            "nike", "and", "jpmorgan", "peers", "results"
+        ]);
+        // An apostrophe inside a word is kept, and a lone "'s" is no word of its own.
+        assert_eq!(words("o'clock 's"), ["o'clock", "s"]);
+    }
 
     #[test]
     fn the_dictionary_expands_acronyms_both_ways() {
