@@ -106,6 +106,31 @@ fn filters_and_scope_limit_the_documents_searched() {
 }
 
 #[test]
+fn a_search_of_one_company_leaves_its_name_out_of_the_words_searched() {
+    let (_dir, library) = library(&[APPLE, BUCKLE, BUCKLE_PR]);
+    let question = "What were Buckle's net sales in the quarter?";
+    // Both Buckle filings (spelled "BUCKLE, INC" and "THE BUCKLE, INC."): the name tells
+    // neither from the other, and is not searched.
+    let mut request = lexical_only(question);
+    request.scope.company = Some("buckle".into());
+    let scoped = library.search(&request).unwrap();
+    assert!(!scoped.expansion.terms.contains(&"buckle".to_string()));
+    assert!(scoped.expansion.terms.contains(&"sales".to_string()));
+    assert!(!scoped.hits.is_empty());
+    // Over the whole library the name is what picks the company's filings.
+    let whole = library.search(&lexical_only(question)).unwrap();
+    assert!(whole.expansion.terms.contains(&"buckle".to_string()));
+    assert!(whole.hits.iter().any(|h| h.doc_name.starts_with("buckle")));
+    // A scope of two companies ("inc" is in both names) keeps their names.
+    let mut request = lexical_only("Apple and Buckle net sales");
+    request.scope.company = Some("inc".into());
+    let both = library.search(&request).unwrap();
+    assert_eq!(both.documents_searched, 3);
+    assert!(both.expansion.terms.contains(&"apple".to_string()));
+    assert!(both.expansion.terms.contains(&"buckle".to_string()));
+}
+
+#[test]
 fn the_dense_leg_uses_the_local_model_and_joins_after_the_embedding_stage() {
     let (_dir, mut library) = library(&[BUCKLE, BUCKLE_PR]);
     // Both local models: unit vectors, equal texts give equal vectors, and related

@@ -301,12 +301,59 @@ pub fn words(text: &str) -> Vec<String> {
             let w = w
                 .trim_matches(|c: char| !c.is_alphanumeric())
                 .to_lowercase();
-            match w.strip_suffix('s').and_then(|rest| rest.strip_suffix(is_apostrophe)) {
+            match w
+                .strip_suffix('s')
+                .and_then(|rest| rest.strip_suffix(is_apostrophe))
+            {
                 Some(owner) if !owner.is_empty() => owner.to_string(),
                 _ => w,
             }
         })
         .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// `query` without the words that name the company of the documents searched: a word of
+/// its name written with a capital ("Nike's", "JPMorgan Chase"), or its ticker in capitals.
+/// Within one company's filings the name tells no passage from another, yet the whole
+/// library's statistics count it a rare word, so passages that happen to name the company
+/// outrank those about the question. The query stays whole when nothing else would be left.
+pub fn without_company_name(query: &str, company: &str, ticker: Option<&str>) -> String {
+    let name_words = company_words(company);
+    let ticker = ticker.map(str::to_lowercase).filter(|t| t.len() >= 2);
+    let names = |token: &&str| {
+        let bare = token.trim_matches(|c: char| !c.is_alphanumeric());
+        let [word] = words(bare).try_into().unwrap_or_default();
+        if word.is_empty() {
+            return false;
+        }
+        let capitalised = bare.starts_with(char::is_uppercase);
+        let in_capitals = !bare.chars().any(char::is_lowercase)
+            || bare.strip_suffix('s').is_some_and(|b| {
+                b.strip_suffix(is_apostrophe)
+                    .is_some_and(|b| !b.chars().any(char::is_lowercase))
+            });
+        (capitalised && name_words.contains(&word))
+            || (in_capitals && ticker.as_deref() == Some(word.as_str()))
+    };
+    let kept: Vec<&str> = query.split_whitespace().filter(|t| !names(t)).collect();
+    let anything_left = kept
+        .iter()
+        .flat_map(|t| words(t))
+        .any(|w| !STOPWORDS.contains(&w.as_str()));
+    if anything_left {
+        kept.join(" ")
+    } else {
+        query.to_string()
+    }
+}
+
+/// The words of a company's name that name it ("The Buckle, Inc." is buckle and inc):
+/// two filings of one company may spell its name apart.
+pub fn company_words(company: &str) -> Vec<String> {
+    words(company)
+        .into_iter()
+        .filter(|w| !STOPWORDS.contains(&w.as_str()))
         .collect()
 }
 
@@ -478,11 +525,48 @@ mod tests {
         assert!(e.terms.contains(&"microsoft".to_string()), "{:?}", e.terms);
         assert!(!e.fts_query.contains("microsoft's"), "{}", e.fts_query);
         // The typographic apostrophe too, and a plural possessive keeps its word.
-        assert_eq!(words("Nike’s and JPMorgan's peers' results"), [
-            "nike", "and", "jpmorgan", "peers", "results"
-        ]);
+        assert_eq!(
+            words("Nike’s and JPMorgan's peers' results"),
+            ["nike", "and", "jpmorgan", "peers", "results"]
+        );
         // An apostrophe inside a word is kept, and a lone "'s" is no word of its own.
         assert_eq!(words("o'clock 's"), ["o'clock", "s"]);
+    }
+
+    #[test]
+    fn the_company_searched_is_not_a_word_of_the_query() {
+        let nike = "NIKE, Inc.";
+        assert_eq!(
+            without_company_name("Which Nike geography lagged in fiscal 2023?", nike, None),
+            "Which geography lagged in fiscal 2023?"
+        );
+        let jpm = "JPMorgan Chase & Co.";
+        assert_eq!(
+            without_company_name(
+                "What was JPM's CET1 ratio at JPMorgan Chase?",
+                jpm,
+                Some("JPM")
+            ),
+            "What was CET1 ratio at"
+        );
+        // The same words in lower case are the question's own, and a question that is only
+        // the name stays whole.
+        assert_eq!(
+            without_company_name(
+                "How did Target's target leverage change?",
+                "Target Corp",
+                None
+            ),
+            "How did target leverage change?"
+        );
+        assert_eq!(
+            without_company_name("Apple", "Apple Inc.", Some("AAPL")),
+            "Apple"
+        );
+        assert_eq!(
+            company_words("THE BUCKLE, INC."),
+            company_words("BUCKLE, INC")
+        );
     }
 
     #[test]
