@@ -71,7 +71,7 @@ const STOPWORDS: &[&str] = &[
     "give",
     "please",
     // English function words a question is phrased with, which no filing's passage is
-    // about.
+    // about ("can" is not one of them: a packager's can is its product).
     "into",
     "more",
     "most",
@@ -79,7 +79,6 @@ const STOPWORDS: &[&str] = &[
     "would",
     "could",
     "should",
-    "can",
     "even",
     "though",
     "although",
