@@ -163,3 +163,21 @@ fn a_cell_left_open_across_a_closed_row_keeps_its_text_whole() {
         doc.text
     );
 }
+
+/// Found by the HTML fuzz target: an inline XBRL fact opened in one block and closed in the
+/// next (bad markup) kept its start as an offset into the first block, and closing it
+/// sliced the second block's text inside "—".
+#[test]
+fn a_fact_closed_in_another_block_than_it_opened_in_slices_no_character() {
+    let body = "<html><body><p>abcdefghij<ix:nonFraction name=\"us-gaap:Revenues\">12</p>\
+                <p>————— Revenues grew</ix:nonFraction> in the quarter.</p></body></html>";
+    let doc = index_document(
+        "fact.html",
+        body.as_bytes(),
+        &IndexSettings::default(),
+        &mut NoProgress,
+    )
+    .unwrap();
+    check(&doc);
+    assert!(doc.text.contains("————— Revenues grew"), "{}", doc.text);
+}

@@ -465,12 +465,21 @@ impl State {
                 let end = self.cur.text.len();
                 if let Some(fact) = self.facts.get_mut(open.index) {
                     fact.value = collapse_spaces(&fact.value);
-                    // The cell separator is written lazily, after the fact opened.
+                    // The fact's start is an offset into the block it opened in: a block
+                    // ended since (bad markup) holds other text, where that offset may
+                    // fall inside a character, so the span is kept only in its own block.
                     let start = open.start.min(end);
-                    let slice = &self.cur.text[start..end];
-                    let start = start + (slice.len() - slice.trim_start_matches([' ', '|']).len());
-                    if open.visible && open.block == self.raw.len() && end > start {
-                        self.cur.facts.push((open.index, start..end));
+                    if open.visible
+                        && open.block == self.raw.len()
+                        && self.cur.text.is_char_boundary(start)
+                    {
+                        // The cell separator is written lazily, after the fact opened.
+                        let slice = &self.cur.text[start..end];
+                        let start =
+                            start + (slice.len() - slice.trim_start_matches([' ', '|']).len());
+                        if end > start {
+                            self.cur.facts.push((open.index, start..end));
+                        }
                     }
                 }
             }
