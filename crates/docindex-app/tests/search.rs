@@ -81,6 +81,49 @@ fn words_and_titles_find_the_right_sections_with_exact_excerpts() {
 }
 
 #[test]
+fn a_why_question_is_answered_from_the_results_discussion_first() {
+    let (_dir, library) = library(&[APPLE]);
+    // The filing explains the decline in MD&A; the segment note only reports it.
+    let why = library
+        .search(&lexical_only("Why did sales in Greater China fall?"))
+        .unwrap();
+    assert!(why.hits[0].path.contains("Item 7."), "{}", why.hits[0].path);
+    assert!(why.hits[0]
+        .excerpts
+        .iter()
+        .any(|e| e.text.contains("Greater China net sales decreased")));
+    // The same words asking for no reason rank by the words alone.
+    let what = library
+        .search(&lexical_only("sales in Greater China fall"))
+        .unwrap();
+    assert!(
+        !what.hits[0].path.contains("Item 7."),
+        "{}",
+        what.hits[0].path
+    );
+    // Risk factors say what might happen, not why something did.
+    let reason = library
+        .search(&lexical_only("Why did competition hurt results?"))
+        .unwrap();
+    let plain = library
+        .search(&lexical_only("competition hurt results"))
+        .unwrap();
+    let rank_of_mdna = |hits: &[docindex_app::search::SearchHit]| {
+        hits.iter().position(|h| h.path.contains("Item 7."))
+    };
+    assert!(
+        plain.hits[0].path.contains("Risk Factors"),
+        "{}",
+        plain.hits[0].path
+    );
+    assert!(
+        rank_of_mdna(&reason.hits).unwrap() < rank_of_mdna(&plain.hits).unwrap_or(usize::MAX),
+        "{:?}",
+        reason.hits.iter().map(|h| &h.path).collect::<Vec<_>>()
+    );
+}
+
+#[test]
 fn filters_and_scope_limit_the_documents_searched() {
     let (_dir, library) = library(&[APPLE, BUCKLE, BUCKLE_PR]);
     let mut request = lexical_only("net sales");

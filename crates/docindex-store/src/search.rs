@@ -472,6 +472,27 @@ impl SqliteStore {
         Ok(rows.collect::<std::result::Result<_, _>>()?)
     }
 
+    /// The title of each of `nodes` (doc id, node id) that exists.
+    pub fn node_titles(
+        &self,
+        nodes: &[(String, String)],
+    ) -> Result<std::collections::HashMap<(String, String), String>> {
+        let pairs = serde_json::Value::from(
+            nodes
+                .iter()
+                .map(|(d, n)| serde_json::json!([d, n]))
+                .collect::<Vec<_>>(),
+        )
+        .to_string();
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT n.doc_id, n.node_id, n.title FROM json_each(?1) j
+             JOIN nodes n ON n.doc_id = json_extract(j.value, '$[0]')
+                         AND n.node_id = json_extract(j.value, '$[1]')",
+        )?;
+        let rows = stmt.query_map(params![pairs], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
     /// The id of every document in the library.
     pub fn doc_ids(&self) -> Result<Vec<String>> {
         let mut stmt = self.conn.prepare_cached("SELECT doc_id FROM documents")?;

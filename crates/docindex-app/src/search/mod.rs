@@ -379,7 +379,37 @@ impl Library {
         } else {
             request.limit
         };
-        let ranked = rank_nodes(&legs, request.fusion, &parent_of, depth_ranked);
+        // A why-question weighs sections by where filings explain their figures; the titles
+        // of the matched sections and their ancestors decide it.
+        let titles = if search::asks_why(&request.query) {
+            let mut sections = touched.clone();
+            sections.extend(
+                parents
+                    .iter()
+                    .map(|((doc, _), parent)| (doc.clone(), parent.clone())),
+            );
+            sections.sort();
+            sections.dedup();
+            self.store.node_titles(&sections)?
+        } else {
+            HashMap::new()
+        };
+        let prior_of = |doc: &str, node: &str| -> f64 {
+            if titles.is_empty() {
+                return 1.0;
+            }
+            let mut path = Vec::new();
+            let mut current = Some(node.to_string());
+            for _ in 0..MAX_SECTION_DEPTH {
+                let Some(id) = current.take() else { break };
+                if let Some(title) = titles.get(&(doc.to_string(), id.clone())) {
+                    path.push(title.as_str());
+                }
+                current = parent_of(doc, &id);
+            }
+            search::explanation_prior(path)
+        };
+        let ranked = rank_nodes(&legs, request.fusion, &parent_of, &prior_of, depth_ranked);
         let (ranked, mut folded) = if fold {
             copies::fold_copies(
                 &self.store,
@@ -598,6 +628,9 @@ fn one_company(scope: &[DocumentSummary]) -> Option<(&str, Option<&str>)> {
     let ticker = scope.iter().find_map(|d| d.ticker.as_deref());
     (same && !words.is_empty()).then_some((first, ticker))
 }
+
+/// Deeper than any filing's tree: a bound on walking up a section's ancestors.
+const MAX_SECTION_DEPTH: usize = 64;
 
 /// Why a leg stopped on a panic, as a search's note says it.
 fn internal_error(payload: &(dyn std::any::Any + Send)) -> String {

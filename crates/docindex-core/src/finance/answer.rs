@@ -11,6 +11,7 @@ use crate::charmap::CharMap;
 use crate::model::{DocumentIndex, Span};
 use crate::qa::compare::{PeriodValue, StatedFigure};
 use crate::qa::Citation;
+use crate::search::asks_why;
 use crate::xref::node_at;
 use serde::{Deserialize, Serialize};
 
@@ -735,7 +736,8 @@ pub fn with_figures(
 }
 
 /// What the discussion around a figure should be searched for: "What was gross margin?"
-/// for "Is Nike's gross margin trending the right way?". The asked concepts' labels, so
+/// for "Is Nike's gross margin trending the right way?", "What drove gross margin?" for
+/// "Why did Nike's gross margin shrink?". The asked concepts' labels, so
 /// that a judgement question's own words ("trending", "the right way") do not decide which
 /// sentences of MD&A are read.
 pub fn focus_question(table: &ConceptTable, question: &str) -> Option<String> {
@@ -744,7 +746,12 @@ pub fn focus_question(table: &ConceptTable, question: &str) -> Option<String> {
         .iter()
         .map(|c| c.label.clone())
         .collect();
-    (!labels.is_empty()).then(|| format!("What was {}?", labels.join(" and ")))
+    // A why-question's discussion is the reason for the figure, not the figure again.
+    let asked = labels.join(" and ");
+    (!labels.is_empty()).then(|| match asks_why(question) {
+        true => format!("What drove {asked}?"),
+        false => format!("What was {asked}?"),
+    })
 }
 
 #[cfg(test)]

@@ -7,7 +7,9 @@ use super::rows::{months_in, period_columns, statement_of_title, PeriodColumn};
 use super::Statement;
 use crate::charmap::CharMap;
 use crate::model::DocumentIndex;
-use crate::structure::patterns::{is_auditor_report, is_notes_heading, item_label, note_number};
+use crate::structure::patterns::{
+    is_auditor_report, is_notes_heading, is_results_discussion_title, item_label, note_number,
+};
 use serde::{Deserialize, Serialize};
 
 /// What a section of a filing is, for an analyst.
@@ -98,13 +100,6 @@ fn kind_of_statement_title(title: &str) -> Option<SectionKind> {
         Statement::CashFlows => SectionKind::CashFlows,
         Statement::Equity => SectionKind::EquityStatement,
     })
-}
-
-fn is_mdna_title(title: &str) -> bool {
-    let t = title.to_lowercase().replace('’', "'");
-    t.contains("management's discussion and analysis")
-        || t.contains("managements discussion and analysis")
-        || (item_label(title).as_deref() == Some("7") && !t.contains("7a"))
 }
 
 fn is_segments_title(title: &str) -> bool {
@@ -206,7 +201,7 @@ pub fn classify_sections(doc: &mut DocumentIndex) {
                 note_number: None,
                 periods: Vec::new(),
             })
-        } else if is_mdna_title(title) {
+        } else if is_results_discussion_title(title) {
             Some(FinancialSection {
                 kind: SectionKind::Mdna,
                 note_number: None,

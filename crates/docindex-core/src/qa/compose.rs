@@ -6,7 +6,7 @@ use super::{
     sub_questions, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel, Passage,
 };
 use crate::model::Engine;
-use crate::search::{concept_coverage, match_score, sentence_spans, words};
+use crate::search::{asks_why, concept_coverage, match_score, sentence_spans, words};
 use regex::Regex;
 use std::collections::BTreeSet;
 
@@ -48,6 +48,24 @@ fn names_someone(text: &str) -> bool {
         Regex::new(r"/s/\s*\S|\b[A-Z][A-Za-z&.'-]+(?:\s+[A-Z&][A-Za-z&.'-]*)*,?\s+(?:LLP|L\.L\.P\.|LLC|Inc\.|N\.A\.|Corporation|Trust Company|& Co\.)").ok()
     });
     NAME.as_ref().is_some_and(|re| re.is_match(text))
+}
+
+/// Whether `text` gives the reason for a change ("due primarily to", "driven by", "as a
+/// result of", "reflecting"): what a why-question wants.
+fn gives_a_reason(text: &str) -> bool {
+    static REASON: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:due (?:\w+ )?to|driven (?:\w+ )?by|as a result of|attributable to|because|reflect(?:s|ed|ing)|result(?:ed|ing) from|led by|caused by|offset by)\b").ok()
+    });
+    REASON.as_ref().is_some_and(|re| re.is_match(text))
+}
+
+/// Whether a sentence goes on from the one before it ("The increase was primarily due
+/// to…", "This decrease reflects…"): its reason belongs to that sentence's figure.
+fn continues_the_change(text: &str) -> bool {
+    static ANAPHOR: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(?:(?:the|this|these|that|such)\s+(?:\w+\s+)?(?:increases?|decreases?|declines?|growth|improvements?|reductions?|changes?|rises?|drops?|contraction|expansion)\b|(?:primarily|mainly|largely)\b)").ok()
+    });
+    ANAPHOR.as_ref().is_some_and(|re| re.is_match(text)) && gives_a_reason(text)
 }
 
 fn cells(line: &str) -> Vec<&str> {
@@ -198,10 +216,34 @@ fn compose(
         let q = question.trim_start().to_lowercase();
         q.starts_with("who ") || q.contains(" who ") || q.starts_with("which firm")
     };
+    let wants_reason = asks_why(question);
     let mut candidates: Vec<Candidate> = Vec::new();
     for (p, passage) in passages.iter().enumerate() {
         let spans = sentence_spans(passage.text);
-        for (k, &(s, e, sentence)) in spans.iter().enumerate() {
+        // A why-question's answer is often a change and the reason the next sentence gives
+        // for it: such pairs are read as one sentence.
+        let mut read: Vec<(usize, usize, std::borrow::Cow<'_, str>, usize)> = spans
+            .iter()
+            .enumerate()
+            .map(|(k, &(s, e, sentence))| (s, e, std::borrow::Cow::Borrowed(sentence), k))
+            .collect();
+        if wants_reason {
+            for (k, pair) in spans.windows(2).enumerate() {
+                let ((s, e, first), (next_s, next_e, next)) = (pair[0], pair[1]);
+                let same_paragraph = !passage
+                    .text
+                    .chars()
+                    .skip(e)
+                    .take(next_s.saturating_sub(e))
+                    .any(|c| c == '\n');
+                if same_paragraph && !is_table_row(first) && continues_the_change(next) {
+                    let joined: String = passage.text.chars().skip(s).take(next_e - s).collect();
+                    read.push((s, next_e, std::borrow::Cow::Owned(joined), k));
+                }
+            }
+        }
+        for (s, e, sentence, k) in read {
+            let sentence = sentence.as_ref();
             let matched = match_score(sentence, &stems);
             if matched == 0
                 || sentence.chars().count() < 12
@@ -241,6 +283,11 @@ fn compose(
                     0.0
                 }
                 + 0.5 * precision.min(1.0)
+                + if wants_reason && gives_a_reason(sentence) {
+                    0.35
+                } else {
+                    0.0
+                }
                 + match (wants_figure, has_figure) {
                     (true, true) => 0.35,
                     // "How many …?" is not answered by a sentence without a figure.
@@ -276,7 +323,10 @@ fn compose(
         if chosen.len() == max_sentences {
             break;
         }
-        if chosen.iter().any(|x| x.text == c.text) {
+        // A sentence and the pair it begins or ends are one quotation, not two.
+        if chosen.iter().any(|x| {
+            x.text == c.text || (x.passage == c.passage && x.start < c.end && c.start < x.end)
+        }) {
             continue;
         }
         // Keep sentences that add to the best one, not weak echoes of it.

@@ -217,16 +217,36 @@ pub struct RankedNode {
     pub detail: NodeScore,
 }
 
+/// Multiply each node's score, its passages' and its title match by the node's prior (a
+/// section the kind of question is answered in weighs more; see [`super::prior`]).
+fn weigh_sections(
+    scores: &mut HashMap<(String, String), NodeScore>,
+    prior_of: &dyn Fn(&str, &str) -> f64,
+) {
+    for ((doc, node), s) in scores.iter_mut() {
+        let prior = prior_of(doc, node);
+        if prior == 1.0 {
+            continue;
+        }
+        s.score *= prior;
+        s.title_score *= prior;
+        s.chunks.iter_mut().for_each(|(_, score)| *score *= prior);
+    }
+}
+
 /// Hybrid ranking, the one entry point search uses: fuse the legs' ranked lists into node
-/// scores, give parents a share of their best child's, scale to 0..1 and keep the best
-/// `limit`, best first (ties by document and node id, so the order is stable).
+/// scores, weigh each node by its section's prior for this question (1 for none), give
+/// parents a share of their best child's, scale to 0..1 and keep the best `limit`, best
+/// first (ties by document and node id, so the order is stable).
 pub fn rank_nodes(
     legs: &[Leg],
     fusion: Fusion,
     parent_of: &dyn Fn(&str, &str) -> Option<String>,
+    prior_of: &dyn Fn(&str, &str) -> f64,
     limit: usize,
 ) -> Vec<RankedNode> {
     let mut scores = fuse(legs, fusion);
+    weigh_sections(&mut scores, prior_of);
     credit_parents(&mut scores, parent_of);
     let top = scores.values().map(|s| s.score).fold(0.0, f64::max);
     let ideal = ideal_score(legs, fusion).max(top).max(f64::MIN_POSITIVE);
@@ -271,7 +291,7 @@ mod tests {
             },
         ];
         let parent_of = |_: &str, n: &str| (n != "0001").then(|| "0001".to_string());
-        let ranked = rank_nodes(&legs, Fusion::MinMax, &parent_of, 3);
+        let ranked = rank_nodes(&legs, Fusion::MinMax, &parent_of, &|_, _| 1.0, 3);
         assert_eq!(ranked.len(), 3);
         assert_eq!(ranked[0].node_id, "0002", "first in both legs");
         // Scaled against a perfect match in every leg: strong, not perfect.
@@ -283,7 +303,10 @@ mod tests {
         assert!(ranked
             .iter()
             .any(|r| r.node_id == "0001" && r.detail.from_children));
-        assert_eq!(rank_nodes(&legs, Fusion::Rrf, &parent_of, 1).len(), 1);
+        assert_eq!(
+            rank_nodes(&legs, Fusion::Rrf, &parent_of, &|_, _| 1.0, 1).len(),
+            1
+        );
     }
 
     #[test]
@@ -310,6 +333,31 @@ mod tests {
         assert!((two.score - (r(3.0) / 2f64.sqrt() + TITLE_WEIGHT * r(1.0))).abs() < 1e-12);
         assert!(two.score > one.score);
         assert!(two.score <= ideal_score(&legs, Fusion::Rrf) + 1e-12);
+    }
+
+    #[test]
+    fn a_sections_prior_weighs_its_score_and_its_passages() {
+        let legs = vec![Leg {
+            kind: LegKind::Lexical,
+            hits: vec![hit("d", "0002", Some(0)), hit("d", "0003", Some(1))],
+        }];
+        let no_parent = |_: &str, _: &str| None;
+        let even = rank_nodes(&legs, Fusion::Rrf, &no_parent, &|_, _| 1.0, 2);
+        assert_eq!(even[0].node_id, "0002");
+        let prior = |_: &str, node: &str| if node == "0003" { 1.6 } else { 1.0 };
+        let weighed = rank_nodes(&legs, Fusion::Rrf, &no_parent, &prior, 2);
+        assert_eq!(weighed[0].node_id, "0003", "{weighed:?}");
+        let passage = |ranked: &[RankedNode], node: &str| {
+            ranked
+                .iter()
+                .find(|r| r.node_id == node)
+                .unwrap()
+                .detail
+                .chunks[0]
+                .1
+        };
+        assert!((passage(&weighed, "0003") - 1.6 * passage(&even, "0003")).abs() < 1e-12);
+        assert_eq!(passage(&weighed, "0002"), passage(&even, "0002"));
     }
 
     #[test]

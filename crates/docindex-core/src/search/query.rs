@@ -112,6 +112,23 @@ const STOPWORDS: &[&str] = &[
     "having",
     "am",
     "too",
+    // How a question asks for a reason ("what drove", "what's behind"): the answer's form,
+    // not its topic. Filings give reasons as "due to", "driven by" (see `asks_why`).
+    "drove",
+    "drive",
+    "drives",
+    "driven",
+    "driver",
+    "drivers",
+    "behind",
+    "reason",
+    "reasons",
+    "cause",
+    "caused",
+    "causes",
+    "explain",
+    "explains",
+    "wrong",
 ];
 
 /// Phrasings that mean the same thing in filings. A question asks "how much stock did they
@@ -174,6 +191,21 @@ const EQUIVALENTS: &[&[&str]] = &[
     &["buy", "acquire", "acquisition"],
     &["made", "manufactured", "manufacturing"],
     &["quarter", "three months", "three-month"],
+    // Which way a figure moved, in an analyst's words and a filing's.
+    &[
+        "grow", "growth", "grew", "increase", "rise", "rose", "higher",
+    ],
+    &[
+        "fall",
+        "fell",
+        "decline",
+        "decrease",
+        "drop",
+        "lower",
+        "shrink",
+        "contraction",
+        "compression",
+    ],
     &["year", "twelve months", "annual"],
 ];
 

@@ -125,6 +125,25 @@ pub fn is_notes_heading(block: &str) -> bool {
     block.chars().count() <= 140 && NOTES_HEADING.is_match(block.trim())
 }
 
+/// Management's discussion of results: MD&A (Item 7 of a 10-K, Item 2 of a 10-Q, a
+/// prospectus's section of that name) or a 20-F's Item 5, "Operating and Financial Review
+/// and Prospects". A bare "Item 7." counts; a 20-F's "Item 7. Major Shareholders" does not.
+pub fn is_results_discussion_title(title: &str) -> bool {
+    let t = title.to_lowercase().replace('’', "'");
+    let bare_item_7 = item_label(title).as_deref() == Some("7")
+        && !t.chars().any(|c| c.is_alphabetic() && !"item".contains(c));
+    t.contains("discussion and analysis")
+        || t.contains("discussion & analysis")
+        || t.contains("md&a")
+        || t.contains("operating and financial review")
+        || bare_item_7
+}
+
+/// The risk factors: Item 1A, or a section of that name (a 20-F's Item 3.D).
+pub fn is_risk_factors_title(title: &str) -> bool {
+    item_label(title).as_deref() == Some("1A") || title.to_lowercase().contains("risk factors")
+}
+
 /// `Note 4 – Income Taxes` or (inside the notes) `4. Income Taxes`: the note number.
 pub fn note_number(block: &str, numbered_style_allowed: bool) -> Option<u32> {
     if block.chars().count() > 160 {
