@@ -768,6 +768,24 @@ mod tests {
     }
 
     #[test]
+    fn the_discussion_of_a_figure_is_searched_for_what_was_asked_of_it() {
+        let table = crate::finance::concepts::concept_table().unwrap();
+        assert_eq!(
+            focus_question(table, "Is Nike's gross margin trending the right way?").as_deref(),
+            Some("What was gross margin?")
+        );
+        assert_eq!(
+            focus_question(table, "Why did Nike's gross margin shrink in fiscal 2023?").as_deref(),
+            Some("What drove gross margin?")
+        );
+        // "Earnings growth" is the bottom line's, not bare "growth" (revenue's).
+        assert_eq!(
+            focus_question(table, "What drove AEGON's earnings growth in 2000?").as_deref(),
+            Some("What drove net income growth?")
+        );
+    }
+
+    #[test]
     fn a_part_of_the_company_is_told_from_the_company_and_its_periods() {
         let apple = doc("Apple Inc.");
         assert!(names_a_part(

@@ -376,6 +376,54 @@ mod tests {
     }
 
     #[test]
+    fn a_why_question_is_answered_with_the_change_and_the_reason_given_for_it() {
+        // MGM Resorts' 10-Q for Q2 2023, MD&A, as the library stores it.
+        let text = "Interest Expense\nGross interest expense was $113 million and $137 million for the three months ended June 30, 2023 and 2022, respectively. The decrease from the prior year periods is due primarily to a decrease in debt outstanding as a result of the repayment of the $1.25 billion 6% senior notes in March 2023.\nOther, net was income of $24 million for the three months ended June 30, 2023.";
+        let passage = Passage {
+            doc_id: "d",
+            doc_name: "mgm-10q",
+            node_id: "0060",
+            title: "Interest Expense",
+            start_page: None,
+            end_page: None,
+            text,
+            start_char: 0,
+            rank: 0,
+        };
+        let concepts_of = |q: &str| crate::search::expand(q, &[]).concepts();
+        let why = compose_extractive(
+            "Why did MGM's interest expense change in Q2 2023?",
+            std::slice::from_ref(&passage),
+            &concepts_of,
+            1,
+        );
+        assert!(why.answered, "{why:?}");
+        let cited = &why.citations[0].excerpt;
+        assert!(
+            cited.starts_with("Gross interest expense was $113 million"),
+            "{cited}"
+        );
+        assert!(cited.ends_with("senior notes in March 2023."), "{cited}");
+        assert_eq!(
+            &text[why.citations[0].start_char..why.citations[0].end_char],
+            cited.as_str()
+        );
+        // Asked what, not why, the figure is the answer, without the reason.
+        let what = compose_extractive(
+            "What was MGM's interest expense in Q2 2023?",
+            &[passage],
+            &concepts_of,
+            1,
+        );
+        assert!(what.answered, "{what:?}");
+        assert!(
+            what.citations[0].excerpt.ends_with("respectively."),
+            "{}",
+            what.citations[0].excerpt
+        );
+    }
+
+    #[test]
     fn questions_split_into_parts() {
         assert_eq!(
             sub_questions("What was revenue in 2024 and how did margins change?").len(),
