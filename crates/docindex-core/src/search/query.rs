@@ -191,7 +191,14 @@ const EQUIVALENTS: &[&[&str]] = &[
     &["buy", "acquire", "acquisition"],
     &["made", "manufactured", "manufacturing"],
     &["quarter", "three months", "three-month"],
-    // Which way a figure moved, in an analyst's words and a filing's.
+    &["year", "twelve months", "annual"],
+];
+
+/// Which way a figure moved, in an analyst's words and a filing's ("grow" is "increased").
+/// An answer's sentence covers the question's word with any of its group's; they are not
+/// searched for, since nearly every passage of a results discussion says "increased" or
+/// "higher" (searched, they cost a fresh why-question its evidence).
+const CHANGE_DIRECTIONS: &[&[&str]] = &[
     &[
         "grow", "growth", "grew", "increase", "rise", "rose", "higher",
     ],
@@ -206,7 +213,6 @@ const EQUIVALENTS: &[&[&str]] = &[
         "contraction",
         "compression",
     ],
-    &["year", "twelve months", "annual"],
 ];
 
 /// "Q2", "2Q23", "FY2023": which period a question means. Filings date their figures by
@@ -228,14 +234,15 @@ fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every [`EQUIVALENTS`] group the query uses, whole. Longer phrases claim their words
-/// first, so "buy back" is a buy-back and not also a purchase.
-fn equivalent_groups(query: &str) -> Vec<Vec<String>> {
+/// Every group of `table` ([`EQUIVALENTS`], [`CHANGE_DIRECTIONS`]) the query uses, whole.
+/// Longer phrases claim their words first, so "buy back" is a buy-back and not also a
+/// purchase.
+fn equivalent_groups(query: &str, table: &[&[&str]]) -> Vec<Vec<String>> {
     let stemmer = Stemmer::create(Algorithm::English);
     let query_stems = phrase_stems(&stemmer, query);
     // (group, first word, word count) of every phrase found in the query.
     let mut found: Vec<(usize, usize, usize)> = Vec::new();
-    for (g, group) in EQUIVALENTS.iter().enumerate() {
+    for (g, group) in table.iter().enumerate() {
         for phrase in group.iter() {
             let wanted = phrase_stems(&stemmer, phrase);
             if wanted.is_empty() {
@@ -262,7 +269,7 @@ fn equivalent_groups(query: &str) -> Vec<Vec<String>> {
     }
     used.sort_unstable();
     used.into_iter()
-        .map(|g| EQUIVALENTS[g].iter().map(|p| (*p).to_string()).collect())
+        .map(|g| table[g].iter().map(|p| (*p).to_string()).collect())
         .collect()
 }
 
@@ -276,7 +283,9 @@ pub struct Expansion {
     /// Other phrasings filings use for words of the query ("repurchase" for "buy back").
     #[serde(default)]
     pub equivalents: Vec<String>,
-    /// The equivalence groups those came from, each whole.
+    /// The equivalence groups those came from, each whole, and the groups of the change
+    /// directions the query names ([`CHANGE_DIRECTIONS`]: an answer's sentence covers the
+    /// query's word with any of them, though they are not searched).
     #[serde(default)]
     pub equivalent_groups: Vec<Vec<String>>,
     /// The FTS5 expression: every term and phrase, OR'ed.
@@ -558,7 +567,7 @@ pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
         parts.push(format!("NEAR({}, 6)", near.join(" ")));
     }
     parts.extend(added.iter().map(|a| fts_phrase(a)));
-    let groups = equivalent_groups(query);
+    let groups = equivalent_groups(query, EQUIVALENTS);
     let lowered_terms = words(query);
     let equivalents: Vec<String> = groups
         .iter()
@@ -571,11 +580,13 @@ pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
     parts.extend(equivalents.iter().map(|e| fts_phrase(e)));
     parts.dedup();
     let fts_all_terms = all_concepts_expression(&parts, &terms, &groups, &equivalents);
+    let mut answer_groups = groups;
+    answer_groups.extend(equivalent_groups(query, CHANGE_DIRECTIONS));
     Expansion {
         terms,
         added,
         equivalents,
-        equivalent_groups: groups,
+        equivalent_groups: answer_groups,
         fts_query: parts.join(" OR "),
         fts_all_terms,
     }
