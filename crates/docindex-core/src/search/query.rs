@@ -605,6 +605,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_change_in_an_analysts_words_is_covered_by_the_filings_but_not_searched_for() {
+        let e = expand("Why did Nike's revenue grow in fiscal 2023?", &[]);
+        let grow = e
+            .concepts()
+            .into_iter()
+            .find(|c| c.contains("grow"))
+            .unwrap();
+        assert!(grow.contains("increas") && grow.contains("higher"), "{grow:?}");
+        assert!(
+            concept_coverage("Revenues increased 10% to $51.2 billion.", &e.concepts()) >= 0.5
+        );
+        assert!(!e.fts_query.contains("increase"), "{}", e.fts_query);
+        assert!(!e.terms.contains(&"why".to_string()));
+    }
+
+    #[test]
     fn a_possessive_searches_its_word_not_the_phrase_of_word_and_s() {
         let e = expand("How much revenue does Microsoft's cloud bring in?", &[]);
         assert!(e.terms.contains(&"microsoft".to_string()), "{:?}", e.terms);
