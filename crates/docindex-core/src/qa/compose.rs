@@ -60,10 +60,11 @@ fn gives_a_reason(text: &str) -> bool {
 }
 
 /// Whether a sentence goes on from the one before it ("The increase was primarily due
-/// to…", "This decrease reflects…"): its reason belongs to that sentence's figure.
+/// to…", "This decrease reflects…", "This was driven by…"): its reason belongs to that
+/// sentence's figure.
 fn continues_the_change(text: &str) -> bool {
     static ANAPHOR: std::sync::LazyLock<Option<Regex>> = std::sync::LazyLock::new(|| {
-        Regex::new(r"(?i)^\s*(?:(?:the|this|these|that|such)\s+(?:\w+\s+)?(?:increases?|decreases?|declines?|growth|improvements?|reductions?|changes?|rises?|drops?|contraction|expansion)\b|(?:primarily|mainly|largely)\b)").ok()
+        Regex::new(r"(?i)^\s*(?:(?:the|this|these|that|such)\s+(?:\w+\s+)?(?:increases?|decreases?|declines?|growth|improvements?|reductions?|changes?|rises?|drops?|contraction|expansion)\b|(?:this|these|that)\s+(?:was|were|is|are)\b|(?:primarily|mainly|largely)\b)").ok()
     });
     ANAPHOR.as_ref().is_some_and(|re| re.is_match(text)) && gives_a_reason(text)
 }
