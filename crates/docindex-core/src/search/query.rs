@@ -215,6 +215,16 @@ const CHANGE_DIRECTIONS: &[&[&str]] = &[
     ],
 ];
 
+/// "Where is Converse based?": an analyst's "based" (or "located") asked with "where" is the
+/// filing's "headquartered". One way only: a filing's "based" is nearly always "based on".
+const WHERE_BASED: &[&str] = &["headquartered", "headquarters"];
+
+/// Whether `words` ask where something is based or located.
+fn asks_where_based(words: &[String]) -> bool {
+    words.first().is_some_and(|w| w == "where")
+        && words.iter().any(|w| w == "based" || w == "located")
+}
+
 /// "Q2", "2Q23", "FY2023": which period a question means. Filings date their figures by
 /// column headings ("Three Months Ended June 30, 2023"), never with these words, so they are
 /// not searched for nor asked of a sentence.
@@ -538,9 +548,11 @@ fn words_of_phrases(phrases: &[String]) -> Vec<String> {
 /// Expand `query` with the dictionary: an acronym in the query brings its definition, a
 /// defined phrase in the query brings its acronym.
 pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
+    let where_based = asks_where_based(&words(query));
     let terms: Vec<String> = words(query)
         .into_iter()
         .filter(|w| !STOPWORDS.contains(&w.as_str()) && !is_period_shorthand(w))
+        .filter(|w| !(where_based && (w == "based" || w == "located")))
         .collect();
     let lowered = query.to_lowercase();
     let mut added = Vec::new();
@@ -567,7 +579,10 @@ pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
         parts.push(format!("NEAR({}, 6)", near.join(" ")));
     }
     parts.extend(added.iter().map(|a| fts_phrase(a)));
-    let groups = equivalent_groups(query, EQUIVALENTS);
+    let mut groups = equivalent_groups(query, EQUIVALENTS);
+    if where_based {
+        groups.push(WHERE_BASED.iter().map(|p| (*p).to_string()).collect());
+    }
     let lowered_terms = words(query);
     let equivalents: Vec<String> = groups
         .iter()
@@ -619,6 +634,25 @@ mod tests {
         assert!(concept_coverage("Revenues increased 10% to $51.2 billion.", &e.concepts()) >= 0.5);
         assert!(!e.fts_query.contains("increase"), "{}", e.fts_query);
         assert!(!e.terms.contains(&"why".to_string()));
+    }
+
+    #[test]
+    fn where_a_company_is_based_is_where_it_is_headquartered() {
+        let e = expand("Where is Converse based?", &[]);
+        assert_eq!(e.terms, ["converse"]);
+        assert!(e.fts_query.contains("\"headquartered\""), "{}", e.fts_query);
+        assert!(
+            concept_coverage(
+                "Converse, headquartered in Boston, Massachusetts, designs sneakers.",
+                &e.concepts()
+            ) >= 0.5
+        );
+        // Elsewhere "based" is a filing's "based on", and stays as it is.
+        let e = expand(
+            "How is stock-based pay measured, and what is it based on?",
+            &[],
+        );
+        assert!(!e.fts_query.contains("headquartered"), "{}", e.fts_query);
     }
 
     #[test]
