@@ -96,6 +96,46 @@ fn free_cash_flow_and_quick_ratio_are_computed_from_cited_statement_rows() {
 }
 
 #[test]
+fn cash_returned_to_shareholders_is_buybacks_and_dividends_and_deferred_revenue_is_not_revenue() {
+    let (_dir, library) = library(&[APPLE]);
+    let returned = check_answer(
+        &library,
+        "How much cash did Apple return to shareholders in fiscal 2024?",
+        APPLE,
+    );
+    let computed = returned
+        .computed
+        .iter()
+        .find(|c| c.metric == "shareholder_returns")
+        .unwrap();
+    assert_eq!(computed.shown, "110,183");
+    assert!(computed.worked.contains("94,949"), "{}", computed.worked);
+    assert!(computed.worked.contains("15,234"), "{}", computed.worked);
+
+    let results = library
+        .search(&request(
+            "How much deferred revenue does Apple carry?",
+            APPLE,
+        ))
+        .unwrap();
+    assert!(!results
+        .expansion
+        .equivalents
+        .contains(&"net sales".to_string()));
+    assert!(results
+        .statement_rows
+        .iter()
+        .all(|r| r.matched.concept_id == "deferred_revenue"));
+    assert!(results.statement_rows.iter().any(|r| r
+        .matched
+        .row
+        .printed
+        .first()
+        .map(String::as_str)
+        == Some("8,249")));
+}
+
+#[test]
 fn search_hands_the_reader_the_statement_row_first() {
     let (_dir, library) = library(&[APPLE]);
     let results = library

@@ -287,6 +287,20 @@ mod tests {
             ["operating_margin"]
         );
         assert!(ids("Who is the trustee for the notes?").is_empty());
+        // A longer phrase claims its words: deferred revenue is a liability, not revenue;
+        // earnings growth is the bottom line's.
+        assert_eq!(
+            ids("How much deferred revenue does Apple carry?"),
+            ["deferred_revenue"]
+        );
+        assert_eq!(
+            ids("What drove AEGON's earnings growth in 2000?"),
+            ["net_income_growth"]
+        );
+        assert_eq!(
+            ids("How much did Apple return to shareholders in fiscal 2024?"),
+            ["shareholder_returns"]
+        );
     }
 
     #[test]

@@ -201,6 +201,9 @@ fn compose(
         [
             "how much",
             "how many",
+            "how big",
+            "how large",
+            "size of",
             "what was",
             "what were",
             "what is",

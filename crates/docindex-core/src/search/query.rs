@@ -112,6 +112,8 @@ const STOPWORDS: &[&str] = &[
     "having",
     "am",
     "too",
+    // "How big is the backlog?": the size asked of a figure, not a word of it.
+    "big",
     // How a question asks for a reason ("what drove", "what's behind"): the answer's form,
     // not its topic. Filings give reasons as "due to", "driven by" (see `asks_why`).
     "drove",
@@ -151,6 +153,12 @@ const EQUIVALENTS: &[&[&str]] = &[
         "staff",
     ],
     &["relationship", "partnership", "collaboration"],
+    // Before "revenue": a balance-sheet liability, which "net sales" must not widen.
+    &[
+        "deferred revenue",
+        "unearned revenue",
+        "contract liabilities",
+    ],
     &["revenue", "net sales", "net revenues", "turnover"],
     &["profit", "net income", "earnings", "net earnings"],
     // Whole phrases where FTS5's Porter stemmer would widen a word: "accountants" alone
@@ -167,6 +175,12 @@ const EQUIVALENTS: &[&[&str]] = &[
     &["new money", "net proceeds", "proceeds"],
     &["layoffs", "job cuts", "headcount reductions", "severance"],
     &["capex", "capital expenditures"],
+    // ASC 606's name for what analysts call backlog.
+    &[
+        "backlog",
+        "remaining performance obligations",
+        "remaining performance obligation",
+    ],
     &[
         "comps",
         "comparable store sales",
