@@ -175,6 +175,16 @@ const EQUIVALENTS: &[&[&str]] = &[
     &["new money", "net proceeds", "proceeds"],
     &["layoffs", "job cuts", "headcount reductions", "severance"],
     &["capex", "capital expenditures"],
+    // "How long will the cash last?": a development-stage company's runway, which a
+    // prospectus states as cash "sufficient to fund" operations for a period.
+    &["runway", "cash runway", "cash last", "sufficient to fund"],
+    &[
+        "competitors",
+        "competing",
+        "competes with",
+        "compete",
+        "competition",
+    ],
     // ASC 606's name for what analysts call backlog.
     &[
         "backlog",
@@ -648,6 +658,25 @@ mod tests {
         assert!(concept_coverage("Revenues increased 10% to $51.2 billion.", &e.concepts()) >= 0.5);
         assert!(!e.fts_query.contains("increase"), "{}", e.fts_query);
         assert!(!e.terms.contains(&"why".to_string()));
+    }
+
+    #[test]
+    fn an_analysts_term_searches_the_filings_phrasing() {
+        let has = |q: &str, phrase: &str| expand(q, &[]).equivalents.contains(&phrase.to_string());
+        assert!(has(
+            "How long will CAMP4's cash last?",
+            "sufficient to fund"
+        ));
+        assert!(has("Who are Medicis's main competitors?", "competing"));
+        assert!(has(
+            "How big is the backlog?",
+            "remaining performance obligations"
+        ));
+        assert!(has(
+            "How much deferred revenue is there?",
+            "contract liabilities"
+        ));
+        assert!(!has("How much deferred revenue is there?", "net sales"));
     }
 
     #[test]
