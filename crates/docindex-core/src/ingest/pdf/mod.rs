@@ -393,6 +393,90 @@ mod tests {
     }
 
     #[test]
+    fn columns_below_a_table_are_read_one_after_the_other_and_the_table_stays_whole() {
+        // As JPMorgan's 10-Q sets its executive overview: a full-width table of figures,
+        // then two columns of prose, then, on other pages, single-column prose.
+        let mut lines: Vec<(&str, f32, f32, bool)> = Vec::new();
+        let mut y = 740.0;
+        for label in [
+            "Noninterest revenue",
+            "Net interest income",
+            "Total net revenue",
+        ] {
+            lines.push((label, 50.0, y, false));
+            lines.push(("19,528", 240.0, y, false));
+            lines.push(("15,587", 300.0, y, false));
+            lines.push(("25%", 360.0, y, false));
+            lines.push(("37,166", 410.0, y, false));
+            lines.push(("32,432", 470.0, y, false));
+            y -= 12.0;
+        }
+        y -= 12.0;
+        let left = [
+            "alpha one two three four five six seven",
+            "alpha eight nine ten eleven twelve thirteen",
+            "alpha fourteen fifteen sixteen seventeen end",
+        ];
+        let right = [
+            "omega one two three four five six seven",
+            "omega eight nine ten eleven twelve thirteen",
+            "omega fourteen fifteen sixteen seventeen end",
+        ];
+        for _ in 0..3 {
+            for (l, r) in left.iter().zip(right.iter()) {
+                lines.push((l, 50.0, y, false));
+                lines.push((r, 330.0, y, false));
+                y -= 12.0;
+            }
+        }
+        let c = assemble_pages(vec![page(1, &lines)]);
+        let text = &c.text;
+        assert!(
+            text.contains("Net interest income | 19,528 | 15,587 | 25% | 37,166 | 32,432"),
+            "the table's rows keep their cells: {text}"
+        );
+        let last_alpha = text.rfind("alpha").unwrap();
+        let first_omega = text.find("omega").unwrap();
+        assert!(last_alpha < first_omega, "left column first: {text}");
+        assert!(text.find("Total net revenue").unwrap() < text.find("alpha").unwrap());
+    }
+
+    #[test]
+    fn columns_whose_baselines_do_not_line_up_are_read_one_after_the_other() {
+        let mut lines: Vec<(&str, f32, f32, bool)> = Vec::new();
+        let mut y = 700.0;
+        for i in 0..10 {
+            lines.push((
+                if i % 2 == 0 {
+                    "alpha one two three four five six seven"
+                } else {
+                    "alpha eight nine ten eleven twelve"
+                },
+                50.0,
+                y,
+                false,
+            ));
+            // The right column's lines sit half a line lower.
+            lines.push((
+                if i % 2 == 0 {
+                    "omega one two three four five six seven"
+                } else {
+                    "omega eight nine ten eleven twelve"
+                },
+                330.0,
+                y - 6.0,
+                false,
+            ));
+            y -= 12.0;
+        }
+        let c = assemble_pages(vec![page(1, &lines)]);
+        let text = &c.text;
+        let last_alpha = text.rfind("alpha").unwrap();
+        let first_omega = text.find("omega").unwrap();
+        assert!(last_alpha < first_omega, "left column first: {text}");
+    }
+
+    #[test]
     fn page_numbers_and_running_headers_are_set_aside_but_kept_in_the_page_map() {
         let pages: Vec<PdfPage> = (1..=4)
             .map(|n| {
