@@ -449,13 +449,7 @@ impl SqliteStore {
         &self,
         nodes: &[(String, String)],
     ) -> Result<std::collections::HashMap<(String, String), String>> {
-        let pairs = serde_json::Value::from(
-            nodes
-                .iter()
-                .map(|(d, n)| serde_json::json!([d, n]))
-                .collect::<Vec<_>>(),
-        )
-        .to_string();
+        let pairs = node_keys_json(nodes);
         let mut stmt = self.conn.prepare_cached(
             "WITH RECURSIVE up(doc_id, node_id, parent_id) AS (
                  SELECT n.doc_id, n.node_id, n.parent_id FROM json_each(?1) j
@@ -468,8 +462,7 @@ impl SqliteStore {
                  WHERE p.parent_id IS NOT NULL)
              SELECT doc_id, node_id, parent_id FROM up",
         )?;
-        let rows = stmt.query_map(params![pairs], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))?;
-        Ok(rows.collect::<std::result::Result<_, _>>()?)
+        keyed_by_node(&mut stmt, &pairs)
     }
 
     /// The title of each of `nodes` (doc id, node id) that exists.
@@ -477,20 +470,13 @@ impl SqliteStore {
         &self,
         nodes: &[(String, String)],
     ) -> Result<std::collections::HashMap<(String, String), String>> {
-        let pairs = serde_json::Value::from(
-            nodes
-                .iter()
-                .map(|(d, n)| serde_json::json!([d, n]))
-                .collect::<Vec<_>>(),
-        )
-        .to_string();
+        let pairs = node_keys_json(nodes);
         let mut stmt = self.conn.prepare_cached(
             "SELECT n.doc_id, n.node_id, n.title FROM json_each(?1) j
              JOIN nodes n ON n.doc_id = json_extract(j.value, '$[0]')
                          AND n.node_id = json_extract(j.value, '$[1]')",
         )?;
-        let rows = stmt.query_map(params![pairs], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))?;
-        Ok(rows.collect::<std::result::Result<_, _>>()?)
+        keyed_by_node(&mut stmt, &pairs)
     }
 
     /// The id of every document in the library.
@@ -689,4 +675,24 @@ impl SqliteStore {
         }
         Ok(())
     }
+}
+
+/// (doc id, node id) keys as the JSON array of pairs a query reads with `json_each`.
+fn node_keys_json(nodes: &[(String, String)]) -> String {
+    serde_json::Value::from(
+        nodes
+            .iter()
+            .map(|(d, n)| serde_json::json!([d, n]))
+            .collect::<Vec<_>>(),
+    )
+    .to_string()
+}
+
+/// Rows of (doc id, node id, value) as a map keyed by node.
+fn keyed_by_node(
+    stmt: &mut rusqlite::CachedStatement<'_>,
+    pairs: &str,
+) -> Result<std::collections::HashMap<(String, String), String>> {
+    let rows = stmt.query_map(params![pairs], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
 }

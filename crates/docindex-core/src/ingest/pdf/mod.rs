@@ -324,6 +324,34 @@ mod tests {
         }
     }
 
+    /// Nine rows of two columns of prose from `y` down, the left one's words "alpha", the
+    /// right one's "omega", on shared baselines.
+    fn two_columns(lines: &mut Vec<(&str, f32, f32, bool)>, mut y: f32) {
+        let left = [
+            "alpha one two three four five six seven",
+            "alpha eight nine ten eleven twelve thirteen",
+            "alpha fourteen fifteen sixteen seventeen end",
+        ];
+        let right = [
+            "omega one two three four five six seven",
+            "omega eight nine ten eleven twelve thirteen",
+            "omega fourteen fifteen sixteen seventeen end",
+        ];
+        for _ in 0..3 {
+            for (l, r) in left.into_iter().zip(right) {
+                lines.push((l, 50.0, y, false));
+                lines.push((r, 330.0, y, false));
+                y -= 12.0;
+            }
+        }
+    }
+
+    fn assert_left_column_first(text: &str) {
+        let last_alpha = text.rfind("alpha").unwrap();
+        let first_omega = text.find("omega").unwrap();
+        assert!(last_alpha < first_omega, "left column first: {text}");
+    }
+
     fn assemble_pages(pages: Vec<PdfPage>) -> Canonical {
         let mut assembler = PdfAssembler::new();
         let count = pages.len() as u32;
@@ -367,35 +395,16 @@ mod tests {
     #[test]
     fn two_columns_are_read_one_after_the_other() {
         let mut lines = vec![("Market Overview", 50.0, 740.0, true)];
-        let left = [
-            "alpha one two three four five six seven",
-            "alpha eight nine ten eleven twelve thirteen",
-            "alpha fourteen fifteen sixteen seventeen end",
-        ];
-        let right = [
-            "omega one two three four five six seven",
-            "omega eight nine ten eleven twelve thirteen",
-            "omega fourteen fifteen sixteen seventeen end",
-        ];
-        let mut y = 700.0;
-        for _ in 0..3 {
-            for (l, r) in left.iter().zip(right.iter()) {
-                lines.push((l, 50.0, y, false));
-                lines.push((r, 330.0, y, false));
-                y -= 12.0;
-            }
-        }
+        two_columns(&mut lines, 700.0);
         let c = assemble_pages(vec![page(1, &lines)]);
         let text = &c.text;
-        let last_alpha = text.rfind("alpha").unwrap();
-        let first_omega = text.find("omega").unwrap();
-        assert!(last_alpha < first_omega, "left column first: {text}");
+        assert_left_column_first(text);
     }
 
     #[test]
     fn columns_below_a_table_are_read_one_after_the_other_and_the_table_stays_whole() {
         // As JPMorgan's 10-Q sets its executive overview: a full-width table of figures,
-        // then two columns of prose, then, on other pages, single-column prose.
+        // then two columns of prose.
         let mut lines: Vec<(&str, f32, f32, bool)> = Vec::new();
         let mut y = 740.0;
         for label in [
@@ -412,23 +421,7 @@ mod tests {
             y -= 12.0;
         }
         y -= 12.0;
-        let left = [
-            "alpha one two three four five six seven",
-            "alpha eight nine ten eleven twelve thirteen",
-            "alpha fourteen fifteen sixteen seventeen end",
-        ];
-        let right = [
-            "omega one two three four five six seven",
-            "omega eight nine ten eleven twelve thirteen",
-            "omega fourteen fifteen sixteen seventeen end",
-        ];
-        for _ in 0..3 {
-            for (l, r) in left.iter().zip(right.iter()) {
-                lines.push((l, 50.0, y, false));
-                lines.push((r, 330.0, y, false));
-                y -= 12.0;
-            }
-        }
+        two_columns(&mut lines, y);
         let c = assemble_pages(vec![page(1, &lines)]);
         let text = &c.text;
         assert!(
@@ -471,9 +464,7 @@ mod tests {
         }
         let c = assemble_pages(vec![page(1, &lines)]);
         let text = &c.text;
-        let last_alpha = text.rfind("alpha").unwrap();
-        let first_omega = text.find("omega").unwrap();
-        assert!(last_alpha < first_omega, "left column first: {text}");
+        assert_left_column_first(text);
     }
 
     #[test]
