@@ -520,6 +520,90 @@ pub fn lead_for(
 /// "iPhone net sales", "the Las Vegas Strip resorts", "Services"): a name in it that is not
 /// the company's, a month or a period. The statements' totals do not answer for a part.
 pub fn names_a_part(question: &str, doc: &DocumentIndex) -> bool {
+    names_a_capitalised_part(question, doc) || names_a_part_after_the_company(question, doc)
+}
+
+/// Words that qualify a figure rather than name a part of the company: "Apple's total
+/// revenue", "Nike's own stores" are the company's.
+const QUALIFIERS: &[&str] = &[
+    "total",
+    "net",
+    "overall",
+    "consolidated",
+    "reported",
+    "annual",
+    "quarterly",
+    "latest",
+    "current",
+    "own",
+    "biggest",
+    "largest",
+    "main",
+    "key",
+    "core",
+    "underlying",
+    "adjusted",
+    "gaap",
+    "non-gaap",
+    "cash",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "full-year",
+    "year",
+    "quarter",
+    "fiscal",
+    "business",
+    "results",
+    "financial",
+    "share",
+    "stock",
+    "year-over-year",
+    "yoy",
+    "y/y",
+    "sequential",
+    "organic",
+    "comparable",
+];
+
+/// "Microsoft's cloud", "Apple's services business": analysts name a part in lower case
+/// right after the company's possessive. The word there is a part unless it is a concept's
+/// ("Apple's free cash flow"), a qualifier of one ("total") or a period.
+fn names_a_part_after_the_company(question: &str, doc: &DocumentIndex) -> bool {
+    let company: Vec<String> = doc
+        .metadata
+        .company_name
+        .iter()
+        .chain(doc.metadata.ticker.iter())
+        .flat_map(|n| crate::search::words(n))
+        .collect();
+    let tokens: Vec<&str> = question.split_whitespace().collect();
+    tokens.windows(2).any(|pair| {
+        let owner = pair[0].trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’');
+        let Some(name) = owner
+            .strip_suffix("'s")
+            .or_else(|| owner.strip_suffix("’s"))
+            .map(str::to_lowercase)
+        else {
+            return false;
+        };
+        if !company.iter().any(|c| c == &name || c.starts_with(&name)) {
+            return false;
+        }
+        let next = pair[1]
+            .trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
+            .to_lowercase();
+        !next.is_empty()
+            && !next.starts_with(|c: char| c.is_ascii_digit())
+            && !QUALIFIERS.contains(&next.as_str())
+            && !crate::search::is_period_shorthand(&next)
+            && !is_concept_word(&next)
+            && !is_concept_acronym(&next)
+    })
+}
+
+fn names_a_capitalised_part(question: &str, doc: &DocumentIndex) -> bool {
     const NOT_PARTS: &[&str] = &[
         "fiscal", "fy", "i", "us", "u.s", "gaap", "non-gaap", "ceo", "cfo", "q1", "q2", "q3", "q4",
         "sec", "inc", "corp",
@@ -805,6 +889,21 @@ mod tests {
             &apple
         ));
         assert!(!names_a_part("What was Apple's EBITDA in 2Q24?", &apple));
+        // A part in lower case, right after the company's possessive.
+        let microsoft = doc("Microsoft Corporation");
+        assert!(names_a_part(
+            "How much revenue does Microsoft's cloud bring in?",
+            &microsoft
+        ));
+        assert!(names_a_part(
+            "How big is Apple's services business?",
+            &apple
+        ));
+        assert!(!names_a_part("What was Apple's total revenue?", &apple));
+        assert!(!names_a_part(
+            "What was Microsoft's operating margin?",
+            &microsoft
+        ));
         assert!(!names_a_part("How much did Apple spend on R&D?", &apple));
         assert!(!names_a_part(
             "What does Apple report: Operating Income",
