@@ -3,11 +3,25 @@
 
 use super::*;
 
+/// Which part of the page a line was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) enum Side {
+    /// The whole width: a page without columns, or a row outside or across them.
+    #[default]
+    Whole,
+    Left,
+    Right,
+}
+
 /// The order rows (and, in two-column regions, halves of rows) are read in: each item is a
-/// row index and the range of its segments. Rows outside the two-column region (a table or
-/// full-width prose above the columns) and rows that cross the gutter keep their place.
-pub(super) fn reading_order(rows: &[Vec<Segment>], page_width: f32) -> Vec<(usize, Range<usize>)> {
-    let whole = |i: usize, segs: &Vec<Segment>| (i, 0..segs.len());
+/// row index, the range of its segments and the side it was read from. Rows outside the
+/// two-column region (a table or full-width prose above the columns) and rows that cross
+/// the gutter keep their place.
+pub(super) fn reading_order(
+    rows: &[Vec<Segment>],
+    page_width: f32,
+) -> Vec<(usize, Range<usize>, Side)> {
+    let whole = |i: usize, segs: &Vec<Segment>| (i, 0..segs.len(), Side::Whole);
     let Some(Gutter {
         at: gutter,
         rows: region,
@@ -16,8 +30,8 @@ pub(super) fn reading_order(rows: &[Vec<Segment>], page_width: f32) -> Vec<(usiz
         return rows.iter().enumerate().map(|(i, s)| whole(i, s)).collect();
     };
     let mut out = Vec::with_capacity(rows.len() * 2);
-    let mut left_col: Vec<(usize, Range<usize>)> = Vec::new();
-    let mut right_col: Vec<(usize, Range<usize>)> = Vec::new();
+    let mut left_col: Vec<(usize, Range<usize>, Side)> = Vec::new();
+    let mut right_col: Vec<(usize, Range<usize>, Side)> = Vec::new();
     for (i, segs) in rows.iter().enumerate() {
         let spans_gutter = segs.iter().any(|s| s.left < gutter && s.right > gutter);
         if spans_gutter || !region.contains(&i) {
@@ -28,10 +42,10 @@ pub(super) fn reading_order(rows: &[Vec<Segment>], page_width: f32) -> Vec<(usiz
         }
         let split = segs.iter().take_while(|s| s.right <= gutter).count();
         if split > 0 {
-            left_col.push((i, 0..split));
+            left_col.push((i, 0..split, Side::Left));
         }
         if split < segs.len() {
-            right_col.push((i, split..segs.len()));
+            right_col.push((i, split..segs.len(), Side::Right));
         }
     }
     out.append(&mut left_col);

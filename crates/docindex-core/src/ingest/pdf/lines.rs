@@ -13,6 +13,8 @@ pub(super) struct Line {
     pub(super) bold: bool,
     /// Cells of a table row were found (two or more, with numbers or three or more).
     pub(super) is_row: bool,
+    /// The column it was read from, where the page has two.
+    pub(super) side: Side,
     /// Links with their byte range in `text`.
     pub(super) links: Vec<(String, Range<usize>)>,
     /// Byte offset in `text` and box of each glyph: links are attached by them, and the
@@ -94,10 +96,10 @@ pub(super) fn layout_lines(page: &PdfPage) -> Vec<Line> {
     let order = reading_order(&segmented, page.width);
     order
         .into_iter()
-        .filter_map(|(row, range)| {
+        .filter_map(|(row, range, side)| {
             let segs = &segmented[row][range];
             let (baseline, size, bold) = meta[row];
-            line_from_segments(segs, baseline, size, bold)
+            line_from_segments(segs, baseline, size, bold).map(|line| Line { side, ..line })
         })
         .collect()
 }
@@ -259,6 +261,7 @@ pub(super) fn line_from_segments(
         font_size: size,
         bold,
         is_row,
+        side: Side::Whole,
         links: Vec::new(),
         glyphs,
     })

@@ -435,6 +435,58 @@ mod tests {
     }
 
     #[test]
+    fn a_sentence_runs_on_down_its_column_and_into_the_next_below_full_width_prose() {
+        // JPMorgan's executive overview: full-width prose, then two columns; a column's line
+        // is narrower than the page's, and its last sentence goes on at the next one's top.
+        let mut lines: Vec<(&str, f32, f32, bool)> = vec![
+            (
+                "This overview highlights selected information and may not contain all that matters.",
+                50.0,
+                740.0,
+                false,
+            ),
+            (
+                "It should be read with the entire report, including the risk factors and notes.",
+                50.0,
+                728.0,
+                false,
+            ),
+        ];
+        let left = [
+            "Net interest income was up 44%, driven",
+            "by higher rates and the impact of the",
+            "First Republic acquisition, partially",
+            "offset by lower Markets net interest",
+            "income and by lower average deposit",
+            "levels across the consumer businesses",
+        ];
+        let right = [
+            "balances in every line of business now.",
+            "Noninterest revenue was up 25%, driven",
+            "by the impact of the First Republic deal",
+            "and higher Markets noninterest revenue",
+            "and the absence of losses on investments",
+            "in Payments in the prior year's quarter.",
+        ];
+        let mut y = 700.0;
+        for (l, r) in left.into_iter().zip(right) {
+            lines.push((l, 50.0, y, false));
+            lines.push((r, 330.0, y, false));
+            y -= 12.0;
+        }
+        let c = assemble_pages(vec![page(1, &lines)]);
+        let text = &c.text;
+        assert!(
+            text.contains("the impact of the First Republic acquisition, partially offset"),
+            "{text}"
+        );
+        assert!(
+            text.contains("consumer businesses balances in every line of business now."),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn columns_whose_baselines_do_not_line_up_are_read_one_after_the_other() {
         let mut lines: Vec<(&str, f32, f32, bool)> = Vec::new();
         let mut y = 700.0;

@@ -26,21 +26,26 @@ pub(super) fn paragraphs(
     let page_left = lines.iter().map(|l| l.rect.left).fold(f32::MAX, f32::min);
     let page_right = lines.iter().map(|l| l.rect.right).fold(0.0f32, f32::max);
     let slack = 0.05 * (page_right - page_left).max(1.0);
-    // The right edge of the column a line sits in: the widest line starting where it starts.
-    let column_of = |line: &Line| -> (f32, f32) {
+    // The right edge of the column a line sits in: the widest line of the same side of the
+    // page starting where it starts (a page's full-width paragraphs above a two-column
+    // region do not widen its left column).
+    let column_of = |at: usize| -> (f32, f32) {
+        let line = lines[at];
         let right = lines
             .iter()
-            .filter(|l| (l.rect.left - line.rect.left).abs() < slack && !l.is_row)
+            .filter(|l| {
+                (l.rect.left - line.rect.left).abs() < slack && !l.is_row && l.side == line.side
+            })
             .map(|l| l.rect.right)
             .fold(line.rect.right, f32::max);
         (right, (right - line.rect.left).max(1.0))
     };
-    let mut prev: Option<&Line> = None;
+    let mut prev: Option<(usize, &Line)> = None;
     let mut in_table = false;
-    for &line in lines {
+    for (at, &line) in lines.iter().enumerate() {
         let joins = match prev {
-            Some(p) if !p.is_row && !line.is_row => {
-                let (column_right, width) = column_of(p);
+            Some((p_at, p)) if !p.is_row && !line.is_row => {
+                let (column_right, width) = column_of(p_at);
                 continues_paragraph(p, line, column_right, width)
             }
             _ => false,
@@ -67,7 +72,7 @@ pub(super) fn paragraphs(
                         .iter()
                         .map(|(h, r)| (h.clone(), base + r.start..base + r.end)),
                 );
-                prev = Some(line);
+                prev = Some((at, line));
                 continue;
             }
         }
@@ -99,7 +104,7 @@ pub(super) fn paragraphs(
             ..RawBlock::default()
         });
         tops.push(line.rect.top);
-        prev = Some(line);
+        prev = Some((at, line));
     }
 }
 
@@ -108,6 +113,17 @@ pub(super) fn paragraphs(
 pub(super) fn continues_paragraph(prev: &Line, next: &Line, column_right: f32, width: f32) -> bool {
     let size = prev.font_size.max(next.font_size);
     let leading = prev.baseline - next.baseline;
+    // The top of the next column: a sentence cut at the foot of the last one goes on there
+    // in lower case, in the same type.
+    let next_column = leading < 0.0
+        && next.rect.left > prev.rect.right
+        && next.text.starts_with(char::is_lowercase)
+        && !prev.text.trim_end().ends_with(['.', ':', ';', '?', '!'])
+        && (prev.font_size - next.font_size).abs() <= 0.6
+        && prev.bold == next.bold;
+    if next_column {
+        return true;
+    }
     if leading <= 0.0 || leading > 1.7 * size {
         return false;
     }
