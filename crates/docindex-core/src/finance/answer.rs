@@ -520,7 +520,15 @@ pub fn lead_for(
 /// "iPhone net sales", "the Las Vegas Strip resorts", "Services"): a name in it that is not
 /// the company's, a month or a period. The statements' totals do not answer for a part.
 pub fn names_a_part(question: &str, doc: &DocumentIndex) -> bool {
-    names_a_capitalised_part(question, doc) || names_a_part_after_the_company(question, doc)
+    let company: Vec<String> = doc
+        .metadata
+        .company_name
+        .iter()
+        .chain(doc.metadata.ticker.iter())
+        .flat_map(|n| crate::search::words(n))
+        .collect();
+    names_a_capitalised_part(question, &company)
+        || names_a_part_after_the_company(question, &company)
 }
 
 /// Words that qualify a figure rather than name a part of the company: "Apple's total
@@ -570,14 +578,7 @@ const QUALIFIERS: &[&str] = &[
 /// "Microsoft's cloud", "Apple's services business": analysts name a part in lower case
 /// right after the company's possessive. The word there is a part unless it is a concept's
 /// ("Apple's free cash flow"), a qualifier of one ("total") or a period.
-fn names_a_part_after_the_company(question: &str, doc: &DocumentIndex) -> bool {
-    let company: Vec<String> = doc
-        .metadata
-        .company_name
-        .iter()
-        .chain(doc.metadata.ticker.iter())
-        .flat_map(|n| crate::search::words(n))
-        .collect();
+fn names_a_part_after_the_company(question: &str, company: &[String]) -> bool {
     let tokens: Vec<&str> = question.split_whitespace().collect();
     tokens.windows(2).any(|pair| {
         let owner = pair[0].trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’');
@@ -603,18 +604,11 @@ fn names_a_part_after_the_company(question: &str, doc: &DocumentIndex) -> bool {
     })
 }
 
-fn names_a_capitalised_part(question: &str, doc: &DocumentIndex) -> bool {
+fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
     const NOT_PARTS: &[&str] = &[
         "fiscal", "fy", "i", "us", "u.s", "gaap", "non-gaap", "ceo", "cfo", "q1", "q2", "q3", "q4",
         "sec", "inc", "corp",
     ];
-    let company: Vec<String> = doc
-        .metadata
-        .company_name
-        .iter()
-        .chain(doc.metadata.ticker.iter())
-        .flat_map(|n| crate::search::words(n))
-        .collect();
     question
         .split_whitespace()
         .skip(1)
