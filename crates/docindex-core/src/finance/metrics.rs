@@ -249,13 +249,17 @@ mod tests {
     const STATEMENTS: &str = "CONSOLIDATED BALANCE SHEETS\n(In millions)\nJune 30, | 2023 | 2022\nInventories | 2,500 | 3,742\nTotal current assets | 184,257 | 169,684\nTotal current liabilities | 104,149 | 95,082\nCASH FLOWS STATEMENTS\n(In millions)\nYear Ended June 30, | 2023 | 2022 | 2021\nNet cash from operations | 87,582 | 89,035 | 76,740\nAdditions to property and equipment | (28,107) | (23,886) | (20,622)\n";
 
     fn metric(question: &str, year: Option<i32>) -> MetricResult {
+        metric_in(STATEMENTS, question, year)
+    }
+
+    fn metric_in(statements: &str, question: &str, year: Option<i32>) -> MetricResult {
         let table = concept_table().unwrap();
         let metric = table
             .asked_in(question)
             .into_iter()
             .find(|c| c.is_metric())
             .unwrap();
-        let rows = find_rows(STATEMENTS, &table.line_items_for(question));
+        let rows = find_rows(statements, &table.line_items_for(question));
         compute_metric(table, metric, &rows, year, None).unwrap()
     }
 
@@ -279,6 +283,18 @@ mod tests {
         let days = metric("days of inventory", None);
         assert_eq!(days.value, None);
         assert_eq!(days.missing, ["cost of sales"]);
+    }
+
+    /// JPMorgan's 10-Q balance sheet as stored (rows cut), with the consolidated VIEs'
+    /// sub-table its footnote (a) prints below it.
+    const BANK_BALANCE_SHEET: &str = "Consolidated balance sheets (unaudited)\nJune 30, December 31,\n(in millions, except share data) | 2023 | 2022\nAssets\nLoans (included $38,789 and $42,079 at fair value) | 1,300,069 | 1,135,647\nAllowance for loan losses | (21,980) | (19,726)\nTotal assets | $ 3,868,240 | $ 3,665,743\nLiabilities\nDeposits (included $51,568 and $28,620 at fair value) | $ 2,398,962 | $ 2,340,179\n(a) The following table presents information on assets and liabilities related to VIEs that are consolidated by the Firm.\nJune 30, December 31,\n(in millions) | 2023 | 2022\nAssets\nTrading assets | $2,368 | $2,151\nLoans | 39,125 | 34,411\nTotal assets | $42,025 | $37,112\n";
+
+    #[test]
+    fn a_label_disclosing_amounts_in_parentheses_is_the_line_itself() {
+        let ratio = metric_in(BANK_BALANCE_SHEET, "loan-to-deposit ratio", Some(2023));
+        assert_eq!(ratio.operands[0].printed, "1,300,069");
+        assert_eq!(ratio.operands[1].printed, "$ 2,398,962");
+        assert_eq!(ratio.shown.as_deref(), Some("54.2%"));
     }
 
     #[test]

@@ -200,6 +200,13 @@ fn label_matches(label: &str, phrasing: &str) -> Option<bool> {
         return Some(true);
     }
     let rest = label.strip_prefix(phrasing)?;
+    // "Loans (included $38,789 and $42,079 at fair value)": a parenthetical that discloses
+    // amounts inside the line describes the line, it does not narrow it. Counted as a
+    // qualifier, the balance sheet's own row lost to a sub-table's plain "Loans" (JPMorgan's
+    // consolidated VIEs), and the loan-to-deposit ratio came out 1.6%.
+    if is_amount_disclosure(rest) {
+        return Some(true);
+    }
     let qualifier = [
         " (",
         ", net",
@@ -217,6 +224,15 @@ fn label_matches(label: &str, phrasing: &str) -> Option<bool> {
         .iter()
         .any(|q| rest.starts_with(q))
         .then_some(false)
+}
+
+/// Whether what follows a label's phrasing is only a parenthetical stating amounts within
+/// the line ("(included $51,568 … at fair value)", "(net of allowance of $1,203)").
+fn is_amount_disclosure(rest: &str) -> bool {
+    let Some(inner) = rest.strip_prefix(" (").and_then(|r| r.strip_suffix(')')) else {
+        return false;
+    };
+    !inner.contains(['(', ')']) && inner.contains('$')
 }
 
 /// The value cells of a row: every cell after the label that is an amount. A cell holding
