@@ -379,9 +379,10 @@ impl Library {
         } else {
             request.limit
         };
-        // A why-question weighs sections by where filings explain their figures; the titles
-        // of the matched sections and their ancestors decide it.
-        let titles = if search::asks_why(&request.query) {
+        // A question asking why or how a figure moved weighs sections by where filings
+        // explain their figures; the titles of the matched sections and their ancestors
+        // decide it.
+        let titles = if search::asks_about_results(&request.query) {
             let mut sections = touched.clone();
             sections.extend(
                 parents

@@ -1,7 +1,8 @@
 //! Section priors: where in a filing a kind of question is answered. A question asking why a
-//! figure moved is answered by management's discussion of its results (MD&A; a 20-F's
-//! operating and financial review), which the SEC requires to explain material changes, and
-//! not by the risk factors, which say what might happen rather than what did.
+//! figure moved, or how it moved ("how fast is Azure growing?", "how did iPhone do?"), is
+//! answered by management's discussion of its results (MD&A; a 20-F's operating and
+//! financial review), which the SEC requires to explain material changes, and not by the
+//! risk factors, which say what might happen rather than what did.
 
 use super::query::words;
 use crate::structure::patterns::{is_results_discussion_title, is_risk_factors_title};
@@ -23,6 +24,68 @@ pub fn asks_why(query: &str) -> bool {
     words(query)
         .iter()
         .any(|w| EXPLANATION_WORDS.contains(&w.as_str()))
+}
+
+/// Words with which a question asks how a figure moved over the period: "how fast is it
+/// growing", "did China sales grow", "how is Macau recovering", "how did iPhone do".
+const MOVEMENT_WORDS: &[&str] = &[
+    "grow",
+    "grew",
+    "growing",
+    "grown",
+    "growth",
+    "fast",
+    "faster",
+    "shrink",
+    "shrank",
+    "shrinking",
+    "decline",
+    "declined",
+    "declining",
+    "fall",
+    "fell",
+    "falling",
+    "rise",
+    "rose",
+    "rising",
+    "jump",
+    "jumped",
+    "drop",
+    "dropped",
+    "slow",
+    "slowed",
+    "slowing",
+    "recover",
+    "recovered",
+    "recovering",
+    "recovery",
+    "perform",
+    "performed",
+    "performing",
+    "trend",
+    "trending",
+    "momentum",
+];
+// Not "performance": a "remaining performance obligation" is a backlog, not a movement.
+
+/// Whether `query` asks how a figure moved ("how fast did LinkedIn grow?", "how did Nike do
+/// in China?") rather than what it was.
+pub fn asks_how_it_moved(query: &str) -> bool {
+    let words = words(query);
+    let moved = words.iter().any(|w| MOVEMENT_WORDS.contains(&w.as_str()));
+    // "How did iPhone do…": the question's own verb is "do", after "how did" / "how does".
+    let how_did_do = words.first().is_some_and(|w| w == "how")
+        && words
+            .get(1)
+            .is_some_and(|w| matches!(w.as_str(), "did" | "does" | "is" | "are"))
+        && words.iter().skip(2).any(|w| w == "do" || w == "doing");
+    moved || how_did_do
+}
+
+/// Whether `query` is answered by the results discussion first: it asks why a figure moved
+/// or how.
+pub fn asks_about_results(query: &str) -> bool {
+    asks_why(query) || asks_how_it_moved(query)
 }
 
 /// The prior of a section for a why-question, from its own title and its ancestors' (in any
@@ -62,6 +125,29 @@ mod tests {
             "Is there a material litigation overhang at JPMorgan?",
         ] {
             assert!(!asks_why(q), "{q}");
+        }
+    }
+
+    #[test]
+    fn a_question_asks_how_a_figure_moved_by_its_words() {
+        for q in [
+            "How fast is Azure growing?",
+            "How did Nike do in China in fiscal 2023?",
+            "How is MGM's Macau business recovering?",
+            "Did Apple's China sales grow in the June 2023 quarter?",
+            "How much did Apple's wearables business shrink in fiscal 2024?",
+        ] {
+            assert!(asks_how_it_moved(q), "{q}");
+            assert!(asks_about_results(q), "{q}");
+        }
+        for q in [
+            "How much did Tesla spend on R&D in 2023?",
+            "Who is Cabot's auditor?",
+            "What do they do?",
+            "How big is Apple's services business?",
+            "How big is Microsoft's remaining performance obligation?",
+        ] {
+            assert!(!asks_how_it_moved(q), "{q}");
         }
     }
 
