@@ -301,6 +301,16 @@ mod tests {
             ids("How much did Apple return to shareholders in fiscal 2024?"),
             ["shareholder_returns"]
         );
+        // Per-share earnings are their own row, not net income; a company's cash burn is
+        // its operating cash flow; "who is the CFO?" asks for a person.
+        assert_eq!(ids("What was Nike's EPS in fiscal 2023?"), ["diluted_eps"]);
+        assert_eq!(
+            ids("What were diluted earnings per share?"),
+            ["diluted_eps"]
+        );
+        assert!(ids("How much cash did CAMP4 burn in 2023?")
+            .contains(&"operating_cash_flow".to_string()));
+        assert!(ids("Who is Apple's CFO?").is_empty());
     }
 
     #[test]

@@ -200,7 +200,23 @@ const EQUIVALENTS: &[&[&str]] = &[
     ],
     &["raise", "net proceeds"],
     &["stake", "ownership interest"],
+    // Item 12 of a 10-K, a proxy's and a prospectus's ownership table: "Security Ownership
+    // of Certain Beneficial Owners", "Principal Stockholders", holders of "more than 5%".
+    &[
+        "biggest shareholders",
+        "largest shareholders",
+        "major shareholders",
+        "biggest investors",
+        "largest investors",
+        "principal stockholders",
+        "principal shareholders",
+        "beneficial owners",
+        "beneficial ownership",
+    ],
     &["shareholders", "stockholders", "shareowners"],
+    &["cfo", "chief financial officer"],
+    &["ceo", "chief executive officer"],
+    &["coo", "chief operating officer"],
     &["pay", "compensation"],
     &["outlook", "guidance"],
     &[
@@ -696,6 +712,29 @@ mod tests {
             &[],
         );
         assert!(!e.fts_query.contains("headquartered"), "{}", e.fts_query);
+    }
+
+    #[test]
+    fn an_analysts_titles_and_owners_search_the_filings_words() {
+        let e = expand("Who is Apple's CFO?", &[]);
+        assert!(
+            e.fts_query.contains("\"chief financial officer\""),
+            "{}",
+            e.fts_query
+        );
+        // The ownership table is "Principal Stockholders" or "Beneficial Owners"; the longer
+        // phrase claims "shareholders", so it does not also search every stockholder.
+        let e = expand("Who are CAMP4's biggest shareholders?", &[]);
+        assert!(
+            e.fts_query.contains("\"principal stockholders\""),
+            "{}",
+            e.fts_query
+        );
+        assert!(
+            e.fts_query.contains("\"beneficial owners\""),
+            "{}",
+            e.fts_query
+        );
     }
 
     #[test]
