@@ -5,7 +5,7 @@
 
 use super::concepts::{Concept, ConceptTable, MetricUnit, PRIOR_SUFFIX};
 use super::metrics::{compute_metric, format_amount, year_asked, MetricResult};
-use super::rows::{find_tagged_rows, RowMatch, StatementRow};
+use super::rows::{find_tagged_rows, normalise_label, RowMatch, StatementRow};
 use super::sections::months_asked;
 use crate::charmap::CharMap;
 use crate::model::{DocumentIndex, Span};
@@ -225,6 +225,49 @@ impl Citer<'_> {
         let m = self.cite(row, row.matched.row.start, row.matched.row.end, row.page);
         (headings, m)
     }
+}
+
+/// A statement row stated for `column`, against the prior period, with its markers.
+fn row_sentence(
+    r: &StatementRow,
+    column: usize,
+    heading_marker: Option<usize>,
+    row_marker: usize,
+) -> String {
+    let mut text = format!("{}: {}", r.label.trim(), r.printed[column]);
+    if let Some(period) = r.columns.get(column) {
+        text.push_str(&format!(" ({})", period.heading));
+    }
+    if let Some(prior) = r.prior_column(column) {
+        text.push_str(&format!(", against {}", r.printed[prior]));
+        if let Some(period) = r.columns.get(prior) {
+            text.push_str(&format!(" ({})", period.heading));
+        }
+    }
+    text.push_str(&scale_words(r.scale.as_deref()));
+    match heading_marker {
+        Some(h) => format!("{text} [{h}][{row_marker}]"),
+        None => format!("{text} [{row_marker}]"),
+    }
+}
+
+/// The row of the same table that gives `stated`'s concept "attributable to" the company
+/// itself, when `stated` is the consolidated figure (minority holders' rows never match a
+/// concept: see `rows::label_matches`).
+fn company_share_of<'a>(rows: &'a [LocatedRow], stated: &LocatedRow) -> Option<&'a LocatedRow> {
+    let attributed =
+        |row: &LocatedRow| normalise_label(&row.matched.row.label).contains(" attributable to ");
+    if attributed(stated) {
+        return None;
+    }
+    rows.iter().find(|other| {
+        other.matched.concept_id == stated.matched.concept_id
+            && other.node_id == stated.node_id
+            && other.matched.row.start > stated.matched.row.start
+            && other.matched.row.headings == stated.matched.row.headings
+            && other.matched.row.values.len() == stated.matched.row.values.len()
+            && attributed(other)
+    })
 }
 
 fn scale_words(scale: Option<&str>) -> String {
@@ -462,23 +505,20 @@ pub fn lead_for(
         let Some(column) = r.column_for(year, months) else {
             continue;
         };
-        let mut text = format!("{}: {}", r.label.trim(), r.printed[column]);
-        if let Some(period) = r.columns.get(column) {
-            text.push_str(&format!(" ({})", period.heading));
-        }
-        if let Some(prior) = r.prior_column(column) {
-            text.push_str(&format!(", against {}", r.printed[prior]));
-            if let Some(period) = r.columns.get(prior) {
-                text.push_str(&format!(" ({})", period.heading));
-            }
-        }
-        text.push_str(&scale_words(r.scale.as_deref()));
         let (heading_marker, row_marker) = citer.cite_row_parts(row);
-        let markers = match heading_marker {
-            Some(h) => format!("[{h}][{row_marker}]"),
-            None => format!("[{row_marker}]"),
-        };
-        sentences.push(format!("{text} {markers}"));
+        sentences.push(row_sentence(r, column, heading_marker, row_marker));
+        // "Net income" of a filer with minority holders is followed by the part
+        // attributable to the company, which is what the company itself calls its earnings:
+        // both are stated, the consolidated figure first.
+        if let Some(own) = company_share_of(&doc_rows, row) {
+            let (_, own_marker) = citer.cite_row_parts(own);
+            sentences.push(row_sentence(
+                &own.matched.row,
+                column,
+                heading_marker,
+                own_marker,
+            ));
+        }
         if let Some(figure) = line_item_figure(doc, concept, r, column, heading_marker, row_marker)
         {
             lead.figures.push(figure);
@@ -843,6 +883,55 @@ mod tests {
         .unwrap();
         doc.metadata.company_name = Some(company.to_string());
         doc
+    }
+
+    /// The rows of one statement section `text` holds for the concepts `question` names.
+    fn located_rows(text: &str, question: &str) -> Vec<LocatedRow> {
+        let table = crate::finance::concepts::concept_table().unwrap();
+        crate::finance::find_rows(text, &table.line_items_for(question))
+            .into_iter()
+            .map(|matched| LocatedRow {
+                doc_id: "d".into(),
+                doc_name: "d.html".into(),
+                node_id: "0001".into(),
+                title: "Consolidated statements of operations".into(),
+                page: None,
+                headings_page: None,
+                matched,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn earnings_are_stated_consolidated_and_attributable_to_the_company() {
+        let table = crate::finance::concepts::concept_table().unwrap();
+        let text = "CONSOLIDATED STATEMENTS OF OPERATIONS\n(In thousands)\nThree Months Ended June 30, | 2023 | 2022\nNet revenues | 3,942,207 | 3,264,888\nNet income | 243,544 | 1,622,625\nNet income attributable to noncontrolling interests | 42,748 | (161,312)\nNet income attributable to MGM Resorts International | $200,796 | $1,783,937\n";
+        let mut mgm = doc("MGM Resorts International");
+        mgm.text = text.to_string();
+        let question = "How much did MGM earn in Q2 2023?";
+        let rows = located_rows(text, question);
+        let lead = lead_for(table, question, &mgm, &rows).unwrap();
+        let consolidated = lead.text.find("Net income: 243,544").unwrap();
+        let own = lead
+            .text
+            .find("Net income attributable to MGM Resorts International: $200,796")
+            .unwrap();
+        assert!(consolidated < own, "{}", lead.text);
+        assert!(!lead.text.contains("42,748"), "{}", lead.text);
+        // Each figure is cited by its own row, exactly.
+        for figure in ["243,544", "$200,796"] {
+            assert!(
+                lead.citations.iter().any(|c| c.excerpt.contains(figure)),
+                "{figure}"
+            );
+        }
+        // A filer without minority holders states its one row.
+        let apple = "CONSOLIDATED STATEMENTS OF OPERATIONS\n(In millions)\nYears ended | September 28, 2024 | September 30, 2023\nNet income | $ 93,736 | $ 96,995\n";
+        let mut doc_apple = doc("Apple Inc.");
+        doc_apple.text = apple.to_string();
+        let rows = located_rows(apple, "net income");
+        let lead = lead_for(table, "What was Apple's net income?", &doc_apple, &rows).unwrap();
+        assert_eq!(lead.text.matches("Net income").count(), 1, "{}", lead.text);
     }
 
     #[test]
