@@ -207,8 +207,10 @@ fn label_matches(label: &str, phrasing: &str) -> Option<bool> {
     if is_amount_disclosure(rest) {
         return Some(true);
     }
-    // What the company earned or owns is its own, not its subsidiaries' minority holders'.
-    const MINORITY: [&str; 3] = ["noncontrolling", "non-controlling", "minority"];
+    // What the company earned or owns is its own, not its subsidiaries' minority holders'
+    // ("… attributable to noncontrolling interests"; a consolidated figure "including
+    // noncontrolling interests" still is the line).
+    const MINORITY: [&str; 3] = [" to noncontrolling", " to non-controlling", " to minority"];
     if MINORITY.iter().any(|m| rest.contains(m)) {
         return None;
     }
@@ -781,7 +783,7 @@ mod tests {
 
     #[test]
     fn a_minority_holders_share_is_not_the_companys_figure() {
-        let text = "CONSOLIDATED STATEMENTS OF OPERATIONS\n(In thousands)\nThree Months Ended June 30, | 2023 | 2022\nNet income | 243,544 | 1,622,625\nNet income attributable to noncontrolling interests | 42,748 | (161,312)\nNet income attributable to MGM Resorts International | $200,796 | $1,783,937\n";
+        let text = "CONSOLIDATED STATEMENTS OF OPERATIONS\n(In thousands)\nThree Months Ended June 30, | 2023 | 2022\nNet income | 243,544 | 1,622,625\nNet income attributable to noncontrolling interests | 42,748 | (161,312)\nNet income attributable to MGM Resorts International | $200,796 | $1,783,937\nNet income including noncontrolling interests | 243,544 | 1,622,625\n";
         let table = concept_table().unwrap();
         let rows = find_rows(text, &table.line_items_for("net income"));
         let labels: Vec<&str> = rows.iter().map(|r| r.row.label.as_str()).collect();
@@ -789,7 +791,8 @@ mod tests {
             labels,
             [
                 "Net income",
-                "Net income attributable to MGM Resorts International"
+                "Net income attributable to MGM Resorts International",
+                "Net income including noncontrolling interests"
             ]
         );
     }
