@@ -28,8 +28,16 @@ command -v cargo-nextest >/dev/null 2>&1 || [ -x "$HOME/.cargo/bin/cargo-nextest
 { cargo test --workspace --no-run -q &&
   "$CARGO_TARGET_DIR/debug/docindex" --library "$(mktemp -d)" embed; } || true
 NEXTEST_HIDE_PROGRESS_BAR=1 cargo nextest run --workspace --no-fail-fast 2>&1 | tee -a "$log" || status=1
-# One automation session at a time: WebKit allows no more. Twenty minutes at most.
-timeout 1200 xvfb-run -a cargo test -p docindex-desktop --test e2e --test page_view -- --ignored --test-threads=1 2>&1 | tee -a "$log" || status=1
+# One automation session at a time: WebKit allows no more. Twenty minutes at most. The
+# output goes to a file, not a pipe: a test ended by the timeout leaves its tauri-driver
+# behind (its Drop never runs), and a pipe it still holds would keep this script waiting.
+e2e_log=$(mktemp)
+timeout --kill-after=30 1200 xvfb-run -a cargo test -p docindex-desktop --test e2e --test page_view -- --ignored --test-threads=1 >"$e2e_log" 2>&1 || status=1
+pkill -x tauri-driver || true
+pkill -x WebKitWebDriver || true
+pkill -x docindex-desktop || true
+tee -a "$log" <"$e2e_log"
+rm -f "$e2e_log"
 # The installable package: built from the debug binaries the tests made (a release build
 # would add a quarter of an hour), installed, its CLI and app checked, removed.
 DOCINDEX_PACKAGE_PROFILE=debug bash scripts/package.sh --check 2>&1 | tee -a "$log" || status=1

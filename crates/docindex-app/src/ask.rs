@@ -7,7 +7,9 @@ use crate::search::{reading_order, SearchHit, SearchRequest, SearchResults};
 use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
 use docindex_core::companies::{CompanyDirectory, CompanyMentions};
-use docindex_core::finance::{concept_table, focus_question, lead_for, with_figures, FiguresLead};
+use docindex_core::finance::{
+    concept_table, focus_question, lead_for, named_line_item, with_figures, FiguresLead,
+};
 use docindex_core::llm::json::complete_json;
 use docindex_core::llm::{Llm, UsageMeter};
 use docindex_core::model::{Engine, Span};
@@ -330,7 +332,7 @@ impl Library {
         results: &SearchResults,
     ) -> Result<Option<docindex_core::finance::FiguresLead>> {
         let table = concept_table().map_err(AppError::Finance)?;
-        if table.asked_in(question).is_empty() {
+        if table.asked_in(question).is_empty() && named_line_item(table, question).is_none() {
             return Ok(None);
         }
         let mut tried: Vec<&str> = Vec::new();

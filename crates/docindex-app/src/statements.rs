@@ -9,7 +9,7 @@ use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
 use docindex_core::finance::metrics::year_asked;
 use docindex_core::finance::sections::months_asked;
-use docindex_core::finance::{best_rows, concept_table, locate_rows, LocatedRow};
+use docindex_core::finance::{best_rows, concept_table, locate_rows, named_line_item, LocatedRow};
 use docindex_core::model::{DocumentIndex, Span};
 use docindex_core::search::Excerpt;
 use rayon::prelude::*;
@@ -39,7 +39,11 @@ impl Library {
         docs: &mut HashMap<String, DocumentIndex>,
     ) -> Result<Vec<LocatedRow>> {
         let table = concept_table().map_err(AppError::Finance)?;
-        let concepts = table.line_items_for(query);
+        // The rows the query names in the filing's own words are looked for beside the
+        // table's line items (see `named_line_item`).
+        let named = named_line_item(table, query);
+        let mut concepts = table.line_items_for(query);
+        concepts.extend(named.as_ref());
         if concepts.is_empty() {
             return Ok(Vec::new());
         }

@@ -250,3 +250,37 @@ fn a_model_is_handed_the_operand_rows_and_its_computed_figure_is_supported() {
         answer.unsupported_numbers
     );
 }
+
+#[test]
+fn a_row_the_question_names_in_the_filings_words_is_stated_from_its_cells() {
+    let (_dir, library) = library(&[TESLA, APPLE]);
+    // "earn" is the concept table's net income; the row asked for is interest income.
+    let interest = check_answer(
+        &library,
+        "How much interest income did Tesla earn in 2023?",
+        TESLA,
+    );
+    assert!(
+        interest.answer.starts_with("Interest income: 1,066"),
+        "{}",
+        interest.answer
+    );
+    assert!(!interest.answer.contains("14,997"), "{}", interest.answer);
+    assert!(interest.citations[..2]
+        .iter()
+        .any(|c| c.excerpt.contains("1,066")));
+    // Matched by its words, not as the concept table's statement line: not HIGH.
+    assert_eq!(interest.confidence.label, ConfidenceLabel::Medium);
+    // Where the balance sheet prints current and non-current term debt, the note's total
+    // answers "how much term debt".
+    let debt = check_answer(
+        &library,
+        "How much term debt does Apple have outstanding?",
+        APPLE,
+    );
+    assert!(
+        debt.answer.starts_with("Total term debt: 96,662"),
+        "{}",
+        debt.answer
+    );
+}

@@ -5,6 +5,7 @@
 
 use super::concepts::{Concept, ConceptTable, MetricUnit, PRIOR_SUFFIX};
 use super::metrics::{compute_metric, format_amount, year_asked, MetricResult};
+use super::named::named_line_item;
 use super::rows::{find_tagged_rows, normalise_label, RowMatch, StatementRow};
 use super::sections::months_asked;
 use crate::charmap::CharMap;
@@ -376,15 +377,34 @@ pub fn lead_for(
     doc: &DocumentIndex,
     rows: &[LocatedRow],
 ) -> Option<FiguresLead> {
-    let asked = table.asked_in(question);
+    let year = year_asked(question);
+    let months = months_asked(question);
+    let doc_rows: Vec<LocatedRow> = rows
+        .iter()
+        .filter(|r| r.doc_id == doc.doc_id)
+        .cloned()
+        .collect();
+    // A row the question names in the filing's words answers before the table's shorter
+    // phrasings, and it is the part asked about when the question names one.
+    let named = named_line_item(table, question).and_then(|concept| {
+        let row = best_rows(table, &[&concept], &doc_rows, year, months)
+            .into_iter()
+            .next()?;
+        Some(Concept {
+            label: normalise_label(&row.matched.row.label),
+            ..concept
+        })
+    });
+    let asked = match &named {
+        Some(concept) => vec![concept],
+        None => table.asked_in(question),
+    };
     // A question about a part (a product, a segment) is not answered by the totals, unless
     // it asks for the part's share of them.
-    let part = names_a_part(question, doc);
+    let part = named.is_none() && names_a_part(question, doc);
     if asked.is_empty() || (part && !asks_for_share(question)) {
         return None;
     }
-    let year = year_asked(question);
-    let months = months_asked(question);
     let mut citer = Citer {
         doc,
         map: CharMap::new(&doc.text),
@@ -392,11 +412,6 @@ pub fn lead_for(
     };
     let mut sentences = Vec::new();
     let mut lead = FiguresLead::default();
-    let doc_rows: Vec<LocatedRow> = rows
-        .iter()
-        .filter(|r| r.doc_id == doc.doc_id)
-        .cloned()
-        .collect();
     let matches: Vec<RowMatch> = doc_rows.iter().map(|r| r.matched.clone()).collect();
     let mut stated_items: Vec<String> = Vec::new();
     let mut lookups_firm = true;
@@ -697,13 +712,7 @@ fn asks_for_share(question: &str) -> bool {
 /// "Operating" in "Operating Income: Tesla vs Microsoft": a word of a phrasing the concept
 /// table knows, capitalised as in a heading, names no part.
 fn is_concept_word(word: &str) -> bool {
-    super::concept_table().is_ok_and(|t| {
-        t.concepts.iter().any(|c| {
-            c.asked_as
-                .iter()
-                .any(|a| a.split_whitespace().any(|w| w.eq_ignore_ascii_case(word)))
-        })
-    })
+    super::concept_table().is_ok_and(|t| t.is_phrasing_word(word))
 }
 
 fn is_concept_acronym(word: &str) -> bool {

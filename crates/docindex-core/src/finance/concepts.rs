@@ -181,12 +181,11 @@ impl ConceptTable {
         Ok(ids)
     }
 
-    /// The concepts a question asks about, in the order it names them. Longer phrasings
-    /// claim their words first, so "free cash flow" is the metric and not also "cash".
-    pub fn asked_in(&self, question: &str) -> Vec<&Concept> {
+    /// Every phrasing `question` holds: (concept, first word, word count), in stems, and
+    /// the question's stems.
+    fn phrasings_in(&self, question: &str) -> (Vec<String>, Vec<(usize, usize, usize)>) {
         let stemmer = Stemmer::create(Algorithm::English);
         let question_stems = phrase_stems(&stemmer, question);
-        // (concept, first word, word count)
         let mut found: Vec<(usize, usize, usize)> = Vec::new();
         for (c, wanted) in &self.phrasings {
             if wanted.len() > question_stems.len() {
@@ -198,6 +197,38 @@ impl ConceptTable {
                 }
             }
         }
+        (question_stems, found)
+    }
+
+    /// The word count of the longest phrasing `question` holds (0 when it names no
+    /// concept).
+    pub fn longest_phrasing_in(&self, question: &str) -> usize {
+        let (_, found) = self.phrasings_in(question);
+        found.iter().map(|f| f.2).max().unwrap_or(0)
+    }
+
+    /// The stems of the phrasings `question` holds ("deposit" of "total deposits").
+    pub fn claimed_stems(&self, question: &str) -> BTreeSet<String> {
+        let (stems, found) = self.phrasings_in(question);
+        found
+            .iter()
+            .flat_map(|&(_, at, len)| stems[at..at + len].iter().cloned())
+            .collect()
+    }
+
+    /// Whether `word` is a word of some phrasing ("operating" of "operating margin").
+    pub fn is_phrasing_word(&self, word: &str) -> bool {
+        self.concepts.iter().any(|c| {
+            c.asked_as
+                .iter()
+                .any(|a| a.split_whitespace().any(|w| w.eq_ignore_ascii_case(word)))
+        })
+    }
+
+    /// The concepts a question asks about, in the order it names them. Longer phrasings
+    /// claim their words first, so "free cash flow" is the metric and not also "cash".
+    pub fn asked_in(&self, question: &str) -> Vec<&Concept> {
+        let (question_stems, mut found) = self.phrasings_in(question);
         found.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.cmp(&b.1)));
         let mut claimed = vec![false; question_stems.len()];
         let mut chosen: Vec<(usize, usize)> = Vec::new();
@@ -311,6 +342,24 @@ mod tests {
         assert!(ids("How much cash did CAMP4 burn in 2023?")
             .contains(&"operating_cash_flow".to_string()));
         assert!(ids("Who is Apple's CFO?").is_empty());
+        // Stock-based comp is its own add-back, cash taxes the taxes paid, not cash.
+        assert_eq!(
+            ids("How much stock-based comp did Tesla record in 2023?"),
+            ["stock_compensation"]
+        );
+        assert_eq!(
+            ids("How much cash tax did Apple pay in fiscal 2024?"),
+            ["income_taxes_paid"]
+        );
+    }
+
+    #[test]
+    fn a_balance_sheets_current_unearned_revenue_is_the_deferred_revenue_line() {
+        let table = concept_table().unwrap();
+        let text = "BALANCE SHEETS\n(In millions) | June 30, 2023 | June 30, 2022\nShort-term unearned revenue | 50,901 | 45,538\nLong-term unearned revenue | 2,912 | 2,870\n";
+        let rows = crate::finance::find_rows(text, &table.line_items_for("unearned revenue"));
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0].row.printed[0], "50,901");
     }
 
     #[test]

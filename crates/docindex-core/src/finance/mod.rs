@@ -5,6 +5,7 @@
 pub mod answer;
 pub mod concepts;
 pub mod metrics;
+pub mod named;
 pub mod rows;
 pub mod sections;
 
@@ -13,6 +14,7 @@ pub use answer::{
 };
 pub use concepts::{concept_table, Concept, ConceptTable, MetricUnit, Statement};
 pub use metrics::{compute_metric, MetricResult, Operand};
+pub use named::{named_line_item, NAMED_ID};
 pub use rows::{find_rows, find_tagged_rows, parse_amount, PeriodColumn, RowMatch, StatementRow};
 pub use sections::{classify_sections, FinancialSection, SectionKind};
 

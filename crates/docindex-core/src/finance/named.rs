@@ -1,0 +1,274 @@
+//! Line items a question names in the filing's own words ("book value per share", "net
+//! charge-off rate", "interest income"): any row label the filing prints, not only those
+//! of the concept table.
+//!
+//! The concept table knows what analysts ask for in their words; filings print hundreds of
+//! other rows a question can name exactly. A question's word sequences become the line
+//! items of one ad-hoc concept, so the same row finder, period choice and citations serve
+//! them. A sequence counts only when it is longer than every phrasing of the table the
+//! question uses: "interest income" outranks "earn" (net income), while "operating margin"
+//! stays the table's metric.
+
+use super::concepts::{Concept, ConceptTable};
+use crate::search::words;
+use rust_stemmers::{Algorithm, Stemmer};
+
+/// The id of the ad-hoc concept (no entry of the table has it).
+pub const NAMED_ID: &str = "named_in_question";
+
+/// Longest word sequence tried as a row label.
+const MAX_WORDS: usize = 6;
+
+/// A single word is tried as a label only when it is this long: "Occupancy", not "Total".
+const MIN_SINGLE_WORD: usize = 7;
+
+/// Words of the question's grammar, never inside a label.
+const QUESTION_WORDS: &[&str] = &[
+    "are", "big", "can", "could", "did", "do", "does", "get", "had", "has", "have", "how", "is",
+    "large", "many", "much", "say", "says", "was", "were", "what", "when", "where", "which", "who",
+    "why", "will",
+];
+
+/// Words a label does not start or end with (inside one they may stand: "book value per
+/// share", "cash and cash equivalents").
+const EDGE_WORDS: &[&str] = &[
+    "a", "about", "an", "and", "as", "at", "be", "by", "during", "end", "fiscal", "for", "from",
+    "in", "it", "its", "last", "latest", "of", "on", "or", "over", "per", "quarter", "recent",
+    "record", "report", "reported", "so", "than", "that", "the", "their", "there", "this", "to",
+    "with", "year",
+];
+
+/// Single words that are a label's qualifier or a common row of every table, never what a
+/// question names by itself.
+const GENERIC_WORDS: &[&str] = &[
+    "company",
+    "consolidated",
+    "current",
+    "diluted",
+    "balance",
+    "segment",
+    "segments",
+    "business",
+    "results",
+    "financial",
+    "statements",
+    "percentage",
+    "quarterly",
+    "annual",
+    "outstanding",
+    "carrying",
+    "generate",
+    "generated",
+    "company's",
+];
+
+/// Words that qualify a line item without naming another.
+const QUALIFIERS: &[&str] = &[
+    "total",
+    "net",
+    "gross",
+    "overall",
+    "consolidated",
+    "reported",
+];
+
+fn is_edge_word(word: &str) -> bool {
+    EDGE_WORDS.contains(&word)
+        || QUESTION_WORDS.contains(&word)
+        || word.chars().all(|c| c.is_ascii_digit())
+        || crate::search::is_period_shorthand(word)
+        || crate::metadata::MONTHS.contains(&word)
+}
+
+/// The ad-hoc concept of the row labels `question` names, longest first; `None` when the
+/// question asks for no figure or names nothing longer than the table's own phrasings.
+pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> {
+    if !asks_for_an_amount(question) {
+        return None;
+    }
+    let tokens = words(question);
+    let claimed = table.longest_phrasing_in(question);
+    let claimed_stems = table.claimed_stems(question);
+    let stemmer = Stemmer::create(Algorithm::English);
+    // A sequence that only qualifies what the table already names ("total deposits") is
+    // the table's line item, with its statement: it must add a word of its own.
+    let adds_a_word = |window: &[String]| {
+        window.iter().any(|w| {
+            !QUALIFIERS.contains(&w.as_str())
+                && !EDGE_WORDS.contains(&w.as_str())
+                && w.split('-')
+                    .any(|part| !claimed_stems.contains(stemmer.stem(part).as_ref()))
+        })
+    };
+    let mut phrases: Vec<String> = Vec::new();
+    for len in (claimed + 1..=MAX_WORDS).rev() {
+        for window in tokens.windows(len) {
+            let (first, last) = (&window[0], &window[len - 1]);
+            if is_edge_word(first)
+                || is_edge_word(last)
+                || window.iter().any(|w| QUESTION_WORDS.contains(&w.as_str()))
+                || !adds_a_word(window)
+            {
+                continue;
+            }
+            if len == 1 {
+                let word = first.as_str();
+                if claimed > 0
+                    || word.chars().count() < MIN_SINGLE_WORD
+                    || GENERIC_WORDS.contains(&word)
+                    || table.is_phrasing_word(word)
+                {
+                    continue;
+                }
+            }
+            let phrase = window.join(" ");
+            // "Total term debt" is the whole of what "term debt" names where a table
+            // also prints its current and non-current parts.
+            for label in [format!("total {phrase}"), phrase] {
+                if !phrases.contains(&label) {
+                    phrases.push(label);
+                }
+            }
+        }
+    }
+    let label = phrases.get(1)?.clone();
+    Some(Concept {
+        id: NAMED_ID.to_string(),
+        label,
+        asked_as: phrases.clone(),
+        statement: None,
+        line_items: phrases,
+        xbrl: Vec::new(),
+        outflow: false,
+        formula: None,
+        unit: None,
+    })
+}
+
+/// "What was…", "how much…", "how big is…": a question a printed figure can answer.
+fn asks_for_an_amount(question: &str) -> bool {
+    let q = question.trim_start().to_lowercase();
+    super::answer::asks_for_figure(question)
+        || ["how big", "how large", "what's", "what is"]
+            .iter()
+            .any(|w| q.starts_with(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finance::concepts::concept_table;
+    use crate::finance::rows::find_rows;
+
+    fn named(question: &str) -> Option<Concept> {
+        named_line_item(concept_table().unwrap(), question)
+    }
+
+    #[test]
+    fn a_question_names_the_rows_its_words_label() {
+        let concept =
+            named("What was JPMorgan's book value per share at the end of Q2 2023?").unwrap();
+        assert!(concept
+            .line_items
+            .contains(&"book value per share".to_string()));
+        // The question's grammar and periods are no label's edge.
+        assert!(concept
+            .line_items
+            .iter()
+            .all(|p| !p.starts_with("what") && !p.ends_with("2023") && !p.ends_with(" the")));
+        let text = "Selected income statement data\n(in millions, except per share data) | 2Q23 | 1Q23\nNet income | $ 14,472 | $ 12,622\nBook value per share | 98.11 | 94.34\nTangible book value per share (\"TBVPS\")(a) | 79.90 | 76.69\n";
+        let rows = find_rows(text, &[&concept]);
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0].row.label, "Book value per share");
+        assert_eq!(rows[0].row.printed[0], "98.11");
+    }
+
+    #[test]
+    fn a_named_row_outranks_a_shorter_phrasing_of_the_table_but_not_its_own() {
+        // "earn" is the table's net income; "interest income" is the row asked for.
+        let concept = named("How much interest income did Tesla earn in 2023?").unwrap();
+        assert_eq!(
+            concept.line_items[..2],
+            ["total interest income", "interest income"]
+        );
+        // The table's own metric is left to the table.
+        for question in [
+            "What was Tesla's operating margin in 2023?",
+            "What was Nike's EBIT margin in fiscal 2023?",
+        ] {
+            let phrases = named(question).map(|c| c.line_items).unwrap_or_default();
+            assert!(
+                phrases
+                    .iter()
+                    .all(|p| !["operating margin", "ebit margin"].contains(&p.as_str())),
+                "{phrases:?}"
+            );
+        }
+        // Qualifying the table's own line item names no other row: total deposits are
+        // the balance sheet's deposits.
+        let deposits = named("What were JPMorgan's total deposits at June 30, 2023?");
+        assert!(deposits
+            .iter()
+            .flat_map(|c| &c.line_items)
+            .all(|p| p != "total deposits" && p != "deposits"));
+        // A single word only when it is no common qualifier.
+        let occupancy = named("What's hotel occupancy on the Las Vegas Strip?").unwrap();
+        assert!(occupancy.line_items.contains(&"occupancy".to_string()));
+        assert!(!occupancy.line_items.contains(&"hotel".to_string()));
+        // No figure asked, no row named.
+        assert!(named("Why did Microsoft's gross margin change?").is_none());
+        assert!(named("Who are the underwriters of CAMP4's IPO?").is_none());
+    }
+
+    /// A question's rows from a statement section `text`, as search hands them over: the
+    /// table's line items and the row the question names.
+    fn lead_of(text: &str, question: &str) -> crate::finance::FiguresLead {
+        let table = concept_table().unwrap();
+        let mut doc: crate::model::DocumentIndex = serde_json::from_str(
+            r#"{"doc_id":"d","doc_name":"d.html","doc_type":"10-K","format":"html","source_sha256":"","encoding":"utf-8","metadata":{"company_name":"Tesla, Inc."},"text":"","nodes":[],"chunks":[],"cross_refs":[],"dictionary":[],"links":[],"settings_key":""}"#,
+        )
+        .unwrap();
+        doc.text = text.to_string();
+        let named = named_line_item(table, question);
+        let mut concepts = table.line_items_for(question);
+        concepts.extend(named.as_ref());
+        let rows: Vec<crate::finance::LocatedRow> = find_rows(text, &concepts)
+            .into_iter()
+            .map(|matched| crate::finance::LocatedRow {
+                doc_id: "d".into(),
+                doc_name: "d.html".into(),
+                node_id: "0001".into(),
+                title: "Consolidated Statements of Operations".into(),
+                page: None,
+                headings_page: None,
+                matched,
+            })
+            .collect();
+        crate::finance::lead_for(table, question, &doc, &rows).unwrap()
+    }
+
+    #[test]
+    fn the_named_row_is_stated_instead_of_the_shorter_phrasings_concept() {
+        let text = "Consolidated Statements of Operations\n(in millions)\nYear Ended December 31, | 2023 | 2022\nTotal revenues | 96,773 | 81,462\nInterest income | 1,066 | 297\nNet income | 15,001 | 12,587\n";
+        let lead = lead_of(text, "How much interest income did Tesla earn in 2023?");
+        assert!(
+            lead.text
+                .starts_with("Interest income: 1,066 (Year Ended December 31, 2023)"),
+            "{}",
+            lead.text
+        );
+        assert!(!lead.text.contains("15,001"), "{}", lead.text);
+        assert!(lead.citations.iter().any(|c| c.excerpt.contains("1,066")));
+        // Named in the filing's words, but not the table's concept: worth stating, not
+        // trusted as the statement's line.
+        assert!(!lead.lookups_firm);
+        // Where a table prints the parts and their total, the total answers.
+        let debt = "Term Debt\n(in millions)\n | 2024 | 2023\nCurrent portion of term debt | 10,912 | 9,822\nTerm debt | 85,750 | 95,281\nTotal term debt | 96,662 | 105,103\n";
+        let lead = lead_of(debt, "How much term debt does Apple have outstanding?");
+        assert!(
+            lead.text.starts_with("Total term debt: 96,662"),
+            "{}",
+            lead.text
+        );
+    }
+}
