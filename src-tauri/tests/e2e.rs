@@ -315,7 +315,7 @@ async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestR
     assert_eq!(grid["align"], json!("right"), "{grid}");
     assert!(grid["heads"].as_u64().unwrap_or(0) >= 1, "{grid}");
     screenshot(&client, "07c-comparison-cell.png").await?;
-    client.close().await?;
+    close(client).await?;
     drop(driver);
 
     // After a restart the saved answer reopens and its citation still highlights its span.
@@ -336,7 +336,7 @@ async fn index_read_ask_provenance_export_and_reopen_in_a_real_window() -> TestR
     .await?;
     assert_eq!(highlighted(&client).await?, without_newlines(&excerpt));
     screenshot(&client, "08-reopened-after-restart.png").await?;
-    client.close().await?;
+    close(client).await?;
     drop(driver);
     Ok(())
 }
@@ -427,7 +427,7 @@ async fn a_million_character_filing_stays_virtualised_in_the_reader() -> TestRes
         jump["ms"].as_f64().unwrap_or(f64::NAN),
         rendered
     );
-    client.close().await?;
+    close(client).await?;
     drop(driver);
     Ok(())
 }
@@ -659,7 +659,7 @@ async fn a_library_of_1000_filings_stays_smooth_in_the_window() -> TestResult {
         serde_json::to_string_pretty(&figures)?,
     )?;
     println!("library of 1,000 filings in the window: {figures}");
-    client.close().await?;
+    close(client).await?;
     drop(driver);
     Ok(())
 }

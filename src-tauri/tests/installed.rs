@@ -33,6 +33,6 @@ async fn installed_app_opens_on_its_first_screen() -> TestResult {
     )
     .await?;
     screenshot(&client, "installed-sample-indexed.png").await?;
-    client.close().await?;
+    close(client).await?;
     Ok(())
 }

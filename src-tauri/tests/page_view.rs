@@ -296,6 +296,6 @@ async fn a_pdf_citation_shows_its_page_with_pdfiums_boxes_for_the_cited_characte
         .click()
         .await?;
     wait_for(&client, ".page-view .box").await?;
-    client.close().await?;
+    close(client).await?;
     Ok(())
 }

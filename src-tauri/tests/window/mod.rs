@@ -90,11 +90,16 @@ pub async fn launch_app(
     );
     let started = Instant::now();
     loop {
-        match ClientBuilder::native()
-            .capabilities(caps.clone())
-            .connect("http://127.0.0.1:4444")
-            .await
-        {
+        // A WebKit that never answers must fail the test, not hold it.
+        let attempt = tokio::time::timeout(
+            Duration::from_secs(60),
+            ClientBuilder::native()
+                .capabilities(caps.clone())
+                .connect("http://127.0.0.1:4444"),
+        )
+        .await
+        .map_err(|_| "no WebDriver session within 60 s")?;
+        match attempt {
             Ok(client) => {
                 client.set_window_size(1440, 900).await.ok();
                 return Ok((driver, client));
@@ -104,6 +109,19 @@ pub async fn launch_app(
                 tokio::time::sleep(Duration::from_millis(500)).await;
             }
             Err(e) => return Err(format!("no WebDriver session: {e}").into()),
+        }
+    }
+}
+
+/// End a WebDriver session. A WebKit web process that does not exit ("WebProcess didn't
+/// exit as expected") can keep WebKitWebDriver from answering; the test goes on, and the
+/// driver's process group is ended when it is dropped.
+pub async fn close(client: Client) -> TestResult {
+    match tokio::time::timeout(Duration::from_secs(30), client.close()).await {
+        Ok(closed) => Ok(closed?),
+        Err(_) => {
+            log_line("the session did not close within 30 s; its driver is ended");
+            Ok(())
         }
     }
 }
