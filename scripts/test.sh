@@ -35,7 +35,7 @@ e2e_log=$(mktemp)
 timeout --kill-after=30 1200 xvfb-run -a cargo test -p docindex-desktop --test e2e --test page_view -- --ignored --test-threads=1 >"$e2e_log" 2>&1 || status=1
 pkill -x tauri-driver || true
 pkill -x WebKitWebDriver || true
-pkill -x docindex-desktop || true
+pkill -f '/debug/docindex-desktop' || true
 tee -a "$log" <"$e2e_log"
 rm -f "$e2e_log"
 # The installable package: built from the debug binaries the tests made (a release build

@@ -88,6 +88,15 @@ pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> 
     }
     let tokens = words(question);
     let claimed = table.longest_phrasing_in(question);
+    // Words the question capitalises (after its first): names of parts, "Las Vegas Strip
+    // Resorts". With a figure the table knows asked of it ("casino revenue at the Las Vegas
+    // Strip Resorts"), the part's own row is not the figure asked.
+    let capitalised: Vec<String> = question
+        .split_whitespace()
+        .skip(1)
+        .filter(|w| w.starts_with(|c: char| c.is_uppercase()))
+        .flat_map(words)
+        .collect();
     let claimed_stems = table.claimed_stems(question);
     let stemmer = Stemmer::create(Algorithm::English);
     // A sequence that only qualifies what the table already names ("total deposits") is
@@ -108,6 +117,7 @@ pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> 
                 || is_edge_word(last)
                 || window.iter().any(|w| QUESTION_WORDS.contains(&w.as_str()))
                 || !adds_a_word(window)
+                || (claimed > 0 && window.iter().any(|w| capitalised.contains(w)))
             {
                 continue;
             }
@@ -215,6 +225,13 @@ mod tests {
         let occupancy = named("What's hotel occupancy on the Las Vegas Strip?").unwrap();
         assert!(occupancy.line_items.contains(&"occupancy".to_string()));
         assert!(!occupancy.line_items.contains(&"hotel".to_string()));
+        // A part named with capitals is not the figure the table's concept asks of it.
+        let casino = named(
+            "What was casino revenue at Las Vegas Strip Resorts in the second quarter of 2023?",
+        )
+        .unwrap();
+        assert!(casino.line_items.contains(&"casino revenue".to_string()));
+        assert!(casino.line_items.iter().all(|p| !p.contains("strip")));
         // No figure asked, no row named.
         assert!(named("Why did Microsoft's gross margin change?").is_none());
         assert!(named("Who are the underwriters of CAMP4's IPO?").is_none());
