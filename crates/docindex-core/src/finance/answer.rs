@@ -882,10 +882,10 @@ pub fn focus_question(table: &ConceptTable, question: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn doc(company: &str) -> DocumentIndex {
+    pub(crate) fn doc(company: &str) -> DocumentIndex {
         let mut doc: DocumentIndex = serde_json::from_str(
             r#"{"doc_id":"d","doc_name":"d.html","doc_type":"10-K","format":"html","source_sha256":"","encoding":"utf-8","metadata":{},"text":"","nodes":[],"chunks":[],"cross_refs":[],"dictionary":[],"links":[],"settings_key":""}"#,
         )
@@ -894,10 +894,14 @@ mod tests {
         doc
     }
 
-    /// The rows of one statement section `text` holds for the concepts `question` names.
-    fn located_rows(text: &str, question: &str) -> Vec<LocatedRow> {
+    /// The rows of one statement section `text` holds for what `question` asks, as search
+    /// hands them over: the table's line items and the row the question names.
+    pub(crate) fn located_rows(text: &str, question: &str) -> Vec<LocatedRow> {
         let table = crate::finance::concepts::concept_table().unwrap();
-        crate::finance::find_rows(text, &table.line_items_for(question))
+        let named = named_line_item(table, question);
+        let mut concepts = table.line_items_for(question);
+        concepts.extend(named.as_ref());
+        crate::finance::find_rows(text, &concepts)
             .into_iter()
             .map(|matched| LocatedRow {
                 doc_id: "d".into(),

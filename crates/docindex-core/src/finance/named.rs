@@ -237,31 +237,13 @@ mod tests {
         assert!(named("Who are the underwriters of CAMP4's IPO?").is_none());
     }
 
-    /// A question's rows from a statement section `text`, as search hands them over: the
-    /// table's line items and the row the question names.
+    /// The figures lead for `question` over a statement section `text` of Tesla's.
     fn lead_of(text: &str, question: &str) -> crate::finance::FiguresLead {
-        let table = concept_table().unwrap();
-        let mut doc: crate::model::DocumentIndex = serde_json::from_str(
-            r#"{"doc_id":"d","doc_name":"d.html","doc_type":"10-K","format":"html","source_sha256":"","encoding":"utf-8","metadata":{"company_name":"Tesla, Inc."},"text":"","nodes":[],"chunks":[],"cross_refs":[],"dictionary":[],"links":[],"settings_key":""}"#,
-        )
-        .unwrap();
-        doc.text = text.to_string();
-        let named = named_line_item(table, question);
-        let mut concepts = table.line_items_for(question);
-        concepts.extend(named.as_ref());
-        let rows: Vec<crate::finance::LocatedRow> = find_rows(text, &concepts)
-            .into_iter()
-            .map(|matched| crate::finance::LocatedRow {
-                doc_id: "d".into(),
-                doc_name: "d.html".into(),
-                node_id: "0001".into(),
-                title: "Consolidated Statements of Operations".into(),
-                page: None,
-                headings_page: None,
-                matched,
-            })
-            .collect();
-        crate::finance::lead_for(table, question, &doc, &rows).unwrap()
+        use crate::finance::answer::tests::{doc, located_rows};
+        let mut tesla = doc("Tesla, Inc.");
+        tesla.text = text.to_string();
+        let rows = located_rows(text, question);
+        crate::finance::lead_for(concept_table().unwrap(), question, &tesla, &rows).unwrap()
     }
 
     #[test]
