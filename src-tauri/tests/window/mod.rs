@@ -68,9 +68,13 @@ pub async fn launch_app(
     app: &Path,
     library: &Path,
 ) -> Result<(Driver, Client), Box<dyn std::error::Error>> {
+    // The web view keeps its local storage (the reader's remembered text/page view) under
+    // the data folder: one per library, so no test starts from what another left.
+    let web_data = PathBuf::from(format!("{}.webview", library.display()));
     let child = Command::new(tauri_driver())
         .process_group(0)
         .env("DOCINDEX_LIBRARY", library)
+        .env("XDG_DATA_HOME", &web_data)
         .env("DOCINDEX_LOG", "info")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
@@ -169,7 +173,15 @@ pub async fn wait_until(
             return Ok(value);
         }
         if started.elapsed() > Duration::from_secs(180) {
-            return Err(format!("timed out waiting for {what}").into());
+            // What the window showed is the first thing a failed run's reader needs.
+            let name = format!(
+                "timeout-{}.png",
+                what.replace(|c: char| !c.is_alphanumeric(), "-")
+            );
+            screenshot(client, &name).await.ok();
+            return Err(
+                format!("timed out waiting for {what} (screen in e2e-artifacts/{name})").into(),
+            );
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
