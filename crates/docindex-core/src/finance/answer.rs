@@ -322,6 +322,36 @@ fn line_item_figure(
     })
 }
 
+/// The row where the filing prints `metric` itself, and its column for the asked period,
+/// when that cell is printed in the metric's unit: a percentage's row with a "%" ("EBIT
+/// margin | 12.1%"), not an amount's that shares the name ("Gross margin | 146,052").
+fn printed_metric<'a>(
+    table: &ConceptTable,
+    metric: &Concept,
+    rows: &'a [LocatedRow],
+    year: Option<i32>,
+    months: Option<u32>,
+) -> Option<(&'a LocatedRow, usize)> {
+    let column_in_unit = |row: &LocatedRow| -> Option<usize> {
+        let r = &row.matched.row;
+        let column = r.column_for(year, months)?;
+        let cell = r.printed.get(column)?;
+        let in_unit = match metric.unit {
+            Some(MetricUnit::Percent) => cell.contains('%'),
+            _ => !cell.contains('%'),
+        };
+        in_unit.then_some(column)
+    };
+    rows.iter()
+        .filter(|r| r.matched.concept_id == metric.id)
+        .filter_map(|r| Some((r, column_in_unit(r)?)))
+        .max_by(|(a, _), (b, _)| {
+            a.strength(table, year, months)
+                .total_cmp(&b.strength(table, year, months))
+                .then(b.matched.row.start.cmp(&a.matched.row.start))
+        })
+}
+
 /// A computed metric as a stated figure, cited by its operands' rows and headings.
 fn metric_figure(
     doc: &DocumentIndex,
@@ -402,7 +432,7 @@ pub fn lead_for(
     // A question about a part (a product, a segment) is not answered by the totals, unless
     // it asks for the part's share of them.
     let part = named.is_none() && names_a_part(question, doc);
-    if asked.is_empty() || (part && !asks_for_share(question)) {
+    if asked.is_empty() {
         return None;
     }
     let mut citer = Citer {
@@ -410,6 +440,24 @@ pub fn lead_for(
         map: CharMap::new(&doc.text),
         citations: Vec::new(),
     };
+    if part && !asks_for_share(question) {
+        // Only the part's own row answers; never firm, as it is no statement's.
+        let [concept] = asked.as_slice() else {
+            return None;
+        };
+        if concept.is_metric() {
+            return None;
+        }
+        let (row, column) = part_row(table, question, doc, concept, year, months)?;
+        let (heading_marker, row_marker) = citer.cite_row_parts(&row);
+        let r = &row.matched.row;
+        // No stated figure: a comparison across filings compares the companies' own.
+        return Some(FiguresLead {
+            text: format!("{}.", row_sentence(r, column, heading_marker, row_marker)),
+            citations: citer.citations,
+            ..FiguresLead::default()
+        });
+    }
     let mut sentences = Vec::new();
     let mut lead = FiguresLead::default();
     let matches: Vec<RowMatch> = doc_rows.iter().map(|r| r.matched.clone()).collect();
@@ -417,6 +465,22 @@ pub fn lead_for(
     let mut lookups_firm = true;
     for concept in &asked {
         if concept.is_metric() {
+            // What the filing prints as the metric is its own figure: stated first, and the
+            // computation (its definition may differ: EBIT against operating income) after.
+            let printed = printed_metric(table, concept, &doc_rows, year, months);
+            if let Some((row, column)) = printed {
+                let (heading_marker, row_marker) = citer.cite_row_parts(row);
+                let r = &row.matched.row;
+                sentences.push(row_sentence(r, column, heading_marker, row_marker));
+                if let Some(figure) =
+                    line_item_figure(doc, concept, r, column, heading_marker, row_marker)
+                {
+                    lead.figures.push(StatedFigure {
+                        unit: concept.unit.unwrap_or(MetricUnit::Amount),
+                        ..figure
+                    });
+                }
+            }
             let result = match compute_metric(table, concept, &matches, year, months) {
                 Ok(result) => result,
                 Err(e) => {
@@ -428,6 +492,9 @@ pub fn lead_for(
                 }
             };
             if result.value.is_none() {
+                if printed.is_some() {
+                    continue;
+                }
                 if result.missing.is_empty() {
                     // Every operand was found, but the arithmetic has no answer.
                     lead.missing.push(format!(
@@ -485,14 +552,20 @@ pub fn lead_for(
                 true => String::new(),
                 false => format!(" {heading_markers}"),
             };
+            let worked_out = match printed {
+                Some(_) => " worked out from the statements",
+                None => "",
+            };
             sentences.push(format!(
-                "{}{period}{heading_markers}: {shown}{scale} = {worked}",
+                "{}{worked_out}{period}{heading_markers}: {shown}{scale} = {worked}",
                 capitalise(&result.label),
             ));
-            if let Some(figure) =
-                metric_figure(doc, concept, &result, &heading_markers, &row_markers)
-            {
-                lead.figures.push(figure);
+            if printed.is_none() {
+                if let Some(figure) =
+                    metric_figure(doc, concept, &result, &heading_markers, &row_markers)
+                {
+                    lead.figures.push(figure);
+                }
             }
             lead.computed.push(shown);
             // The formula's constants ("× 365") are not figures of the filing either.
@@ -575,15 +648,19 @@ pub fn lead_for(
 /// "iPhone net sales", "the Las Vegas Strip resorts", "Services"): a name in it that is not
 /// the company's, a month or a period. The statements' totals do not answer for a part.
 pub fn names_a_part(question: &str, doc: &DocumentIndex) -> bool {
-    let company: Vec<String> = doc
-        .metadata
+    let company = company_words(doc);
+    names_a_capitalised_part(question, &company)
+        || names_a_part_after_the_company(question, &company)
+}
+
+/// The words of the company's name and ticker, lowercase.
+fn company_words(doc: &DocumentIndex) -> Vec<String> {
+    doc.metadata
         .company_name
         .iter()
         .chain(doc.metadata.ticker.iter())
         .flat_map(|n| crate::search::words(n))
-        .collect();
-    names_a_capitalised_part(question, &company)
-        || names_a_part_after_the_company(question, &company)
+        .collect()
 }
 
 /// Words that qualify a figure rather than name a part of the company: "Apple's total
@@ -660,10 +737,6 @@ fn names_a_part_after_the_company(question: &str, company: &[String]) -> bool {
 }
 
 fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
-    const NOT_PARTS: &[&str] = &[
-        "fiscal", "fy", "i", "us", "u.s", "gaap", "non-gaap", "ceo", "cfo", "q1", "q2", "q3", "q4",
-        "sec", "inc", "corp",
-    ];
     question
         .split_whitespace()
         .skip(1)
@@ -675,21 +748,63 @@ fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
         .filter(|w| {
             w.chars().any(char::is_uppercase) && !w.starts_with(|c: char| c.is_ascii_digit())
         })
-        .map(str::to_lowercase)
-        .filter(|w| !crate::search::is_period_shorthand(w))
-        .any(|w| {
-            let known = NOT_PARTS.contains(&w.as_str())
-                || crate::metadata::MONTHS.contains(&w.as_str())
-                || company.contains(&w)
-                || company
-                    .iter()
-                    .any(|c| c.starts_with(&w) || w.starts_with(c.as_str()))
-                || (w.len() <= 6
-                    && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '&')
-                    && is_concept_acronym(&w))
-                || is_concept_word(&w);
-            !known
-        })
+        .any(|w| is_part_word(w, company))
+}
+
+/// Whether a capitalised word of a question can name a part of the company: not the
+/// company's own name, a month, a period, or a term the concept table knows.
+fn is_part_word(word: &str, company: &[String]) -> bool {
+    const NOT_PARTS: &[&str] = &[
+        "fiscal", "fy", "i", "us", "u.s", "gaap", "non-gaap", "ceo", "cfo", "q1", "q2", "q3", "q4",
+        "sec", "inc", "corp",
+    ];
+    let w = word.to_lowercase();
+    if crate::search::is_period_shorthand(&w) {
+        return false;
+    }
+    let known = NOT_PARTS.contains(&w.as_str())
+        || crate::metadata::MONTHS.contains(&w.as_str())
+        || company.contains(&w)
+        || company
+            .iter()
+            .any(|c| c.starts_with(&w) || w.starts_with(c.as_str()))
+        || (w.len() <= 6
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '&')
+            && is_concept_acronym(&w))
+        || is_concept_word(&w);
+    !known
+}
+
+/// The row of a part the question names for `concept` ("Converse" under "NIKE Brand
+/// Revenues by:"), and its column for the asked period: the part named at most once, its
+/// row in a table about the figure.
+fn part_row(
+    table: &ConceptTable,
+    question: &str,
+    doc: &DocumentIndex,
+    concept: &Concept,
+    year: Option<i32>,
+    months: Option<u32>,
+) -> Option<(LocatedRow, usize)> {
+    let company = company_words(doc);
+    let names = super::parts::part_names(question, &|w| is_part_word(w, &company));
+    let [name] = names.as_slice() else {
+        return None;
+    };
+    let part = super::parts::part_line_item(name, concept);
+    let rows: Vec<LocatedRow> = locate_rows(doc, &[&part])
+        .into_iter()
+        .filter(|r| super::parts::stands_under(&doc.text, r.matched.row.start, concept))
+        .collect();
+    let best = best_rows(table, &[&part], &rows, year, months)
+        .into_iter()
+        .next()?
+        .clone();
+    let column = best.matched.row.column_for(year, months)?;
+    // The part's own label, then what it is a figure of: "Converse (revenue)".
+    let mut row = best;
+    row.matched.row.label = format!("{} ({})", row.matched.row.label.trim(), concept.label);
+    Some((row, column))
 }
 
 /// "What share of revenue came from Services?": the totals are the denominator.
@@ -945,6 +1060,98 @@ pub(crate) mod tests {
         let rows = located_rows(apple, "net income");
         let lead = lead_for(table, "What was Apple's net income?", &doc_apple, &rows).unwrap();
         assert_eq!(lead.text.matches("Net income").count(), 1, "{}", lead.text);
+    }
+
+    #[test]
+    fn a_margin_the_filing_prints_is_stated_before_it_is_worked_out() {
+        let table = crate::finance::concepts::concept_table().unwrap();
+        // Nike's MD&A prints its EBIT margin; its statement has no operating income row.
+        let nike = "RESULTS OF OPERATIONS\n(Dollars in millions) | FISCAL 2023 | FISCAL 2022\nRevenues | $ 51,217 | $ 46,710\nGross margin | 43.5% | 46.0%\nEBIT margin | 12.1% | 14.7%\n";
+        let mut doc_nike = doc("NIKE, Inc.");
+        doc_nike.text = nike.to_string();
+        let question = "What was Nike's EBIT margin in fiscal 2023?";
+        let rows = located_rows(nike, question);
+        let lead = lead_for(table, question, &doc_nike, &rows).unwrap();
+        assert!(lead.text.starts_with("EBIT margin: 12.1%"), "{}", lead.text);
+        assert!(lead.citations.iter().any(|c| c.excerpt.contains("12.1%")));
+        // Nothing to work out it from is not a gap when the filing states it.
+        assert!(lead.missing.is_empty(), "{:?}", lead.missing);
+        assert_eq!(lead.figures[0].unit, MetricUnit::Percent);
+        assert_eq!(lead.figures[0].value, 12.1);
+
+        // An amount row sharing the metric's name is not the percentage: it is computed.
+        let msft = "INCOME STATEMENTS\n(In millions) | Year Ended June 30, 2023 | 2022\nTotal revenue | 211,915 | 198,270\nGross margin | 146,052 | 135,620\nOperating income | 88,523 | 83,383\n";
+        let mut doc_msft = doc("Microsoft Corporation");
+        doc_msft.text = msft.to_string();
+        let question = "What was Microsoft's operating margin?";
+        let rows = located_rows(msft, question);
+        let lead = lead_for(table, question, &doc_msft, &rows).unwrap();
+        assert!(lead.text.starts_with("Operating margin"), "{}", lead.text);
+        assert!(lead.text.contains("41.8%"), "{}", lead.text);
+        let question = "What was Microsoft's gross margin?";
+        let rows = located_rows(msft, question);
+        let lead = lead_for(table, question, &doc_msft, &rows).unwrap();
+        assert!(lead.text.contains("68.9%"), "{}", lead.text);
+        assert!(
+            !lead.text.starts_with("Gross margin: 146,052"),
+            "{}",
+            lead.text
+        );
+
+        // Both printed and computable: the printed figure leads, the working follows.
+        let both = "RESULTS OF OPERATIONS\n(In millions) | 2023 | 2022\nRevenues | 1,000 | 900\nOperating income | 150 | 120\nOperating margin | 15.0% | 13.3%\n";
+        let mut doc_both = doc("Example Corp");
+        doc_both.text = both.to_string();
+        let question = "What was the operating margin in 2023?";
+        let rows = located_rows(both, question);
+        let lead = lead_for(table, question, &doc_both, &rows).unwrap();
+        let printed = lead.text.find("Operating margin: 15.0%").unwrap();
+        let worked = lead
+            .text
+            .find("Operating margin worked out from the statements")
+            .unwrap();
+        assert!(printed < worked, "{}", lead.text);
+        assert_eq!(lead.figures.len(), 1);
+        assert!(!lead.figures[0].computed);
+    }
+
+    #[test]
+    fn a_part_is_answered_by_its_row_under_the_figure_asked() {
+        let table = crate::finance::concepts::concept_table().unwrap();
+        let text = "REVENUES\n(Dollars in millions) | FISCAL 2023 | FISCAL 2022 | % CHANGE\nNIKE, Inc. Revenues:\nFootwear | $ 33,135 | $ 29,143 | 14%\nTotal NIKE Brand Revenues | $ 48,763 | $ 44,436 | 10%\nConverse | 2,427 | 2,346 | 3%\nTOTAL NIKE, INC. REVENUES | $ 51,217 | $ 46,710 | 10%\nEARNINGS BEFORE INTEREST AND TAXES\n(Dollars in millions) | FISCAL 2023 | FISCAL 2022 | % CHANGE\nConverse | 676 | 669 | 1%\n";
+        let mut nike = doc("NIKE, Inc.");
+        nike.text = text.to_string();
+        nike.nodes = vec![serde_json::from_value(serde_json::json!({
+            "node_id": "0001", "title": "Revenues", "level": 1, "parent_id": null,
+            "span": {"start_char": 0, "end_char": text.chars().count()},
+            "token_count": 0, "summary": "", "summary_engine": "extractive",
+            "origin": "pattern", "children": []
+        }))
+        .unwrap()];
+        let question = "How much revenue did Converse bring in in fiscal 2023?";
+        let rows = located_rows(text, question);
+        let lead = lead_for(table, question, &nike, &rows).unwrap();
+        assert!(
+            lead.text
+                .starts_with("Converse (revenue): 2,427 (FISCAL 2023)"),
+            "{}",
+            lead.text
+        );
+        assert!(!lead.lookups_firm);
+        assert!(lead.figures.is_empty());
+        assert!(lead
+            .citations
+            .iter()
+            .any(|c| c.excerpt.starts_with("Converse | 2,427")));
+        // Under each figure its own row ("EBIT" is how Nike names operating income).
+        let question = "What was Converse's operating income in fiscal 2023?";
+        let rows = located_rows(text, question);
+        let lead = lead_for(table, question, &nike, &rows).unwrap();
+        assert!(lead.text.contains(": 676 (FISCAL 2023)"), "{}", lead.text);
+        // A figure no table of the part's holds is not answered from another's.
+        let question = "What was Converse's net income in fiscal 2023?";
+        let rows = located_rows(text, question);
+        assert!(lead_for(table, question, &nike, &rows).is_none());
     }
 
     #[test]

@@ -246,15 +246,21 @@ impl ConceptTable {
     }
 
     /// The line items a question needs: those it names, and the operands of the metrics it
-    /// names (without duplicates, in order).
+    /// names, after the metric itself when filings print it as a row (without duplicates,
+    /// in order).
     pub fn line_items_for(&self, question: &str) -> Vec<&Concept> {
         let mut out: Vec<&Concept> = Vec::new();
         for concept in self.asked_in(question) {
             let needed: Vec<&Concept> = if concept.is_metric() {
-                self.operand_ids(concept)
-                    .unwrap_or_default()
-                    .iter()
-                    .filter_map(|id| self.get(id.strip_suffix(PRIOR_SUFFIX).unwrap_or(id)))
+                let printed = (!concept.line_items.is_empty()).then_some(concept);
+                printed
+                    .into_iter()
+                    .chain(
+                        self.operand_ids(concept)
+                            .unwrap_or_default()
+                            .iter()
+                            .filter_map(|id| self.get(id.strip_suffix(PRIOR_SUFFIX).unwrap_or(id))),
+                    )
                     .collect()
             } else {
                 vec![concept]

@@ -6,6 +6,7 @@ pub mod answer;
 pub mod concepts;
 pub mod metrics;
 pub mod named;
+pub mod parts;
 pub mod rows;
 pub mod sections;
 

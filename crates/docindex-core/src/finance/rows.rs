@@ -520,7 +520,7 @@ pub fn find_tagged_rows(
             };
             (format!("{group} (total)"), value_cells(&cells))
         } else {
-            (first.to_string(), value_cells(rest))
+            (qualified_label(&lines, k, first), value_cells(rest))
         };
         if printed.is_empty() {
             continue;
@@ -597,6 +597,50 @@ pub fn period_columns(text: &str) -> Vec<PeriodColumn> {
         }
     }
     Vec::new()
+}
+
+/// Row labels that only say which variant of the line above them a row is: "Earnings per
+/// share:" over "Basic" and "Diluted".
+const VARIANT_LABELS: [&str; 2] = ["basic", "diluted"];
+
+/// The label of row `k`, whose first cell is `first`: a variant label ("Diluted") is read
+/// with the line it qualifies ("Diluted earnings per share"), so it reports what that line
+/// names; any other label as printed.
+fn qualified_label(lines: &[(usize, usize, &str)], k: usize, first: &str) -> String {
+    let variant = normalise_label(first);
+    if !VARIANT_LABELS.contains(&variant.as_str()) {
+        return first.to_string();
+    }
+    // Back past the other variants ("Basic") to the line they share.
+    for &(_, _, line) in lines[k.saturating_sub(4)..k].iter().rev() {
+        let head = line.split('|').next().unwrap_or("").trim();
+        if head.is_empty() || VARIANT_LABELS.contains(&normalise_label(head).as_str()) {
+            continue;
+        }
+        let stated = head.trim_end_matches(':').trim();
+        let is_caption = !is_figure_row(line)
+            && stated.chars().count() <= 90
+            && !stated.ends_with('.')
+            && stated.chars().any(char::is_alphabetic);
+        if is_caption {
+            return format!("{} {}", first.trim(), lowercase_first(stated));
+        }
+        break;
+    }
+    first.to_string()
+}
+
+/// `text` with its first letter lowercased unless the first word is an acronym.
+fn lowercase_first(text: &str) -> String {
+    let first_word = text.split_whitespace().next().unwrap_or("");
+    if first_word.chars().filter(|c| c.is_uppercase()).count() > 1 {
+        return text.to_string();
+    }
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 /// The label of the group of rows that row `k` closes: the short line without cells
@@ -795,6 +839,26 @@ mod tests {
                 "Net income including noncontrolling interests"
             ]
         );
+    }
+
+    #[test]
+    fn a_diluted_row_reports_the_line_it_qualifies() {
+        let table = concept_table().unwrap();
+        let concepts = table.line_items_for("What was the EPS?");
+        // MGM's PDF statement: a caption line, then its variants.
+        let text = "CONSOLIDATED STATEMENTS OF OPERATIONS\nThree Months Ended June 30, | 2023 | 2022\nNet income | 243,544 | 1,622,625\nEarnings per share\nBasic | $ 0.56 | $ 4.24\nDiluted | $ 0.55 | $ 4.20\nWeighted average common shares outstanding\nBasic | 361,050 | 417,393\nDiluted | 365,339 | 421,303\n";
+        let rows = find_rows(text, &concepts);
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0].row.label, "Diluted earnings per share");
+        assert_eq!(rows[0].row.values[0], Some(0.55));
+        // Apple's HTML statement: the caption is a row of its own with an empty cell.
+        let text = "Net income | $ | 93,736 | $ | 96,995\nEarnings per common share: | \nBasic | $ | 6.11 | $ | 6.16\nDiluted | $ | 6.08 | $ | 6.13\n";
+        let rows = find_rows(text, &concepts);
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0].row.label, "Diluted earnings per common share");
+        // A variant under a line of figures qualifies nothing it can be read with.
+        let text = "Net income | 72,361 | 72,738\nDiluted | 9.68 | 9.65\n";
+        assert!(find_rows(text, &concepts).is_empty());
     }
 
     #[test]
