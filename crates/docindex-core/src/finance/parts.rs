@@ -1,13 +1,15 @@
-//! Figures of a part of the company a question names (a brand, segment, region, product:
-//! "How much revenue did Converse bring in?"): the row labelled with the part's name in a
-//! table about the figure asked ("NIKE Brand Revenues by:" … "Converse | 2,427 | 2,346").
+//! Parts of the company a question names (a brand, segment, region, product: "How much
+//! revenue did Converse bring in?"): whether it names one, and the part's row in a table
+//! about the figure asked ("NIKE Brand Revenues by:" … "Converse | 2,427 | 2,346").
 //!
 //! The statements' totals never answer for a part, and a part's rows stand in segment
 //! tables that repeat the same labels under each figure ("Revenue" then "Operating income"
 //! over the same segments), so a row counts only under a group line that names the figure.
 
-use super::concepts::Concept;
-use super::rows::normalise_label;
+use super::answer::{best_rows, locate_rows, LocatedRow};
+use super::concepts::{Concept, ConceptTable};
+use super::rows::{is_heading_line, normalise_label};
+use crate::model::DocumentIndex;
 use crate::search::words;
 
 /// Lower-case words that may join the capitalised words of one name ("Productivity and
@@ -17,17 +19,26 @@ const JOINERS: &[&str] = &["and", "&", "of", "the"];
 /// How many lines above a row its group line may stand (past the group's other rows).
 const GROUP_REACH: usize = 40;
 
+/// How many lines above a table's column headings its caption may take.
+const CAPTION_LINES: usize = 3;
+
 /// The names of parts `question` uses: runs of capitalised words (after its first word)
-/// that `is_part_word` accepts, possessives dropped, joined by [`JOINERS`].
-pub fn part_names(question: &str, is_part_word: &dyn Fn(&str) -> bool) -> Vec<String> {
-    let mut names = Vec::new();
+/// that `is_name_word` accepts, possessives dropped, joined by [`JOINERS`]; a run of the
+/// company's own words only ("Apple's") is no part. Each name comes with the name less the
+/// company's words it opens with ("MGM China", then "China").
+pub fn part_names(
+    question: &str,
+    is_name_word: &dyn Fn(&str) -> bool,
+    is_company_word: &dyn Fn(&str) -> bool,
+) -> Vec<Vec<String>> {
+    let mut runs: Vec<Vec<String>> = Vec::new();
     let mut run: Vec<String> = Vec::new();
-    let mut flush = |run: &mut Vec<String>| {
+    let flush = |run: &mut Vec<String>, runs: &mut Vec<Vec<String>>| {
         while run.last().is_some_and(|w| JOINERS.contains(&w.as_str())) {
             run.pop();
         }
         if !run.is_empty() {
-            names.push(run.join(" "));
+            runs.push(std::mem::take(run));
         }
         run.clear();
     };
@@ -40,27 +51,48 @@ pub fn part_names(question: &str, is_part_word: &dyn Fn(&str) -> bool) -> Vec<St
             .trim_end_matches("’s");
         let capitalised = word.chars().any(char::is_uppercase)
             && !word.starts_with(|c: char| c.is_ascii_digit())
-            && is_part_word(word);
+            && is_name_word(word);
         if capitalised {
             run.push(word.to_string());
         } else if !run.is_empty() && JOINERS.contains(&word.to_lowercase().as_str()) {
             run.push(word.to_lowercase());
         } else {
-            flush(&mut run);
+            flush(&mut run, &mut runs);
         }
         if ends_name {
-            flush(&mut run);
+            flush(&mut run, &mut runs);
         }
     }
-    flush(&mut run);
-    names
+    flush(&mut run, &mut runs);
+    runs.into_iter()
+        .filter(|run| {
+            run.iter()
+                .any(|w| !JOINERS.contains(&w.as_str()) && !is_company_word(w))
+        })
+        .map(|run| {
+            let own = run.iter().take_while(|w| is_company_word(w)).count();
+            let mut names = vec![run.join(" ")];
+            if own > 0 {
+                names.push(run[own..].join(" "));
+            }
+            names
+        })
+        .collect()
 }
 
-/// The ad-hoc line item of `part`'s row for `concept`: the part's name as a label, alone
-/// or with the concept's own label words ("Converse", "Americas net sales").
-pub fn part_line_item(part: &str, concept: &Concept) -> Concept {
+/// The ad-hoc line item of `part`'s row for `concept`: the part's name as a label, alone,
+/// after one of the company's `brand` words, or with the concept's own label words
+/// ("Converse", "MGM China", "Americas net sales").
+pub fn part_line_item(part: &str, concept: &Concept, brand: &[String]) -> Concept {
     let name = part.to_lowercase();
     let mut line_items = vec![name.clone(), format!("total {name}")];
+    for word in brand {
+        let label = format!("{word} {name}");
+        if !name.starts_with(word.as_str()) && !line_items.contains(&label) {
+            line_items.push(format!("total {label}"));
+            line_items.push(label);
+        }
+    }
     for item in concept.line_items.iter().chain(&concept.asked_as) {
         let item = normalise_label(item);
         let item = item.strip_prefix("total ").unwrap_or(&item);
@@ -82,23 +114,51 @@ pub fn part_line_item(part: &str, concept: &Concept) -> Concept {
     }
 }
 
-/// Whether the row starting at char `row_start` of `text` stands under a group line that
-/// names `concept` ("NIKE, Inc. Revenues:", "Net sales by reportable segment:"): the
-/// first line above it, past figure rows, that has no figures.
-pub fn stands_under(text: &str, row_start: usize, concept: &Concept) -> bool {
-    // The labels filings print, not the words analysts ask in ("earnings" would take
-    // "Earnings before interest and taxes" for net income).
-    let stems: Vec<Vec<String>> = concept
-        .line_items
+/// Whether the row starting at char `row_start` of `text` stands under a line that names
+/// `concept` ("NIKE Brand Revenues by:", "The following table presents … net revenues:"):
+/// looking up past figure rows and the names of other parts ("Regional Operations"), and
+/// stopping at a line that names another of `table`'s line items ("Operating income") or
+/// at prose.
+pub fn stands_under(text: &str, row_start: usize, concept: &Concept, table: &ConceptTable) -> bool {
+    let phrases = |c: &Concept| -> Vec<Vec<String>> {
+        // The labels filings print, not the words analysts ask in ("earnings" would take
+        // "Earnings before interest and taxes" for net income).
+        c.line_items
+            .iter()
+            .map(|p| label_stems(&normalise_label(p)))
+            .filter(|s| !s.is_empty())
+            .collect()
+    };
+    let asked = phrases(concept);
+    let others: Vec<Vec<String>> = table
+        .concepts
         .iter()
-        .map(|p| label_stems(&normalise_label(p)))
-        .filter(|s| !s.is_empty())
+        .filter(|c| c.id != concept.id)
+        .flat_map(phrases)
         .collect();
+    let names = |line: &[String], wanted: &[Vec<String>]| {
+        wanted
+            .iter()
+            .any(|phrase| line.windows(phrase.len()).any(|w| w == phrase.as_slice()))
+    };
     let before: String = text.chars().take(row_start).collect();
+    // Lines read since the table's column headings: its caption stands just above them,
+    // and a row of figures there belongs to another table.
+    let mut above_headings: Option<usize> = None;
     for line in before.lines().rev().take(GROUP_REACH) {
         let line = line.trim();
         if line.is_empty() {
             continue;
+        }
+        if is_heading_line(line) {
+            above_headings.get_or_insert(0);
+            continue;
+        }
+        if let Some(read) = above_headings.as_mut() {
+            *read += 1;
+            if *read > CAPTION_LINES {
+                return false;
+            }
         }
         let label = line.split('|').next().unwrap_or("").trim();
         let has_figures = line.contains('|')
@@ -107,12 +167,19 @@ pub fn stands_under(text: &str, row_start: usize, concept: &Concept) -> bool {
                 .skip(1)
                 .any(|cell| cell.chars().any(|c| c.is_ascii_digit()));
         if has_figures {
+            if above_headings.is_some() {
+                return false;
+            }
             continue;
         }
-        let group = label_stems(label);
-        return stems
-            .iter()
-            .any(|phrase| group.windows(phrase.len()).any(|w| w == phrase.as_slice()));
+        let stems = label_stems(label);
+        if names(&stems, &asked) {
+            return true;
+        }
+        let prose = label.ends_with('.') || label.chars().count() > 150;
+        if prose || names(&stems, &others) {
+            return false;
+        }
     }
     false
 }
@@ -128,6 +195,214 @@ fn label_stems(label: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether the question is about a part of the company (a product, segment, region:
+/// "iPhone net sales", "the Las Vegas Strip resorts", "Services"): a name in it that is not
+/// the company's, a month or a period. The statements' totals do not answer for a part.
+pub fn names_a_part(question: &str, doc: &DocumentIndex) -> bool {
+    let company = company_words(doc);
+    names_a_capitalised_part(question, &company)
+        || names_a_part_after_the_company(question, &company)
+}
+
+/// The words of the company's name and ticker, lowercase.
+fn company_words(doc: &DocumentIndex) -> Vec<String> {
+    doc.metadata
+        .company_name
+        .iter()
+        .chain(doc.metadata.ticker.iter())
+        .flat_map(|n| crate::search::words(n))
+        .collect()
+}
+
+/// Words that qualify a figure rather than name a part of the company: "Apple's total
+/// revenue", "Nike's own stores" are the company's.
+const QUALIFIERS: &[&str] = &[
+    "total",
+    "net",
+    "overall",
+    "consolidated",
+    "reported",
+    "annual",
+    "quarterly",
+    "latest",
+    "current",
+    "own",
+    "biggest",
+    "largest",
+    "main",
+    "key",
+    "core",
+    "underlying",
+    "adjusted",
+    "gaap",
+    "non-gaap",
+    "cash",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "full-year",
+    "year",
+    "quarter",
+    "fiscal",
+    "business",
+    "results",
+    "financial",
+    "share",
+    "stock",
+    "year-over-year",
+    "yoy",
+    "y/y",
+    "sequential",
+    "organic",
+    "comparable",
+];
+
+/// "Microsoft's cloud", "Apple's services business": analysts name a part in lower case
+/// right after the company's possessive. The word there is a part unless it is a concept's
+/// ("Apple's free cash flow"), a qualifier of one ("total") or a period.
+fn names_a_part_after_the_company(question: &str, company: &[String]) -> bool {
+    let tokens: Vec<&str> = question.split_whitespace().collect();
+    tokens.windows(2).any(|pair| {
+        let owner = pair[0].trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’');
+        let Some(name) = owner
+            .strip_suffix("'s")
+            .or_else(|| owner.strip_suffix("’s"))
+            .map(str::to_lowercase)
+        else {
+            return false;
+        };
+        if !company.iter().any(|c| c == &name || c.starts_with(&name)) {
+            return false;
+        }
+        let next = pair[1]
+            .trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
+            .to_lowercase();
+        !next.is_empty()
+            && !next.starts_with(|c: char| c.is_ascii_digit())
+            && !QUALIFIERS.contains(&next.as_str())
+            && !crate::search::is_period_shorthand(&next)
+            && !is_concept_word(&next)
+            && !is_concept_acronym(&next)
+    })
+}
+
+fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
+    question
+        .split_whitespace()
+        .skip(1)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .trim_end_matches("'s")
+                .trim_end_matches("’s")
+        })
+        .filter(|w| {
+            w.chars().any(char::is_uppercase) && !w.starts_with(|c: char| c.is_ascii_digit())
+        })
+        .any(|w| is_part_word(w, company))
+}
+
+/// Whether a capitalised word of a question can name a part of the company: not the
+/// company's own name, a month, a period, or a term the concept table knows.
+fn is_part_word(word: &str, company: &[String]) -> bool {
+    const NOT_PARTS: &[&str] = &[
+        "fiscal", "fy", "i", "us", "u.s", "gaap", "non-gaap", "ceo", "cfo", "q1", "q2", "q3", "q4",
+        "sec", "inc", "corp",
+    ];
+    let w = word.to_lowercase();
+    if crate::search::is_period_shorthand(&w) {
+        return false;
+    }
+    let known = NOT_PARTS.contains(&w.as_str())
+        || crate::metadata::MONTHS.contains(&w.as_str())
+        || company.contains(&w)
+        || company
+            .iter()
+            .any(|c| c.starts_with(&w) || w.starts_with(c.as_str()))
+        || (w.len() <= 6
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '&')
+            && is_concept_acronym(&w))
+        || is_concept_word(&w);
+    !known
+}
+
+/// The row of a part the question names for `concept` ("Converse" under "NIKE Brand
+/// Revenues by:"), and its column for the asked period: the part named at most once, its
+/// row in a table about the figure.
+pub(crate) fn part_row(
+    table: &ConceptTable,
+    question: &str,
+    doc: &DocumentIndex,
+    concept: &Concept,
+    year: Option<i32>,
+    months: Option<u32>,
+) -> Option<(LocatedRow, usize)> {
+    let company = company_words(doc);
+    let names = part_names(question, &|w| is_part_word(w, &[]), &|w| {
+        !is_part_word(w, &company)
+    });
+    // The company's brand may open a part's label though the question leaves it out ("MGM
+    // China" asked as "China" once the company is settled).
+    let brand: Vec<String> = doc
+        .metadata
+        .company_name
+        .iter()
+        .filter_map(|n| crate::search::words(n).into_iter().next())
+        .chain(doc.metadata.ticker.iter().map(|t| t.to_lowercase()))
+        .collect();
+    // One part, by its whole name first ("MGM China" before "China").
+    let [variants] = names.as_slice() else {
+        return None;
+    };
+    let best = variants.iter().find_map(|name| {
+        let part = part_line_item(name, concept, &brand);
+        let rows: Vec<LocatedRow> = locate_rows(doc, &[&part])
+            .into_iter()
+            .filter(|r| stands_under(&doc.text, r.matched.row.start, concept, table))
+            .collect();
+        best_rows(table, &[&part], &rows, year, months)
+            .into_iter()
+            .next()
+            .cloned()
+    })?;
+    let column = best.matched.row.column_for(year, months)?;
+    // The part's own label, then what it is a figure of: "Converse (revenue)".
+    let mut row = best;
+    row.matched.row.label = format!("{} ({})", row.matched.row.label.trim(), concept.label);
+    Some((row, column))
+}
+
+/// "What share of revenue came from Services?": the totals are the denominator.
+pub(crate) fn asks_for_share(question: &str) -> bool {
+    let q = question.to_lowercase();
+    [
+        "share of",
+        "percentage of",
+        "percent of",
+        "% of",
+        "portion of",
+        "proportion of",
+        "mix",
+    ]
+    .iter()
+    .any(|w| q.contains(w))
+}
+
+/// "EBITDA", "FCF", "ROE": acronyms the concept table knows, not names of parts.
+/// "Operating" in "Operating Income: Tesla vs Microsoft": a word of a phrasing the concept
+/// table knows, capitalised as in a heading, names no part.
+fn is_concept_word(word: &str) -> bool {
+    super::concept_table().is_ok_and(|t| t.is_phrasing_word(word))
+}
+
+fn is_concept_acronym(word: &str) -> bool {
+    super::concept_table().is_ok_and(|t| {
+        t.concepts
+            .iter()
+            .any(|c| c.asked_as.iter().any(|a| a.eq_ignore_ascii_case(word)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,26 +411,41 @@ mod tests {
     #[test]
     fn names_are_runs_of_capitalised_words() {
         let any = |_: &str| true;
+        let apple = |w: &str| w == "Apple";
+        let mgm = |w: &str| w == "MGM";
         assert_eq!(
             part_names(
                 "How much revenue did Converse bring in in fiscal 2023?",
-                &any
+                &any,
+                &apple
             ),
-            ["Converse"]
+            [["Converse"]]
         );
         assert_eq!(
-            part_names("What did Productivity and Business Processes earn?", &any),
-            ["Productivity and Business Processes"]
+            part_names(
+                "What did Productivity and Business Processes earn?",
+                &any,
+                &apple
+            ),
+            [["Productivity and Business Processes"]]
         );
         assert_eq!(
-            part_names("What was Intelligent Cloud's operating income?", &any),
-            ["Intelligent Cloud"]
+            part_names(
+                "What was Intelligent Cloud's operating income?",
+                &any,
+                &apple
+            ),
+            [["Intelligent Cloud"]]
         );
-        let not_company = |w: &str| w != "Apple";
         assert_eq!(
-            part_names("What were Apple's Greater China net sales?", &not_company),
-            ["Greater China"]
+            part_names("What were Apple's Greater China net sales?", &any, &apple),
+            [["Greater China"]]
         );
+        assert_eq!(
+            part_names("How much revenue did MGM China bring in?", &any, &mgm),
+            [vec!["MGM China", "China"]]
+        );
+        assert!(part_names("What was MGM's revenue?", &any, &mgm).is_empty());
     }
 
     #[test]
@@ -166,14 +456,26 @@ mod tests {
         let text = "(In millions) | 2023 | 2022\nRevenue\nProductivity and Business Processes | $ 69,274 | $ 63,364\nIntelligent Cloud | 87,907 | 74,965\nOperating income\nProductivity and Business Processes | $ 34,189 | $ 29,690\nIntelligent Cloud | 37,884 | 33,203\n";
         let first = text.find("Intelligent Cloud").unwrap();
         let second = text.rfind("Intelligent Cloud").unwrap();
-        assert!(stands_under(text, first, revenue));
-        assert!(!stands_under(text, first, income));
-        assert!(stands_under(text, second, income));
-        assert!(!stands_under(text, second, revenue));
-        let part = part_line_item("Intelligent Cloud", income);
+        assert!(stands_under(text, first, revenue, table));
+        assert!(!stands_under(text, first, income, table));
+        assert!(stands_under(text, second, income, table));
+        assert!(!stands_under(text, second, revenue, table));
+        // A segment's total under its own name, the caption above the other segments.
+        let text = "The following table presents a detail by segment of net revenues:\n(In thousands) | 2023 | 2022\nLas Vegas Strip Resorts\nCasino | $492,212 | $498,524\n2,146,650 | 2,137,176\nMGM China\nCasino | 669,658 | 120,948\n740,955 | 143,012\n";
+        let total = text.find("740,955").unwrap();
+        assert!(stands_under(text, total, revenue, table));
+        assert!(!stands_under(text, total, income, table));
+        // The next table's part rows are not under the previous table's figure.
+        let text = format!("{text}Three Months Ended | June 30,\n2023 | 2022\n(In thousands) Adjusted Property EBITDAR\nMGM China | 209,389 | (52,091)\n");
+        let other = text.find("209,389").unwrap();
+        assert!(!stands_under(&text, other, revenue, table));
+        let part = part_line_item("Intelligent Cloud", income, &["microsoft".to_string()]);
         assert!(part.line_items.contains(&"intelligent cloud".to_string()));
         assert!(part
             .line_items
             .contains(&"intelligent cloud operating income".to_string()));
+        assert!(part
+            .line_items
+            .contains(&"microsoft intelligent cloud".to_string()));
     }
 }

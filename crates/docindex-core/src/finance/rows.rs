@@ -56,6 +56,10 @@ impl StatementRow {
             if year.is_some() && col.year == year {
                 s += 4;
             }
+            // "% CHANGE" heads a comparison, never a period's figure.
+            if col.heading.to_lowercase().contains("change") {
+                s -= 5;
+            }
             match (months, col.months) {
                 (Some(m), Some(c)) if m == c => s += 2,
                 (Some(_), Some(_)) => s -= 2,
@@ -204,7 +208,7 @@ fn label_matches(label: &str, phrasing: &str) -> Option<bool> {
     // amounts inside the line describes the line, it does not narrow it. Counted as a
     // qualifier, the balance sheet's own row lost to a sub-table's plain "Loans" (JPMorgan's
     // consolidated VIEs), and the loan-to-deposit ratio came out 1.6%.
-    if is_amount_disclosure(rest) {
+    if is_amount_disclosure(rest) || is_abbreviation(rest) {
         return Some(true);
     }
     // What the company earned or owns is its own, not its subsidiaries' minority holders'
@@ -231,6 +235,21 @@ fn label_matches(label: &str, phrasing: &str) -> Option<bool> {
         .iter()
         .any(|q| rest.starts_with(q))
         .then_some(false)
+}
+
+/// Whether what follows a label's phrasing only names its abbreviation ("Return on common
+/// equity (“ROE”)"): the line itself, as exact as its plain label.
+fn is_abbreviation(rest: &str) -> bool {
+    let Some(inner) = rest.strip_prefix(" (").and_then(|r| r.strip_suffix(')')) else {
+        return false;
+    };
+    let Some(short) = inner
+        .strip_prefix(['“', '"'])
+        .and_then(|r| r.strip_suffix(['”', '"']))
+    else {
+        return false;
+    };
+    (1..=8).contains(&short.chars().count()) && short.chars().all(char::is_alphanumeric)
 }
 
 /// Whether what follows a label's phrasing is only a parenthetical stating amounts within
@@ -263,7 +282,7 @@ fn value_cells(cells: &[&str]) -> Vec<String> {
 }
 
 /// A heading row: cells, and no amounts; years and dates are fine, a bare count is not.
-fn is_heading_line(line: &str) -> bool {
+pub(crate) fn is_heading_line(line: &str) -> bool {
     line.contains('|')
         && MONEY_IN_HEADING
             .as_ref()
@@ -327,13 +346,31 @@ fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
                     .last()
                     .and_then(|m| m.as_str().parse().ok())
             });
+            // Banks head their quarters "2Q23": a quarter of that year, whatever phrase spans
+            // the table's other columns ("Six months ended June 30,").
+            let quarter_year = year
+                .is_none()
+                .then(|| quarter_shorthand_year(&heading))
+                .flatten();
             PeriodColumn {
-                months: months_in(&heading),
+                months: match quarter_year {
+                    Some(_) => Some(3),
+                    None => months_in(&heading),
+                },
                 heading,
-                year,
+                year: year.or(quarter_year),
             }
         })
         .collect()
+}
+
+/// The year of a quarter written short in a heading: "2Q23" and "Q2'23" are 2023.
+pub(crate) fn quarter_shorthand_year(heading: &str) -> Option<i32> {
+    static QUARTER: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"(?i)\b(?:[1-4]Q|Q[1-4])\s?'?(\d{2})\b").ok());
+    let caps = QUARTER.as_ref()?.captures_iter(heading).last()?;
+    let short: i32 = caps.get(1)?.as_str().parse().ok()?;
+    Some(2000 + short)
 }
 
 /// The length of the period a heading names, in months.
@@ -859,6 +896,29 @@ mod tests {
         // A variant under a line of figures qualifies nothing it can be read with.
         let text = "Net income | 72,361 | 72,738\nDiluted | 9.68 | 9.65\n";
         assert!(find_rows(text, &concepts).is_empty());
+    }
+
+    #[test]
+    fn a_banks_quarter_columns_and_abbreviated_labels_are_read() {
+        let table = concept_table().unwrap();
+        let text = "Consolidated financial highlights\nAs of or for the period ended, (in millions, except per Six months ended June 30,\n(in millions, except ratio data) | 2Q23 | 1Q23 | 4Q22 | 2023 | 2022\nReturn on common equity (“ROE”) | 20% | 18% | 16% | 19% | 13%\n";
+        let rows = find_rows(text, &table.line_items_for("What was the ROE in Q2 2023?"));
+        let roe = rows
+            .iter()
+            .find(|r| r.concept_id == "return_on_equity")
+            .unwrap();
+        assert!(roe.exact, "an abbreviation is the line itself");
+        assert_eq!(roe.row.columns[0].year, Some(2023));
+        assert_eq!(roe.row.columns[0].months, Some(3));
+        assert_eq!(roe.row.columns[2].year, Some(2022));
+        assert_eq!(roe.row.column_for(Some(2023), Some(3)), Some(0));
+        assert_eq!(roe.row.columns[3].months, Some(6));
+        assert_eq!(roe.row.column_for(Some(2023), Some(6)), Some(3));
+        // "(loss)" still narrows a line.
+        assert_eq!(
+            label_matches("net income (loss)", "net income"),
+            Some(false)
+        );
     }
 
     #[test]

@@ -123,10 +123,91 @@ fn is_heading_row(line: &str) -> bool {
     line.contains('|') && AMOUNT.as_ref().is_some_and(|re| !re.is_match(line))
 }
 
+/// Whether a row of cells only names periods ("2023 | 2022", "Three Months Ended | June
+/// 30, 2023", "FISCAL 2023 | % CHANGE"): column headings, not a signature table's names
+/// and dates ("/s/ Luca Maestri | Chief Financial Officer | November 1, 2024").
+fn names_only_periods(line: &str) -> bool {
+    const PERIOD_WORDS: &[&str] = &[
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "three",
+        "six",
+        "nine",
+        "twelve",
+        "thirteen",
+        "months",
+        "month",
+        "weeks",
+        "week",
+        "ended",
+        "ending",
+        "year",
+        "years",
+        "fiscal",
+        "quarter",
+        "quarters",
+        "half",
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "change",
+        "as",
+        "of",
+        "at",
+        "and",
+        "to",
+        "in",
+        "the",
+        "period",
+        "periods",
+        "ytd",
+        "fy",
+        "thousands",
+        "millions",
+        "billions",
+        "unaudited",
+        "except",
+        "per",
+        "share",
+        "data",
+    ];
+    is_table_row(line)
+        && is_heading_row(line)
+        && words(line).iter().all(|w| {
+            w.chars().all(|c| c.is_ascii_digit())
+                || PERIOD_WORDS.contains(&w.as_str())
+                || crate::search::is_period_shorthand(w)
+        })
+}
+
 /// The caption, heading rows and row-group labels above line `k` of `spans` (one
 /// passage's sentences), looking back past the table's other rows.
 fn table_context(spans: &[(usize, usize, &str)], k: usize) -> Option<TableContext> {
     let mut context = Vec::new();
+    let mut years: Vec<String> = Vec::new();
     let mut headings: Option<(usize, usize)> = None;
     let mut i = k;
     let mut looked = 0;
@@ -136,6 +217,10 @@ fn table_context(spans: &[(usize, usize, &str)], k: usize) -> Option<TableContex
         let (s, e, line) = spans[i];
         if is_heading_row(line) {
             context.push(line);
+            // "2Q23" is the question's "Q2 2023": its year counts as the question's.
+            if let Some(year) = crate::finance::rows::quarter_shorthand_year(line) {
+                years.push(year.to_string());
+            }
             headings = Some(match headings {
                 Some((_, he)) => (s, he),
                 None => (s, e),
@@ -156,10 +241,12 @@ fn table_context(spans: &[(usize, usize, &str)], k: usize) -> Option<TableContex
     if context.is_empty() {
         return None;
     }
-    Some(TableContext {
-        context: context.join(" "),
-        headings,
-    })
+    let mut context = context.join(" ");
+    for year in years {
+        context.push(' ');
+        context.push_str(&year);
+    }
+    Some(TableContext { context, headings })
 }
 
 /// The offline answer: the best sentences of the passages, cited. `concepts_of` gives what
@@ -249,9 +336,12 @@ fn compose(
         for (s, e, sentence, k) in read {
             let sentence = sentence.as_ref();
             let matched = match_score(sentence, &stems);
+            // A heading row ("2023 | 2022 | 2023 | 2022") names the columns: it matches a
+            // question's year and answers nothing.
             if matched == 0
                 || sentence.chars().count() < 12
                 || (!with_rows && is_table_row(sentence))
+                || names_only_periods(sentence)
             {
                 continue;
             }

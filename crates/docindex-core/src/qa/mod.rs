@@ -376,6 +376,54 @@ mod tests {
     }
 
     #[test]
+    fn a_heading_row_of_years_is_never_an_answer() {
+        // MGM Resorts' 10-Q for Q2 2023, its segment table's caption and headings, as the
+        // library stores them: the heading row matches the question's year and its caption
+        // the figure asked, yet it states no figure.
+        let text = "The following table presents a detail by segment of net revenues:\n\nThree Months Ended Six Months Ended June 30, June 30,\n\n2023 | 2022 | 2023 | 2022\n\n(In thousands) Net revenue\n\nMGM China casino revenues increased 454% for the three months ended June 30, 2023 compared to the prior year quarter.";
+        let passage = |text| Passage {
+            doc_id: "d",
+            doc_name: "mgm-10q",
+            node_id: "0044",
+            title: "Net Revenues by Segment",
+            start_page: None,
+            end_page: None,
+            text,
+            start_char: 0,
+            rank: 0,
+        };
+        let concepts_of = |q: &str| crate::search::expand(q, &[]).concepts();
+        let question = "What were net revenues in Q2 2023?";
+        let answer = compose_extractive(question, &[passage(text)], &concepts_of, 3);
+        assert!(
+            answer
+                .citations
+                .iter()
+                .all(|c| !c.excerpt.starts_with("2023 | 2022")),
+            "{answer:?}"
+        );
+        assert!(answer.citations[0]
+            .excerpt
+            .starts_with("MGM China casino revenues"));
+        // With nothing else to quote, nothing is answered.
+        let headings_only = &text[..text.find("\n\nMGM China").unwrap()];
+        let answer = compose_extractive(question, &[passage(headings_only)], &concepts_of, 3);
+        assert!(answer.citations.is_empty(), "{answer:?}");
+        // A signature table's names and dates are no headings: they answer who signed.
+        let signatures = "Pursuant to the requirements of the Securities Exchange Act of 1934, this report has been signed below.\n/s/ Luca Maestri | Senior Vice President, Chief Financial Officer (Principal Financial Officer) | November 1, 2024";
+        let answer = compose_extractive(
+            "Who is the chief financial officer?",
+            &[passage(signatures)],
+            &concepts_of,
+            1,
+        );
+        assert!(
+            answer.citations[0].excerpt.starts_with("/s/ Luca Maestri"),
+            "{answer:?}"
+        );
+    }
+
+    #[test]
     fn a_why_question_is_answered_with_the_change_and_the_reason_given_for_it() {
         // MGM Resorts' 10-Q for Q2 2023, MD&A, as the library stores it.
         let text = "Interest Expense\nGross interest expense was $113 million and $137 million for the three months ended June 30, 2023 and 2022, respectively. The decrease from the prior year periods is due primarily to a decrease in debt outstanding as a result of the repayment of the $1.25 billion 6% senior notes in March 2023.\nOther, net was income of $24 million for the three months ended June 30, 2023.";
