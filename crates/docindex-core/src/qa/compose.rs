@@ -128,18 +128,6 @@ fn is_heading_row(line: &str) -> bool {
 /// and dates ("/s/ Luca Maestri | Chief Financial Officer | November 1, 2024").
 fn names_only_periods(line: &str) -> bool {
     const PERIOD_WORDS: &[&str] = &[
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
         "jan",
         "feb",
         "mar",
@@ -199,6 +187,7 @@ fn names_only_periods(line: &str) -> bool {
         && words(line).iter().all(|w| {
             w.chars().all(|c| c.is_ascii_digit())
                 || PERIOD_WORDS.contains(&w.as_str())
+                || crate::metadata::MONTHS.contains(&w.as_str())
                 || crate::search::is_period_shorthand(w)
         })
 }
