@@ -6,7 +6,7 @@
 use super::concepts::{Concept, ConceptTable, MetricUnit, PRIOR_SUFFIX};
 use super::metrics::{compute_metric, format_amount, year_asked, MetricResult};
 use super::named::named_line_item;
-use super::parts::{asks_for_share, names_a_part, part_row};
+use super::parts::{asks_for_share, names_a_part, narrows_the_figure, part_row};
 use super::rows::{find_tagged_rows, normalise_label, RowMatch, StatementRow};
 use super::sections::months_asked;
 use crate::charmap::CharMap;
@@ -451,7 +451,7 @@ pub fn lead_for(
         let [concept] = asked.as_slice() else {
             return None;
         };
-        if concept.is_metric() {
+        if concept.is_metric() || narrows_the_figure(question, concept) {
             return None;
         }
         let (row, column) = part_row(table, question, doc, concept, year, months)?;
@@ -1001,6 +1001,23 @@ pub(crate) mod tests {
         let rows = located_rows(text, question);
         let lead = lead_for(table, question, &nike, &rows).unwrap();
         assert!(lead.text.contains(": 676 (FISCAL 2023)"), "{}", lead.text);
+        // A line of the part ("casino revenue at Las Vegas Strip Resorts") is not its total.
+        let mgm_text = "The following table presents a detail by segment of net revenues:\n(In thousands) | 2023 | 2022\nLas Vegas Strip Resorts\nCasino | $492,212 | $498,524\nRooms | 706,715 | 696,008\n2,146,650 | 2,137,176\n";
+        let mut mgm = doc("MGM Resorts International");
+        mgm.text = mgm_text.to_string();
+        mgm.nodes = nike.nodes.clone();
+        mgm.nodes[0].span.end_char = mgm_text.chars().count();
+        let question = "What was casino revenue at Las Vegas Strip Resorts in Q2 2023?";
+        let rows = located_rows(mgm_text, question);
+        let stated = lead_for(table, question, &mgm, &rows).map(|l| l.text);
+        assert!(
+            !stated.iter().any(|t| t.contains("2,146,650")),
+            "{stated:?}"
+        );
+        let question = "How much revenue did Las Vegas Strip Resorts bring in in Q2 2023?";
+        let rows = located_rows(mgm_text, question);
+        let lead = lead_for(table, question, &mgm, &rows).unwrap();
+        assert!(lead.text.contains(": 2,146,650"), "{}", lead.text);
         // A figure no table of the part's holds is not answered from another's.
         let question = "What was Converse's net income in fiscal 2023?";
         let rows = located_rows(text, question);

@@ -326,6 +326,42 @@ fn is_part_word(word: &str, company: &[String]) -> bool {
     !known
 }
 
+/// Whether the question narrows the figure to one line of the part ("casino revenue at
+/// Las Vegas Strip Resorts"): a lower-case word of its own right before the figure's
+/// phrasing. The part's total is then not the figure asked.
+pub(crate) fn narrows_the_figure(question: &str, concept: &Concept) -> bool {
+    const FUNCTION_WORDS: &[&str] = &[
+        "a", "an", "the", "its", "their", "of", "in", "on", "for", "to", "at", "and", "how",
+        "what", "which", "much", "many", "was", "were", "is", "are", "did", "does", "do",
+    ];
+    let tokens: Vec<&str> = question
+        .split_whitespace()
+        .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’'))
+        .collect();
+    let lower: Vec<String> = tokens
+        .iter()
+        .map(|t| t.to_lowercase().trim_end_matches('s').to_string())
+        .collect();
+    concept.asked_as.iter().any(|phrase| {
+        let wanted: Vec<String> = phrase
+            .split_whitespace()
+            .map(|w| w.to_lowercase().trim_end_matches('s').to_string())
+            .collect();
+        (1..lower.len()).any(|at| {
+            let Some(window) = lower.get(at..at + wanted.len()) else {
+                return false;
+            };
+            let before = tokens[at - 1];
+            let before_lower = before.to_lowercase();
+            window == wanted.as_slice()
+                && before.chars().all(|c| c.is_lowercase() || c == '-')
+                && !before.is_empty()
+                && !FUNCTION_WORDS.contains(&before_lower.as_str())
+                && !QUALIFIERS.contains(&before_lower.as_str())
+        })
+    })
+}
+
 /// The row of a part the question names for `concept` ("Converse" under "NIKE Brand
 /// Revenues by:"), and its column for the asked period: the part named at most once, its
 /// row in a table about the figure.
@@ -446,6 +482,24 @@ mod tests {
             [vec!["MGM China", "China"]]
         );
         assert!(part_names("What was MGM's revenue?", &any, &mgm).is_empty());
+    }
+
+    #[test]
+    fn a_line_of_the_part_is_not_the_parts_figure() {
+        let table = concept_table().unwrap();
+        let revenue = table.get("revenue").unwrap();
+        assert!(narrows_the_figure(
+            "What was casino revenue at Las Vegas Strip Resorts in the second quarter of 2023?",
+            revenue
+        ));
+        for whole in [
+            "How much revenue did Converse bring in in fiscal 2023?",
+            "How much did Greater China contribute to Apple's sales in the June 2023 quarter?",
+            "What was the total revenue of MGM China?",
+            "How did Mac sales do in the June 2023 quarter?",
+        ] {
+            assert!(!narrows_the_figure(whole, revenue), "{whole}");
+        }
     }
 
     #[test]

@@ -325,8 +325,9 @@ fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
             continue;
         }
         let span = n / heads.len();
-        // A stub that only names the unit ("(In millions)") says nothing of the period.
-        let stub = stub.filter(|s| !(s.starts_with('(') && s.ends_with(')')));
+        // A stub that does not name a period ("(In millions)", "share, ratio, headcount data
+        // and where otherwise noted)") says nothing of the columns.
+        let stub = stub.filter(|s| names_a_period(s));
         for (i, column) in texts.iter_mut().enumerate() {
             if let Some(s) = stub {
                 column.push(s.to_string());
@@ -362,6 +363,17 @@ fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
             }
         })
         .collect()
+}
+
+/// Whether a heading cell names a period: a year, a month, a length ("Three Months") or
+/// an end ("Year Ended").
+fn names_a_period(cell: &str) -> bool {
+    let lower = cell.to_lowercase();
+    YEAR.as_ref().is_some_and(|re| re.is_match(cell))
+        || months_in(cell).is_some()
+        || lower.contains("ended")
+        || lower.contains("ending")
+        || crate::metadata::MONTHS.iter().any(|m| lower.contains(m))
 }
 
 /// The year of a quarter written short in a heading: "2Q23" and "Q2'23" are 2023.
@@ -909,6 +921,9 @@ mod tests {
             .unwrap();
         assert!(roe.exact, "an abbreviation is the line itself");
         assert_eq!(roe.row.columns[0].year, Some(2023));
+        // The stub names the unit, not a period: it is no part of a column's heading.
+        assert!(roe.row.columns[0].heading.ends_with("2Q23"));
+        assert!(!roe.row.columns[0].heading.contains("ratio data"));
         assert_eq!(roe.row.columns[0].months, Some(3));
         assert_eq!(roe.row.columns[2].year, Some(2022));
         assert_eq!(roe.row.column_for(Some(2023), Some(3)), Some(0));
