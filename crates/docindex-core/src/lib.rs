@@ -26,6 +26,7 @@ pub mod progress;
 pub mod prompts;
 pub mod provenance;
 pub mod qa;
+pub mod question;
 pub mod search;
 pub mod store;
 pub mod structure;

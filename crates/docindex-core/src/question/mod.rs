@@ -1,0 +1,477 @@
+//! One reading of a question, made once and used by search, the offline answer and the
+//! model's prompts: the words that carry its content (the role, the resources and the manner
+//! of answering set aside), the periods it names, the operation it asks for, the unit and
+//! rounding of the answer, the statements it names, and the definition it gives of its
+//! metric.
+
+pub mod periods;
+pub mod vocabulary;
+
+pub use periods::{fiscal_offset, AskedPeriod, YearBasis};
+pub use vocabulary::{vocabulary, Vocabulary};
+
+use crate::finance::Statement;
+use serde::{Deserialize, Serialize};
+use vocabulary::{find_phrase, holds_any, holds_any_prefix};
+
+/// Why a question could not be read; the vocabulary is compiled in, so it is our bug.
+#[derive(Debug, thiserror::Error, Clone, PartialEq)]
+pub enum QuestionError {
+    #[error("the built-in question vocabulary is invalid: {0}")]
+    BadVocabulary(String),
+}
+
+impl QuestionError {
+    pub fn fault(&self) -> crate::Fault {
+        crate::Fault::Bug
+    }
+}
+
+/// What the question asks done with the figures it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Operation {
+    /// The figure for the period.
+    Value,
+    /// The difference between two periods' figures.
+    Change,
+    /// The change in percent of the earlier figure.
+    Growth,
+    /// The compound annual growth rate between the first and last period.
+    Cagr,
+    /// The mean of the periods' figures.
+    Average,
+}
+
+/// The scale an amount is asked in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scale {
+    Thousands,
+    Millions,
+    Billions,
+}
+
+impl Scale {
+    pub fn factor(self) -> f64 {
+        match self {
+            Scale::Thousands => 1e3,
+            Scale::Millions => 1e6,
+            Scale::Billions => 1e9,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Scale::Thousands => "thousand",
+            Scale::Millions => "million",
+            Scale::Billions => "billion",
+        }
+    }
+
+    /// The scale a table's "(in millions)" names.
+    pub fn of_table(scale: Option<&str>) -> Option<Scale> {
+        let s = scale?.to_lowercase();
+        if s.contains("thousand") {
+            Some(Scale::Thousands)
+        } else if s.contains("million") {
+            Some(Scale::Millions)
+        } else if s.contains("billion") {
+            Some(Scale::Billions)
+        } else {
+            None
+        }
+    }
+}
+
+/// A definition the question gives of the metric it asks for: "Operating cash flow ratio is
+/// defined as: cash from operations / total current liabilities".
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Definition {
+    /// The metric's name as the question writes it.
+    pub name: String,
+    /// The right-hand side, as written.
+    pub formula: String,
+}
+
+/// The reading of one question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Question {
+    /// The question as asked.
+    pub text: String,
+    /// Its content: the sentences that ask, without the role, the resources, the manner of
+    /// answering, the unit and rounding asked, or the definition. What search and the
+    /// composers read.
+    pub content: String,
+    /// The periods it names, in the order written.
+    pub periods: Vec<AskedPeriod>,
+    /// Every year a span asks for ("FY2015 – FY2017 average"), when it names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spanned_years: Option<Vec<i32>>,
+    /// "The latest fiscal year" (`Some(0)`), "the prior year" (`Some(-1)`), relative to the
+    /// filing's own latest year; `None` when no relative period is named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relative_year: Option<i32>,
+    pub operation: Operation,
+    /// The scale an amount is asked in ("in USD millions").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<Scale>,
+    /// A percentage is asked.
+    pub percent: bool,
+    /// Decimals to round to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decimals: Option<u32>,
+    /// The statements it names as the place to look.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub statements: Vec<Statement>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definition: Option<Definition>,
+}
+
+/// The sentences of `text`, with a question's colon ("Here's the question: what …") ending
+/// the instruction before it.
+fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        current.push(*c);
+        let next = chars.get(i + 1).copied();
+        let ends = match c {
+            '?' | '!' => true,
+            // A decimal point has no space after it; "Inc." and "U.S." end no sentence.
+            '.' => next.is_none_or(char::is_whitespace) && !ends_with_abbreviation(&current),
+            ':' => {
+                // The clause before a colon is an instruction only when it says so; a
+                // definition's colon ("defined as: …") stays in its sentence.
+                let lower = current.to_lowercase();
+                lower.contains("question") || lower.contains("abilities") || lower.contains("resource")
+            }
+            _ => false,
+        };
+        if ends {
+            out.push(std::mem::take(&mut current).trim().to_string());
+        }
+    }
+    if !current.trim().is_empty() {
+        out.push(current.trim().to_string());
+    }
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// Whether `text` (ending in a full stop) ends with an abbreviation rather than a sentence.
+fn ends_with_abbreviation(text: &str) -> bool {
+    const ABBREVIATIONS: [&str; 12] = [
+        "inc", "corp", "co", "ltd", "u.s", "e.g", "i.e", "no", "vs", "plc", "n.a", "s.a",
+    ];
+    let last = text
+        .trim_end_matches('.')
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    ABBREVIATIONS.contains(&last.as_str())
+}
+
+/// Whether a sentence only lists where to look ("the statement of financial position and the
+/// cash flow statement."), as the resources of an instruction before it.
+fn names_only_sources(sentence: &str, v: &Vocabulary) -> bool {
+    let mut rest = sentence.to_string();
+    let mut named = false;
+    for names in &v.statements {
+        for name in &names.names {
+            if rest.contains(name.as_str()) {
+                named = true;
+                rest = rest.replace(name.as_str(), " ");
+            }
+        }
+    }
+    const FILLER: [&str; 8] = ["the", "and", "only", "a", "an", "its", "of", "or"];
+    named
+        && rest
+            .split(|c: char| !c.is_alphanumeric())
+            .all(|w| w.is_empty() || FILLER.contains(&w))
+}
+
+/// Whether a sentence asks something (rather than instructs or defines).
+fn asks(sentence: &str) -> bool {
+    const OPENERS: [&str; 16] = [
+        "what", "how", "which", "who", "whom", "when", "where", "why", "is", "are", "does",
+        "do", "did", "was", "were", "can",
+    ];
+    let lower = sentence.to_lowercase();
+    sentence.trim_end().ends_with('?')
+        || lower
+            .split(|c: char| !c.is_alphanumeric())
+            .find(|w| !w.is_empty())
+            .is_some_and(|w| OPENERS.contains(&w))
+}
+
+/// A source clause opening a question sentence ("According to the details clearly outlined
+/// within the P&L statement, what …"), cut off when it names a statement or the details.
+fn without_source_clause(sentence: &str, v: &Vocabulary) -> String {
+    let lower = sentence.to_lowercase();
+    let opens = v
+        .source_clause_openers
+        .iter()
+        .any(|o| lower.starts_with(o.as_str()));
+    if !opens {
+        return sentence.to_string();
+    }
+    let Some(comma) = sentence.find(',') else {
+        return sentence.to_string();
+    };
+    let clause = &lower[..comma];
+    let names_a_source = v.statements.iter().any(|s| holds_any(clause, &s.names))
+        || ["information", "details", "data", "statement", "figures", "10-k", "filing"]
+            .iter()
+            .any(|w| clause.contains(w));
+    match names_a_source {
+        true => sentence[comma + 1..].trim().to_string(),
+        false => sentence.to_string(),
+    }
+}
+
+/// `sentence` without parentheses that only give the unit or rounding ("(in USD millions)",
+/// "(in %)") and without trailing unit clauses ("…, in USD billions").
+fn without_unit_words(sentence: &str, v: &Vocabulary) -> String {
+    let mut out = String::with_capacity(sentence.len());
+    let mut rest = sentence;
+    while let Some(open) = rest.find('(') {
+        let Some(close) = rest[open..].find(')').map(|c| c + open) else {
+            break;
+        };
+        let inside = rest[open..=close].to_lowercase();
+        let unit_only = v.scales.iter().any(|s| holds_any(&inside, &s.phrases))
+            || holds_any(&inside, &v.percent_phrases)
+            || v.roundings.iter().any(|r| holds_any(&inside, &r.phrases))
+            || inside.contains("usd")
+            || inside.contains("in $");
+        out.push_str(&rest[..open]);
+        if !unit_only {
+            out.push_str(&rest[open..=close]);
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    let joined = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    // "shareholders (in USD billions)?" leaves "shareholders ?".
+    joined
+        .replace(" ?", "?")
+        .replace(" .", ".")
+        .replace(" ,", ",")
+}
+
+impl Question {
+    /// Read `text`.
+    pub fn read(text: &str) -> Result<Question, QuestionError> {
+        let v = vocabulary()?;
+        let lower = text.to_lowercase();
+        let mut statements: Vec<(usize, Statement)> = Vec::new();
+        for s in &v.statements {
+            if let Some(at) = s.names.iter().filter_map(|n| find_phrase(&lower, n)).min() {
+                statements.push((at, s.statement));
+            }
+        }
+        statements.sort_by_key(|(at, _)| *at);
+        let scale = v
+            .scales
+            .iter()
+            .filter_map(|s| Some((s.phrases.iter().filter_map(|p| find_phrase(&lower, p)).min()?, s.scale)))
+            .min_by_key(|(at, _)| *at)
+            .map(|(_, s)| s);
+        let decimals = v
+            .roundings
+            .iter()
+            .find(|r| holds_any(&lower, &r.phrases))
+            .map(|r| r.decimals);
+
+        let mut content: Vec<String> = Vec::new();
+        let mut definition = None;
+        for sentence in sentences(text) {
+            let lower_sentence = sentence.to_lowercase();
+            if let Some((at, marker)) = v
+                .definition_markers
+                .iter()
+                .filter_map(|m| Some((find_phrase(&lower_sentence, m)?, m)))
+                .min_by_key(|(at, _)| *at)
+            {
+                if !asks(&sentence) {
+                    let name = sentence[..at].trim().trim_end_matches(':').trim();
+                    let formula = sentence[at + marker.len()..]
+                        .trim_start_matches([':', ' '])
+                        .trim_end_matches(['.', ' '])
+                        .trim();
+                    if !name.is_empty() && !formula.is_empty() && definition.is_none() {
+                        definition = Some(Definition {
+                            name: name.to_string(),
+                            formula: formula.to_string(),
+                        });
+                    }
+                    continue;
+                }
+            }
+            let instructs = holds_any_prefix(&lower_sentence, &v.instruction_markers)
+                || names_only_sources(&lower_sentence, v);
+            let cleaned = without_unit_words(&without_source_clause(&sentence, v), v);
+            if instructs && !asks(&cleaned) {
+                continue;
+            }
+            // A question sentence that also instructs ("Using the cash flow statement, answer
+            // the following question: what …" split at its colon) keeps only its question.
+            if !cleaned.trim_matches(|c: char| !c.is_alphanumeric()).is_empty() {
+                content.push(cleaned);
+            }
+        }
+        // A question that is all instruction (nothing asked) is read whole.
+        let content = match content.is_empty() {
+            true => text.split_whitespace().collect::<Vec<_>>().join(" "),
+            false => content.join(" "),
+        };
+        let content_lower = content.to_lowercase();
+        let periods = periods::periods_in(&content);
+        let percent = holds_any(&content_lower, &v.percent_phrases)
+            || holds_any(&lower, &v.percent_phrases);
+        let operation = v
+            .operations
+            .iter()
+            .find(|o| {
+                holds_any(&content_lower, &o.phrases)
+                    && (periods.len() >= o.needs_periods
+                        || (o.operation == Operation::Average
+                            && periods::spanned_years(&content, &periods).is_some()))
+            })
+            .map_or(Operation::Value, |o| o.operation);
+        // A change asked in percent is a growth.
+        let operation = match (operation, percent) {
+            (Operation::Change, true) => Operation::Growth,
+            (op, _) => op,
+        };
+        let spanned_years = match operation {
+            Operation::Average | Operation::Cagr => periods::spanned_years(&content, &periods),
+            _ => None,
+        };
+        let relative_year = match periods.is_empty() {
+            false => None,
+            true if holds_any(&content_lower, &v.prior_period_phrases) => Some(-1),
+            true if holds_any(&content_lower, &v.latest_period_phrases) => Some(0),
+            true => None,
+        };
+        Ok(Question {
+            text: text.to_string(),
+            content,
+            periods,
+            spanned_years,
+            relative_year,
+            operation,
+            scale,
+            percent,
+            decimals,
+            statements: statements.into_iter().map(|(_, s)| s).collect(),
+            definition,
+        })
+    }
+
+    /// The latest period named (the one a value is asked for).
+    pub fn latest_period(&self) -> Option<&AskedPeriod> {
+        self.periods.iter().max_by_key(|p| (p.year, p.half, p.quarter))
+    }
+
+    /// The earliest period named (a change's base).
+    pub fn earliest_period(&self) -> Option<&AskedPeriod> {
+        self.periods.iter().min_by_key(|p| (p.year, p.half, p.quarter))
+    }
+
+    /// Months of the period asked, when one is named.
+    pub fn months(&self) -> Option<u32> {
+        self.latest_period().map(AskedPeriod::months)
+    }
+
+    /// Whether the question asks for figures to be combined across periods.
+    pub fn combines_periods(&self) -> bool {
+        self.operation != Operation::Value
+    }
+
+    /// What search should look for: the content, with the statement it names.
+    pub fn search_text(&self) -> String {
+        self.content.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Question {
+        Question::read(text).unwrap()
+    }
+
+    #[test]
+    fn instructions_are_set_aside_and_what_they_ask_is_kept() {
+        let q = read("What is the FY2024 capital expenditure amount (in USD millions) for Apple? Give a response to the question by relying on the details shown in the cash flow statement.");
+        assert_eq!(q.content, "What is the FY2024 capital expenditure amount for Apple?");
+        assert_eq!(q.statements, vec![Statement::CashFlows]);
+        assert_eq!(q.scale, Some(Scale::Millions));
+        assert_eq!(q.operation, Operation::Value);
+        assert_eq!(q.periods[0].year, 2024);
+
+        let q = read("You are an investment banker and your only resource(s) to answer the following question is (are): the statement of financial position and the cash flow statement. Here's the question: what is the FY2015 operating cash flow ratio for Adobe? Operating cash flow ratio is defined as: cash from operations / total current liabilities. Round your answer to two decimal places.");
+        assert_eq!(q.content, "what is the FY2015 operating cash flow ratio for Adobe?");
+        assert_eq!(q.statements, vec![Statement::Balance, Statement::CashFlows]);
+        assert_eq!(q.decimals, Some(2));
+        let d = q.definition.unwrap();
+        assert_eq!(d.name, "Operating cash flow ratio");
+        assert_eq!(d.formula, "cash from operations / total current liabilities");
+
+        let q = read("Answer the following question as if you are an equity research analyst and have lost internet connection so do not have access to financial metric providers. According to the details clearly outlined within the P&L statement, what is the FY2022 net income attributable to shareholders (in USD billions)?");
+        assert_eq!(
+            q.content,
+            "what is the FY2022 net income attributable to shareholders?"
+        );
+        assert_eq!(q.statements, vec![Statement::Income]);
+        assert_eq!(q.scale, Some(Scale::Billions));
+
+        let q = read("Using the cash flow statement, answer the following question to the best of your abilities: how much did Intel pay in dividends in FY2023?");
+        assert_eq!(q.content, "how much did Intel pay in dividends in FY2023?");
+    }
+
+    #[test]
+    fn the_operation_asked_is_read() {
+        let q = read("What is the year-over-year change in operating income (in %) for Boeing from FY2022 to FY2023? Round to one decimal place.");
+        assert_eq!(q.operation, Operation::Growth);
+        assert!(q.percent);
+        assert_eq!(q.decimals, Some(1));
+        assert_eq!(q.earliest_period().unwrap().year, 2022);
+        assert_eq!(q.latest_period().unwrap().year, 2023);
+
+        let q = read("By how much did revenue grow from fiscal 2022 to fiscal 2023?");
+        assert_eq!(q.operation, Operation::Growth);
+        let q = read("What is the FY2015 - FY2017 3 year average of capex for Amazon?");
+        assert_eq!(q.operation, Operation::Average);
+        assert_eq!(q.spanned_years, Some(vec![2015, 2016, 2017]));
+        let q = read("What is the 2-year CAGR of revenue from FY2021 to FY2023?");
+        assert_eq!(q.operation, Operation::Cagr);
+        let q = read("How much did Meta spend on R&D in 2023?");
+        assert_eq!(q.operation, Operation::Value);
+        let q = read("What was the change in total assets between FY2022 and FY2023?");
+        assert_eq!(q.operation, Operation::Change);
+        let q = read("What was Walmart's revenue in the latest fiscal year?");
+        assert_eq!(q.relative_year, Some(0));
+    }
+
+    #[test]
+    fn the_same_question_reads_the_same_however_it_is_wrapped() {
+        let plain = read("What is Apple's FY2024 current ratio?");
+        for wrapped in [
+            "You are a financial analyst. What is Apple's FY2024 current ratio? Base your judgments on the information provided primarily in the balance sheet.",
+            "Answer the following question to the best of your abilities: What is Apple's FY2024 current ratio? Round your answer to two decimal places.",
+            "Please utilize information provided primarily within the balance sheet. What is Apple's FY2024 current ratio?",
+        ] {
+            let q = read(wrapped);
+            assert_eq!(q.content, plain.content, "{wrapped}");
+            assert_eq!(q.periods, plain.periods);
+            assert_eq!(q.operation, plain.operation);
+        }
+    }
+}

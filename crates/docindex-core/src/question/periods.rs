@@ -1,0 +1,334 @@
+//! The periods a question names, as analysts write them ("FY2018", "fiscal 2018", "2Q23",
+//! "H1 2023", "the fiscal year ended January 31, 2024", "FY2015 – FY2017"), and how they
+//! map to a filing's own columns through its fiscal calendar.
+
+use crate::model::DocumentIndex;
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
+
+/// What a year of a question counts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum YearBasis {
+    /// "FY2023", "fiscal 2023", "in 2023": the company's fiscal year, by its own name.
+    Fiscal,
+    /// "the year ended February 3, 2024": the calendar year the period ends in.
+    PeriodEnd,
+}
+
+/// One period a question names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AskedPeriod {
+    pub year: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quarter: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half: Option<u8>,
+    pub basis: YearBasis,
+    /// As the question wrote it.
+    pub written: String,
+}
+
+impl AskedPeriod {
+    /// Months the period spans: 3 for a quarter, 6 for a half, 12 for a year.
+    pub fn months(&self) -> u32 {
+        match (self.quarter, self.half) {
+            (Some(_), _) => 3,
+            (_, Some(_)) => 6,
+            _ => 12,
+        }
+    }
+
+    /// The year a filing's column heading gives this period, for a filer whose fiscal year
+    /// is named `fiscal_offset` years before the calendar year it ends in.
+    pub fn column_year(&self, fiscal_offset: i32) -> i32 {
+        match self.basis {
+            YearBasis::Fiscal => self.year + fiscal_offset,
+            YearBasis::PeriodEnd => self.year,
+        }
+    }
+
+    /// How an answer names the period: "fiscal 2023", "Q2 fiscal 2023".
+    pub fn label(&self) -> String {
+        match (self.quarter, self.half, self.basis) {
+            (Some(q), _, _) => format!("Q{q} fiscal {}", self.year),
+            (_, Some(h), _) => format!("H{h} fiscal {}", self.year),
+            (_, _, YearBasis::Fiscal) => format!("fiscal {}", self.year),
+            (_, _, YearBasis::PeriodEnd) => self.written.clone(),
+        }
+    }
+}
+
+/// Years a filer's fiscal year is named before the calendar year it ends in: 1 for a
+/// retailer whose fiscal 2023 ends on February 3, 2024 (its cover names fiscal year 2023,
+/// its period end 2024); 0 for almost everyone else. Read from the filing's
+/// `dei:DocumentFiscalYearFocus` and period end where tagged.
+pub fn fiscal_offset(doc: &DocumentIndex) -> i32 {
+    let m = &doc.metadata;
+    let end_year = m
+        .period_end_date
+        .as_deref()
+        .and_then(|d| d.get(..4))
+        .and_then(|y| y.parse::<i32>().ok());
+    match (end_year, m.fiscal_year) {
+        (Some(end), Some(fiscal)) if end - fiscal == 1 => 1,
+        _ => 0,
+    }
+}
+
+fn two_or_four_digits(text: &str) -> Option<i32> {
+    let y: i32 = text.parse().ok()?;
+    match text.len() {
+        2 => Some(2000 + y),
+        4 if (1950..=2100).contains(&y) => Some(y),
+        _ => None,
+    }
+}
+
+const ORDINALS: [&str; 4] = ["first", "second", "third", "fourth"];
+
+fn ordinal(word: &str) -> Option<u8> {
+    let word = word.to_lowercase();
+    ORDINALS
+        .iter()
+        .position(|o| *o == word)
+        .and_then(|i| u8::try_from(i + 1).ok())
+}
+
+macro_rules! pattern {
+    ($name:ident, $re:expr) => {
+        static $name: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new($re).ok());
+    };
+}
+
+const FISCAL: &str = r"(?:FY|fiscal(?:\s+year)?|financial\s+year)?\s*'?";
+pattern!(
+    QUARTER,
+    &format!(r"(?i)\b(?:Q([1-4])|([1-4])Q)\s*(?:of\s+)?{FISCAL}(\d{{4}}|\d{{2}})\b")
+);
+pattern!(
+    QUARTER_WORDS,
+    &format!(
+        r"(?i)\b(first|second|third|fourth)\s+(?:fiscal\s+)?quarter\s+(?:of\s+|in\s+)?(?:the\s+)?{FISCAL}(\d{{4}}|\d{{2}})\b"
+    )
+);
+pattern!(
+    HALF,
+    &format!(r"(?i)\b(?:H([12])|([12])H)\s*(?:of\s+)?{FISCAL}(\d{{4}}|\d{{2}})\b")
+);
+pattern!(
+    HALF_WORDS,
+    &format!(
+        r"(?i)\b(first|second)\s+half\s+(?:of\s+|in\s+)?(?:the\s+)?{FISCAL}(\d{{4}}|\d{{2}})\b"
+    )
+);
+pattern!(
+    DATE,
+    r"(?i)\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+(\d{4})\b"
+);
+pattern!(
+    FISCAL_YEAR,
+    r"(?i)\b(?:FY|fiscal(?:\s+year)?|financial\s+year)\s*'?(\d{4}|\d{2})\b"
+);
+pattern!(BARE_YEAR, r"\b(19[5-9]\d|20\d{2})\b");
+// "FY2015 – FY2017", "2015-2017", "from FY2015 to FY2017", "FY2015 through FY2017".
+pattern!(
+    RANGE,
+    r"(?i)(\d{2,4})\s*(?:–|—|-|\bto\b|\bthrough\b|\bthru\b)\s*(?:FY|fiscal(?:\s+year)?\s*)?'?(\d{2,4})\b"
+);
+// "3 year average", "three-year".
+pattern!(
+    SPAN_YEARS,
+    r"(?i)\b(2|3|4|5|two|three|four|five)[\s-]+years?\b"
+);
+
+/// Every period `text` names, in the order written, each once.
+pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    let mut found: Vec<(usize, AskedPeriod)> = Vec::new();
+    let free = |taken: &[(usize, usize)], s: usize, e: usize| {
+        taken.iter().all(|(ts, te)| e <= *ts || s >= *te)
+    };
+    let mut scan = |re: &LazyLock<Option<Regex>>,
+                    read: &dyn Fn(&regex::Captures) -> Option<AskedPeriod>| {
+        let Some(re) = re.as_ref() else { return };
+        for caps in re.captures_iter(text) {
+            let Some(whole) = caps.get(0) else { continue };
+            if !free(&taken, whole.start(), whole.end()) {
+                continue;
+            }
+            if let Some(period) = read(&caps) {
+                taken.push((whole.start(), whole.end()));
+                found.push((whole.start(), period));
+            }
+        }
+    };
+    let written = |caps: &regex::Captures| caps[0].trim().to_string();
+    scan(&QUARTER, &|c| {
+        let q = c.get(1).or(c.get(2))?.as_str().parse().ok()?;
+        Some(AskedPeriod {
+            year: two_or_four_digits(&c[3])?,
+            quarter: Some(q),
+            half: None,
+            basis: YearBasis::Fiscal,
+            written: written(c),
+        })
+    });
+    scan(&QUARTER_WORDS, &|c| {
+        Some(AskedPeriod {
+            year: two_or_four_digits(&c[2])?,
+            quarter: Some(ordinal(&c[1])?),
+            half: None,
+            basis: YearBasis::Fiscal,
+            written: written(c),
+        })
+    });
+    scan(&HALF, &|c| {
+        let h = c.get(1).or(c.get(2))?.as_str().parse().ok()?;
+        Some(AskedPeriod {
+            year: two_or_four_digits(&c[3])?,
+            quarter: None,
+            half: Some(h),
+            basis: YearBasis::Fiscal,
+            written: written(c),
+        })
+    });
+    scan(&HALF_WORDS, &|c| {
+        Some(AskedPeriod {
+            year: two_or_four_digits(&c[2])?,
+            quarter: None,
+            half: Some(ordinal(&c[1])?),
+            basis: YearBasis::Fiscal,
+            written: written(c),
+        })
+    });
+    scan(&DATE, &|c| {
+        Some(AskedPeriod {
+            year: two_or_four_digits(&c[1])?,
+            quarter: None,
+            half: None,
+            basis: YearBasis::PeriodEnd,
+            written: written(c),
+        })
+    });
+    for re in [&FISCAL_YEAR, &BARE_YEAR] {
+        scan(re, &|c| {
+            Some(AskedPeriod {
+                year: two_or_four_digits(&c[1])?,
+                quarter: None,
+                half: None,
+                basis: YearBasis::Fiscal,
+                written: written(c),
+            })
+        });
+    }
+    found.sort_by_key(|(at, _)| *at);
+    let mut out: Vec<AskedPeriod> = Vec::new();
+    for (_, period) in found {
+        let same = |p: &AskedPeriod| {
+            p.year == period.year && p.quarter == period.quarter && p.half == period.half
+        };
+        if !out.iter().any(same) {
+            out.push(period);
+        }
+    }
+    out
+}
+
+/// The years a question's span covers when it asks for every year of one: "FY2015 – FY2017"
+/// is 2015, 2016 and 2017; "the 3 year average to FY2017" is 2015 to 2017.
+pub fn spanned_years(text: &str, periods: &[AskedPeriod]) -> Option<Vec<i32>> {
+    let years: Vec<i32> = periods.iter().map(|p| p.year).collect();
+    if let Some(caps) = RANGE.as_ref().and_then(|re| re.captures(text)) {
+        let (a, b) = (
+            two_or_four_digits(&caps[1]),
+            two_or_four_digits(&caps[2]),
+        );
+        if let (Some(a), Some(b)) = (a, b) {
+            if a < b && b - a <= 10 && years.contains(&a) && years.contains(&b) {
+                return Some((a..=b).collect());
+            }
+        }
+    }
+    let span = SPAN_YEARS.as_ref()?.captures(text)?;
+    let n: i32 = match &span[1].to_lowercase()[..] {
+        "two" => 2,
+        "three" => 3,
+        "four" => 4,
+        "five" => 5,
+        digits => digits.parse().ok()?,
+    };
+    let last = *years.iter().max()?;
+    Some((last - n + 1..=last).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn years(text: &str) -> Vec<(i32, Option<u8>, Option<u8>)> {
+        periods_in(text)
+            .into_iter()
+            .map(|p| (p.year, p.quarter, p.half))
+            .collect()
+    }
+
+    #[test]
+    fn periods_are_read_as_analysts_write_them() {
+        for text in [
+            "What is the FY2018 capex?",
+            "capex in fiscal 2018",
+            "capex in fiscal year 2018",
+            "capex for 2018",
+            "year end FY2018 capex",
+            "FY18 capex",
+            "capex in FY '18",
+        ] {
+            assert_eq!(years(text), vec![(2018, None, None)], "{text}");
+        }
+        assert_eq!(years("revenue in Q2 FY2023"), vec![(2023, Some(2), None)]);
+        assert_eq!(years("revenue in 2Q23"), vec![(2023, Some(2), None)]);
+        assert_eq!(
+            years("revenue in the second quarter of fiscal 2023"),
+            vec![(2023, Some(2), None)]
+        );
+        assert_eq!(years("H1 2023 sales"), vec![(2023, None, Some(1))]);
+        assert_eq!(
+            years("between FY2016 and FY2017"),
+            vec![(2016, None, None), (2017, None, None)]
+        );
+        let ended = periods_in("in the fiscal year ended February 3, 2024");
+        assert_eq!(ended.len(), 1);
+        assert_eq!(ended[0].basis, YearBasis::PeriodEnd);
+        assert_eq!(ended[0].column_year(1), 2024);
+    }
+
+    #[test]
+    fn spans_cover_every_year() {
+        let text = "What is the FY2015 – FY2017 3 year average of capex?";
+        let p = periods_in(text);
+        assert_eq!(spanned_years(text, &p), Some(vec![2015, 2016, 2017]));
+        let text = "the three-year average capex to FY2019";
+        let p = periods_in(text);
+        assert_eq!(spanned_years(text, &p), Some(vec![2017, 2018, 2019]));
+        let text = "capex growth between FY2016 and FY2017";
+        assert_eq!(spanned_years(text, &periods_in(text)), None);
+    }
+
+    #[test]
+    fn a_retailers_fiscal_year_is_named_before_the_year_it_ends_in() {
+        let mut doc: DocumentIndex = serde_json::from_str(
+            r#"{"doc_id":"d","doc_name":"d.html","doc_type":"10-K","format":"html","source_sha256":"","encoding":"utf-8","metadata":{},"text":"","nodes":[],"chunks":[],"cross_refs":[],"dictionary":[],"links":[],"settings_key":""}"#,
+        )
+        .unwrap();
+        doc.metadata.fiscal_year = Some(2023);
+        doc.metadata.period_end_date = Some("2024-02-02".into());
+        assert_eq!(fiscal_offset(&doc), 1);
+        let asked = &periods_in("FY2023 net sales")[0];
+        assert_eq!(asked.column_year(fiscal_offset(&doc)), 2024);
+        doc.metadata.fiscal_year = Some(2024);
+        doc.metadata.period_end_date = Some("2024-01-31".into());
+        assert_eq!(fiscal_offset(&doc), 0);
+    }
+}

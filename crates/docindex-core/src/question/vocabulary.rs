@@ -1,0 +1,175 @@
+//! The words a question is read with (`data/question-words.toml`, compiled in): instruction
+//! markers, statement names, operations, scales, rounding and relative periods, checked on
+//! load.
+
+use super::{Operation, QuestionError, Scale};
+use crate::finance::Statement;
+use serde::Deserialize;
+use std::sync::LazyLock;
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct StatementNames {
+    pub statement: Statement,
+    pub names: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct OperationWords {
+    pub operation: Operation,
+    pub phrases: Vec<String>,
+    pub needs_periods: usize,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ScaleWords {
+    pub scale: Scale,
+    pub phrases: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RoundingWords {
+    pub phrases: Vec<String>,
+    pub decimals: u32,
+}
+
+/// The whole vocabulary.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Vocabulary {
+    pub version: u32,
+    pub instruction_markers: Vec<String>,
+    pub source_clause_openers: Vec<String>,
+    #[serde(rename = "statement")]
+    pub statements: Vec<StatementNames>,
+    #[serde(rename = "operation")]
+    pub operations: Vec<OperationWords>,
+    #[serde(rename = "scale")]
+    pub scales: Vec<ScaleWords>,
+    pub percent_phrases: Vec<String>,
+    #[serde(rename = "rounding")]
+    pub roundings: Vec<RoundingWords>,
+    pub latest_period_phrases: Vec<String>,
+    pub prior_period_phrases: Vec<String>,
+    pub definition_markers: Vec<String>,
+}
+
+/// The version of the vocabulary this code reads.
+const VERSION: u32 = 1;
+
+impl Vocabulary {
+    fn check(&self) -> Result<(), QuestionError> {
+        if self.version != VERSION {
+            return Err(QuestionError::BadVocabulary(format!(
+                "version {} (this build reads {VERSION})",
+                self.version
+            )));
+        }
+        let lists: [(&str, Vec<&String>); 8] = [
+            ("instruction_markers", self.instruction_markers.iter().collect()),
+            ("source_clause_openers", self.source_clause_openers.iter().collect()),
+            (
+                "statement names",
+                self.statements.iter().flat_map(|s| &s.names).collect(),
+            ),
+            (
+                "operation phrases",
+                self.operations.iter().flat_map(|o| &o.phrases).collect(),
+            ),
+            (
+                "scale phrases",
+                self.scales.iter().flat_map(|s| &s.phrases).collect(),
+            ),
+            ("percent_phrases", self.percent_phrases.iter().collect()),
+            (
+                "rounding phrases",
+                self.roundings.iter().flat_map(|r| &r.phrases).collect(),
+            ),
+            ("definition_markers", self.definition_markers.iter().collect()),
+        ];
+        for (name, phrases) in lists {
+            if phrases.is_empty() {
+                return Err(QuestionError::BadVocabulary(format!("{name} is empty")));
+            }
+            if let Some(bad) = phrases
+                .iter()
+                .find(|p| p.trim().is_empty() || p.chars().any(char::is_uppercase))
+            {
+                return Err(QuestionError::BadVocabulary(format!(
+                    "{name}: {bad:?} must be non-empty lower case"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+static VOCABULARY: LazyLock<Result<Vocabulary, QuestionError>> = LazyLock::new(|| {
+    let vocabulary: Vocabulary = toml::from_str(include_str!("../../data/question-words.toml"))
+        .map_err(|e| QuestionError::BadVocabulary(e.to_string()))?;
+    vocabulary.check()?;
+    Ok(vocabulary)
+});
+
+/// The built-in vocabulary.
+pub fn vocabulary() -> Result<&'static Vocabulary, QuestionError> {
+    VOCABULARY.as_ref().map_err(Clone::clone)
+}
+
+/// Where `phrase` occurs in `text` (both lower case) as whole words: its byte offset.
+pub fn find_phrase(text: &str, phrase: &str) -> Option<usize> {
+    let word_char = |c: char| c.is_alphanumeric();
+    let mut from = 0;
+    while let Some(at) = text[from..].find(phrase).map(|i| i + from) {
+        let end = at + phrase.len();
+        let starts_clean = !phrase.starts_with(word_char)
+            || text[..at].chars().next_back().is_none_or(|c| !word_char(c));
+        let ends_clean = !phrase.ends_with(word_char)
+            || text[end..].chars().next().is_none_or(|c| !word_char(c));
+        if starts_clean && ends_clean {
+            return Some(at);
+        }
+        from = at + phrase.chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}
+
+/// Whether `text` holds any of `phrases` starting at a word's start ("base your judgment"
+/// is in "base your judgments").
+pub fn holds_any_prefix(text: &str, phrases: &[String]) -> bool {
+    phrases.iter().any(|p| {
+        text.match_indices(p.as_str()).any(|(at, _)| {
+            !p.starts_with(char::is_alphanumeric)
+                || text[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric())
+        })
+    })
+}
+
+/// Whether `text` holds any of `phrases` as whole words.
+pub fn holds_any(text: &str, phrases: &[String]) -> bool {
+    phrases.iter().any(|p| find_phrase(text, p).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_vocabulary_loads_and_is_checked() {
+        let v = vocabulary().unwrap();
+        assert_eq!(v.version, VERSION);
+        assert!(v.statements.iter().any(|s| s.statement == Statement::CashFlows));
+        let mut bad = v.clone();
+        bad.percent_phrases.push("In Percent".into());
+        assert!(bad.check().is_err());
+        let mut bad = v.clone();
+        bad.version = 99;
+        assert!(bad.check().is_err());
+    }
+
+    #[test]
+    fn phrases_match_whole_words_only() {
+        assert_eq!(find_phrase("what grew most", "grew"), Some(5));
+        assert_eq!(find_phrase("the growth of", "grow"), None);
+        assert_eq!(find_phrase("(in %) change", "(in %)"), Some(0));
+        assert_eq!(find_phrase("margin %", "%"), Some(7));
+    }
+}
