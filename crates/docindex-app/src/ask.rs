@@ -7,6 +7,7 @@ use crate::search::{reading_order, SearchHit, SearchRequest, SearchResults};
 use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
 use docindex_core::companies::{CompanyDirectory, CompanyMentions};
+use docindex_core::finance::answer::asks_for_figure;
 use docindex_core::finance::{
     concept_table, focus_question, lead_for, named_line_item, with_figures, FiguresLead,
 };
@@ -19,8 +20,9 @@ use docindex_core::qa::{
     append_answer, compose_extractive, compose_from_prose, locate, unsupported_numbers, Answer,
     Citation, Confidence, ConfidenceLabel, Passage,
 };
-use docindex_core::search::expand;
+use docindex_core::question::Question;
 use docindex_core::search::Excerpt;
+use docindex_core::search::{asks_why, expand};
 use docindex_core::store::DocumentStore;
 use std::collections::HashMap;
 
@@ -131,6 +133,12 @@ impl Library {
         on_event: &dyn Fn(AskEvent),
     ) -> Result<Answer> {
         let key = format!("{question}\u{1f}{request:?}");
+        // The question is read once: search, the figures and the composers all take its
+        // content, without the role, resources and manner of answering around it.
+        let reading = Question::read(question).map_err(AppError::Question)?;
+        let mut request = request.clone();
+        request.query = reading.search_text();
+        let request = &request;
         if self.llm.is_some() {
             // A cached answer needs no search either.
             if let Some(mut cached) = self.cached_result::<Answer>("answer", &key) {
@@ -143,13 +151,14 @@ impl Library {
             }
         }
         on_event(AskEvent::Step("searching the indexed sections"));
+        on_event(AskEvent::Step(&reading_step(&reading)));
         let mut results = self.search(request)?;
         let voted = match request.scope.doc {
             None => self.keep_voted_files(&mut results, on_event)?,
             Some(_) => Vec::new(),
         };
         if let Some(llm) = self.llm.clone() {
-            let lead = self.figures_lead(question, &results)?;
+            let lead = self.figures_lead(&reading, &results)?;
             let mut answer =
                 self.ask_with_llm(llm.as_ref(), question, &results, lead.as_ref(), on_event)?;
             answer.documents = cited_of(voted, &answer);
@@ -209,11 +218,19 @@ impl Library {
         };
         let lead = match overview {
             Some(_) => None,
-            None => self.figures_lead(question, &results)?,
+            None => self.figures_lead(&reading, &results)?,
         };
+        let content = reading.content.as_str();
+        // A question that asks only for figures is answered by them: nothing the prose says
+        // about something else follows the figure.
+        let figures_only = asks_for_figure(content) && !asks_why(content);
         let mut answer = match (overview, lead) {
             (Some(listed), _) => listed,
-            (None, None) => compose_extractive(question, &passages, &concepts_of, 3),
+            (None, None) => {
+                let mut answer = compose_extractive(content, &passages, &concepts_of, 3);
+                answer.question = question.to_string();
+                answer
+            }
             (None, Some(lead)) => {
                 let table = concept_table().map_err(AppError::Finance)?;
                 // The figures are stated from the statements; the rest of the answer is what
@@ -226,8 +243,13 @@ impl Library {
                     .collect();
                 // What the filing says about the figure first, then what answers the question's
                 // own words.
-                let mut answer = compose_from_prose(question, &prose, &concepts_of, 2);
-                if let Some(focus) = focus_question(table, question) {
+                let mut answer = match figures_only {
+                    true => compose_from_prose(content, &[], &concepts_of, 2),
+                    false => compose_from_prose(content, &prose, &concepts_of, 2),
+                };
+                answer.question = question.to_string();
+                let focus = focus_question(table, content).filter(|_| !figures_only);
+                if let Some(focus) = focus {
                     // The discussion is searched for on its own: the question's words may match
                     // other prose than the paragraph that explains the figure.
                     let mut focus_request = request.clone();
@@ -246,7 +268,7 @@ impl Library {
                     discussion.question = question.to_string();
                     answer = append_answer(discussion, answer);
                 }
-                with_figures(table, question, answer, lead, &results.statement_rows)
+                with_figures(table, &reading, answer, lead, &results.statement_rows)
             }
         };
         // Verify each citation against the stored document before it is shown.
@@ -284,6 +306,25 @@ impl Library {
         }
         Ok(answer)
     }
+}
+
+/// The reasoning step that says how the question was read.
+fn reading_step(reading: &Question) -> String {
+    let mut parts = vec![format!("read the question as \"{}\"", reading.content)];
+    if !reading.periods.is_empty() {
+        let periods: Vec<String> = reading.periods.iter().map(|p| p.label()).collect();
+        parts.push(format!("period {}", periods.join(", ")));
+    }
+    if reading.operation != docindex_core::question::Operation::Value {
+        parts.push(format!("operation {:?}", reading.operation).to_lowercase());
+    }
+    if let Some(scale) = reading.scale {
+        parts.push(format!("in {}s", scale.word()));
+    }
+    if let Some(d) = reading.decimals {
+        parts.push(format!("{d} decimal(s)"));
+    }
+    parts.join("; ")
 }
 
 /// Whether `passage` is one of the statement rows search pinned to `hit`.
@@ -328,10 +369,11 @@ impl Library {
     /// document of the best hit that holds them.
     fn figures_lead(
         &self,
-        question: &str,
+        reading: &Question,
         results: &SearchResults,
     ) -> Result<Option<docindex_core::finance::FiguresLead>> {
         let table = concept_table().map_err(AppError::Finance)?;
+        let question = reading.content.as_str();
         if table.asked_in(question).is_empty() && named_line_item(table, question).is_none() {
             return Ok(None);
         }
@@ -355,7 +397,7 @@ impl Library {
             let Some(doc) = self.store.get(doc_id)? else {
                 continue;
             };
-            match lead_for(table, question, &doc, &results.statement_rows) {
+            match lead_for(table, reading, &doc, &results.statement_rows) {
                 Some(lead) if !lead.citations.is_empty() => return Ok(Some(lead)),
                 Some(lead) if fallback.is_none() => fallback = Some(lead),
                 _ => {}

@@ -71,6 +71,8 @@ pub enum AppError {
     Embed(EmbedError),
     #[error("{0}")]
     Finance(docindex_core::finance::FinanceError),
+    #[error(transparent)]
+    Question(docindex_core::question::QuestionError),
     #[error("{0}")]
     Topic(docindex_core::provenance::topics::TopicError),
     #[error("{0}")]
@@ -121,6 +123,7 @@ impl AppError {
             AppError::Settings(_) => Fault::User,
             AppError::Embed(_) => Fault::Runtime,
             AppError::Finance(e) => e.fault(),
+            AppError::Question(e) => e.fault(),
             AppError::Topic(e) => e.fault(),
             AppError::Companies(_)
             | AppError::Panicked { .. }

@@ -3,8 +3,9 @@
 //! asked figure (or the computed metric with its formula) for the asked period, every
 //! operand cited to its row and the column headings cited with it.
 
+use super::asked::{state_amount, state_metric, work_out, AskedColumns};
 use super::concepts::{Concept, ConceptTable, MetricUnit, PRIOR_SUFFIX};
-use super::metrics::{compute_metric, format_amount, year_asked, MetricResult};
+use super::metrics::{compute_metric, format_amount, MetricResult};
 use super::named::named_line_item;
 use super::parts::{asks_for_share, names_a_part, narrows_the_figure, part_row};
 use super::rows::{find_tagged_rows, normalise_label, RowMatch, StatementRow};
@@ -13,6 +14,7 @@ use crate::charmap::CharMap;
 use crate::model::{DocumentIndex, Span};
 use crate::qa::compare::{PeriodValue, StatedFigure};
 use crate::qa::Citation;
+use crate::question::{Operation, Question};
 use crate::search::asks_why;
 use crate::xref::node_at;
 use serde::{Deserialize, Serialize};
@@ -140,6 +142,11 @@ pub struct FiguresLead {
     pub lookups_firm: bool,
     /// The figures stated, for a comparison across filings; markers are the lead's.
     pub figures: Vec<StatedFigure>,
+    /// The operation the question asked (a change, growth, an average) was worked out for
+    /// every figure it asked of (always true when it asked for a value).
+    pub operation_done: bool,
+    /// The column year of the period asked, in the filer's calendar.
+    pub asked_year: Option<i32>,
 }
 
 impl FiguresLead {
@@ -409,11 +416,13 @@ fn metric_figure(
 /// that period. `None` when the question names no concept the rows hold.
 pub fn lead_for(
     table: &ConceptTable,
-    question: &str,
+    reading: &Question,
     doc: &DocumentIndex,
     rows: &[LocatedRow],
 ) -> Option<FiguresLead> {
-    let year = year_asked(question);
+    let question = reading.content.as_str();
+    let asked_columns = AskedColumns::of(reading, doc);
+    let year = asked_columns.year;
     let months = months_asked(question);
     let doc_rows: Vec<LocatedRow> = rows
         .iter()
@@ -431,10 +440,19 @@ pub fn lead_for(
             ..concept
         })
     });
-    let asked = match &named {
+    let mut asked = match &named {
         Some(concept) => vec![concept],
         None => table.asked_in(question),
     };
+    // A growth the question asks of a line item is worked out on that line item: the
+    // table's generic growth metrics (revenue's, for a bare "growth") do not answer it.
+    if reading.operation != Operation::Value && asked.iter().any(|c| !c.is_metric()) {
+        asked.retain(|c| {
+            !c.formula
+                .as_deref()
+                .is_some_and(|f| f.contains(PRIOR_SUFFIX))
+        });
+    }
     // A question about a part (a product, a segment) is not answered by the totals, unless
     // it asks for the part's share of them.
     let part = named.is_none() && names_a_part(question, doc);
@@ -465,7 +483,11 @@ pub fn lead_for(
         });
     }
     let mut sentences = Vec::new();
-    let mut lead = FiguresLead::default();
+    let mut lead = FiguresLead {
+        operation_done: true,
+        asked_year: year,
+        ..FiguresLead::default()
+    };
     let matches: Vec<RowMatch> = doc_rows.iter().map(|r| r.matched.clone()).collect();
     let mut stated_items: Vec<String> = Vec::new();
     let mut lookups_firm = true;
@@ -560,7 +582,16 @@ pub fn lead_for(
             } else {
                 String::new()
             };
-            let shown = result.shown.clone().unwrap_or_default();
+            let shown = match result
+                .value
+                .and_then(|v| state_metric(v, result.unit, reading))
+            {
+                Some(rounded) => {
+                    lead.computed.push(rounded.clone());
+                    rounded
+                }
+                None => result.shown.clone().unwrap_or_default(),
+            };
             let worked = result.worked_with(&|o| {
                 row_markers
                     .iter()
@@ -614,6 +645,48 @@ pub fn lead_for(
             continue;
         };
         let (heading_marker, row_marker) = citer.cite_row_parts(row);
+        let markers = match heading_marker {
+            Some(h) => format!("[{h}][{row_marker}]"),
+            None => format!("[{row_marker}]"),
+        };
+        if reading.operation != Operation::Value {
+            match work_out(reading, &asked_columns, concept, r) {
+                Ok(worked) => {
+                    sentences.push(format!("{} {markers}", worked.sentence));
+                    lead.computed.push(worked.shown);
+                }
+                Err(missing) => {
+                    lead.operation_done = false;
+                    lead.missing.push(missing);
+                }
+            }
+        } else if let Some(value) = r
+            .values
+            .get(column)
+            .copied()
+            .flatten()
+            .filter(|v| restates(reading, r, concept, *v))
+        {
+            // The figure first, in the unit asked, then the row it comes from.
+            let value = if concept.outflow { value.abs() } else { value };
+            let shown = state_amount(value, r.scale.as_deref(), reading, concept);
+            let period = match r.columns.get(column).and_then(|c| c.year) {
+                Some(y)
+                    if r.columns
+                        .get(column)
+                        .and_then(|c| c.months)
+                        .is_none_or(|m| m == 12) =>
+                {
+                    format!(" for {}", asked_columns.fiscal_label(y))
+                }
+                _ => String::new(),
+            };
+            sentences.push(format!(
+                "{}{period}: {shown} {markers}",
+                capitalise(&concept.label)
+            ));
+            lead.computed.push(shown);
+        }
         sentences.push(row_sentence(r, column, heading_marker, row_marker));
         // "Net income" of a filer with minority holders is followed by the part
         // attributable to the company, which is what the company itself calls its earnings:
@@ -651,6 +724,10 @@ pub fn lead_for(
         });
     }
     lead.lookups_firm = lookups_firm && !part;
+    // An operation asked of a metric's figure (its growth, its average) is not done here.
+    if reading.operation != Operation::Value && asked.iter().all(|c| c.is_metric()) {
+        lead.operation_done = false;
+    }
     lead.text = sentences
         .iter()
         .map(|s| format!("{}.", s.trim_end()))
@@ -662,6 +739,29 @@ pub fn lead_for(
             .extend(metric.operands.iter().map(|o| format_amount(o.value)));
     }
     Some(lead)
+}
+
+/// Whether a row's cell must be stated again before the row: the question asks another
+/// scale or a rounding, or the row prints a spend as a negative.
+fn restates(reading: &Question, row: &StatementRow, concept: &Concept, value: f64) -> bool {
+    let own = crate::question::Scale::of_table(row.scale.as_deref());
+    reading.scale.is_some_and(|asked| Some(asked) != own)
+        || reading.decimals.is_some()
+        || (concept.outflow && value < 0.0)
+}
+
+/// Whether the question asks for a kind of figure the lead does not state: a ratio, margin
+/// or rate answered with an amount ("working capital ratio" answered with working capital).
+fn asks_unmet_kind(question: &str, lead: &FiguresLead) -> bool {
+    const KINDS: [&str; 6] = ["ratio", "margin", "turnover", "rate", "percentage", "yield"];
+    let lower = question.to_lowercase();
+    let asks_kind = crate::search::words(&lower)
+        .iter()
+        .any(|w| KINDS.contains(&w.as_str()));
+    let states_kind = !lead.metrics.is_empty()
+        || lead.figures.iter().any(|f| f.unit != MetricUnit::Amount)
+        || lead.computed.iter().any(|c| c.ends_with('%'));
+    asks_kind && !states_kind
 }
 
 fn capitalise(text: &str) -> String {
@@ -733,14 +833,19 @@ pub fn asks_for_figure(question: &str) -> bool {
 /// are supported by the cited cells; confidence follows the lead.
 pub fn with_figures(
     table: &ConceptTable,
-    question: &str,
+    reading: &Question,
     answer: crate::qa::Answer,
     lead: FiguresLead,
     rows: &[LocatedRow],
 ) -> crate::qa::Answer {
     use crate::qa::{unsupported_numbers, Confidence, ConfidenceLabel};
     let shift = lead.citations.len();
-    let firm = lead_is_firm(table, &lead, rows, year_asked(question)) && asks_for_figure(question);
+    let question = reading.content.as_str();
+    // The year is checked in the filer's calendar (a retailer's fiscal 2023 ends in 2024).
+    let firm = lead_is_firm(table, &lead, rows, lead.asked_year)
+        && asks_for_figure(question)
+        && lead.operation_done
+        && !asks_unmet_kind(question, &lead);
     let mut out = answer;
     let mut text = lead.text.clone();
     let mut citations = lead.citations.clone();
@@ -864,7 +969,7 @@ pub(crate) mod tests {
         mgm.text = text.to_string();
         let question = "How much did MGM earn in Q2 2023?";
         let rows = located_rows(text, question);
-        let lead = lead_for(table, question, &mgm, &rows).unwrap();
+        let lead = lead_for(table, &Question::read(question).unwrap(), &mgm, &rows).unwrap();
         let consolidated = lead.text.find("Net income: 243,544").unwrap();
         let own = lead
             .text
@@ -884,7 +989,13 @@ pub(crate) mod tests {
         let mut doc_apple = doc("Apple Inc.");
         doc_apple.text = apple.to_string();
         let rows = located_rows(apple, "net income");
-        let lead = lead_for(table, "What was Apple's net income?", &doc_apple, &rows).unwrap();
+        let lead = lead_for(
+            table,
+            &Question::read("What was Apple's net income?").unwrap(),
+            &doc_apple,
+            &rows,
+        )
+        .unwrap();
         assert_eq!(lead.text.matches("Net income").count(), 1, "{}", lead.text);
     }
 
@@ -897,7 +1008,7 @@ pub(crate) mod tests {
         doc_nike.text = nike.to_string();
         let question = "What was Nike's EBIT margin in fiscal 2023?";
         let rows = located_rows(nike, question);
-        let lead = lead_for(table, question, &doc_nike, &rows).unwrap();
+        let lead = lead_for(table, &Question::read(question).unwrap(), &doc_nike, &rows).unwrap();
         assert!(lead.text.starts_with("EBIT margin: 12.1%"), "{}", lead.text);
         assert!(lead.citations.iter().any(|c| c.excerpt.contains("12.1%")));
         // Nothing to work out it from is not a gap when the filing states it.
@@ -911,12 +1022,12 @@ pub(crate) mod tests {
         doc_msft.text = msft.to_string();
         let question = "What was Microsoft's operating margin?";
         let rows = located_rows(msft, question);
-        let lead = lead_for(table, question, &doc_msft, &rows).unwrap();
+        let lead = lead_for(table, &Question::read(question).unwrap(), &doc_msft, &rows).unwrap();
         assert!(lead.text.starts_with("Operating margin"), "{}", lead.text);
         assert!(lead.text.contains("41.8%"), "{}", lead.text);
         let question = "What was Microsoft's gross margin?";
         let rows = located_rows(msft, question);
-        let lead = lead_for(table, question, &doc_msft, &rows).unwrap();
+        let lead = lead_for(table, &Question::read(question).unwrap(), &doc_msft, &rows).unwrap();
         assert!(lead.text.contains("68.9%"), "{}", lead.text);
         assert!(
             !lead.text.starts_with("Gross margin: 146,052"),
@@ -930,7 +1041,7 @@ pub(crate) mod tests {
         doc_both.text = both.to_string();
         let question = "What was the operating margin in 2023?";
         let rows = located_rows(both, question);
-        let lead = lead_for(table, question, &doc_both, &rows).unwrap();
+        let lead = lead_for(table, &Question::read(question).unwrap(), &doc_both, &rows).unwrap();
         let printed = lead.text.find("Operating margin: 15.0%").unwrap();
         let worked = lead
             .text
@@ -947,7 +1058,7 @@ pub(crate) mod tests {
         doc_tax.text = tax.to_string();
         let question = "What was Nike's tax rate in fiscal 2023?";
         let rows = located_rows(tax, question);
-        let lead = lead_for(table, question, &doc_tax, &rows).unwrap();
+        let lead = lead_for(table, &Question::read(question).unwrap(), &doc_tax, &rows).unwrap();
         assert!(!lead.text.contains("14.0%"), "{}", lead.text);
         assert!(lead.text.contains("18.2%"), "{}", lead.text);
 
@@ -957,7 +1068,7 @@ pub(crate) mod tests {
         doc_bank.text = bank.to_string();
         let question = "What was the ROE in Q2 2023?";
         let rows = located_rows(bank, question);
-        let lead = lead_for(table, question, &doc_bank, &rows).unwrap();
+        let lead = lead_for(table, &Question::read(question).unwrap(), &doc_bank, &rows).unwrap();
         assert!(
             lead.text
                 .starts_with("Return on common equity (“ROE”): 20%"),
@@ -983,7 +1094,7 @@ pub(crate) mod tests {
         .unwrap()];
         let question = "How much revenue did Converse bring in in fiscal 2023?";
         let rows = located_rows(text, question);
-        let lead = lead_for(table, question, &nike, &rows).unwrap();
+        let lead = lead_for(table, &Question::read(question).unwrap(), &nike, &rows).unwrap();
         assert!(
             lead.text
                 .starts_with("Converse (revenue): 2,427 (FISCAL 2023)"),
@@ -999,7 +1110,7 @@ pub(crate) mod tests {
         // Under each figure its own row ("EBIT" is how Nike names operating income).
         let question = "What was Converse's operating income in fiscal 2023?";
         let rows = located_rows(text, question);
-        let lead = lead_for(table, question, &nike, &rows).unwrap();
+        let lead = lead_for(table, &Question::read(question).unwrap(), &nike, &rows).unwrap();
         assert!(lead.text.contains(": 676 (FISCAL 2023)"), "{}", lead.text);
         // A line of the part ("casino revenue at Las Vegas Strip Resorts") is not its total.
         let mgm_text = "The following table presents a detail by segment of net revenues:\n(In thousands) | 2023 | 2022\nLas Vegas Strip Resorts\nCasino | $492,212 | $498,524\nRooms | 706,715 | 696,008\n2,146,650 | 2,137,176\n";
@@ -1009,19 +1120,20 @@ pub(crate) mod tests {
         mgm.nodes[0].span.end_char = mgm_text.chars().count();
         let question = "What was casino revenue at Las Vegas Strip Resorts in Q2 2023?";
         let rows = located_rows(mgm_text, question);
-        let stated = lead_for(table, question, &mgm, &rows).map(|l| l.text);
+        let stated =
+            lead_for(table, &Question::read(question).unwrap(), &mgm, &rows).map(|l| l.text);
         assert!(
             !stated.iter().any(|t| t.contains("2,146,650")),
             "{stated:?}"
         );
         let question = "How much revenue did Las Vegas Strip Resorts bring in in Q2 2023?";
         let rows = located_rows(mgm_text, question);
-        let lead = lead_for(table, question, &mgm, &rows).unwrap();
+        let lead = lead_for(table, &Question::read(question).unwrap(), &mgm, &rows).unwrap();
         assert!(lead.text.contains(": 2,146,650"), "{}", lead.text);
         // A figure no table of the part's holds is not answered from another's.
         let question = "What was Converse's net income in fiscal 2023?";
         let rows = located_rows(text, question);
-        assert!(lead_for(table, question, &nike, &rows).is_none());
+        assert!(lead_for(table, &Question::read(question).unwrap(), &nike, &rows).is_none());
     }
 
     #[test]

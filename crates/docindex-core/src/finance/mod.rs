@@ -3,6 +3,7 @@
 //! rows of statement tables with their period columns; metrics computed from cited rows.
 
 pub mod answer;
+pub mod asked;
 pub mod concepts;
 pub mod metrics;
 pub mod named;

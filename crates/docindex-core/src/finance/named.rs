@@ -243,7 +243,13 @@ mod tests {
         let mut tesla = doc("Tesla, Inc.");
         tesla.text = text.to_string();
         let rows = located_rows(text, question);
-        crate::finance::lead_for(concept_table().unwrap(), question, &tesla, &rows).unwrap()
+        crate::finance::lead_for(
+            concept_table().unwrap(),
+            &crate::question::Question::read(question).unwrap(),
+            &tesla,
+            &rows,
+        )
+        .unwrap()
     }
 
     #[test]

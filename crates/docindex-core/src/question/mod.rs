@@ -145,7 +145,9 @@ fn sentences(text: &str) -> Vec<String> {
                 // The clause before a colon is an instruction only when it says so; a
                 // definition's colon ("defined as: …") stays in its sentence.
                 let lower = current.to_lowercase();
-                lower.contains("question") || lower.contains("abilities") || lower.contains("resource")
+                lower.contains("question")
+                    || lower.contains("abilities")
+                    || lower.contains("resource")
             }
             _ => false,
         };
@@ -197,8 +199,8 @@ fn names_only_sources(sentence: &str, v: &Vocabulary) -> bool {
 /// Whether a sentence asks something (rather than instructs or defines).
 fn asks(sentence: &str) -> bool {
     const OPENERS: [&str; 16] = [
-        "what", "how", "which", "who", "whom", "when", "where", "why", "is", "are", "does",
-        "do", "did", "was", "were", "can",
+        "what", "how", "which", "who", "whom", "when", "where", "why", "is", "are", "does", "do",
+        "did", "was", "were", "can",
     ];
     let lower = sentence.to_lowercase();
     sentence.trim_end().ends_with('?')
@@ -224,9 +226,17 @@ fn without_source_clause(sentence: &str, v: &Vocabulary) -> String {
     };
     let clause = &lower[..comma];
     let names_a_source = v.statements.iter().any(|s| holds_any(clause, &s.names))
-        || ["information", "details", "data", "statement", "figures", "10-k", "filing"]
-            .iter()
-            .any(|w| clause.contains(w));
+        || [
+            "information",
+            "details",
+            "data",
+            "statement",
+            "figures",
+            "10-k",
+            "filing",
+        ]
+        .iter()
+        .any(|w| clause.contains(w));
     match names_a_source {
         true => sentence[comma + 1..].trim().to_string(),
         false => sentence.to_string(),
@@ -278,7 +288,15 @@ impl Question {
         let scale = v
             .scales
             .iter()
-            .filter_map(|s| Some((s.phrases.iter().filter_map(|p| find_phrase(&lower, p)).min()?, s.scale)))
+            .filter_map(|s| {
+                Some((
+                    s.phrases
+                        .iter()
+                        .filter_map(|p| find_phrase(&lower, p))
+                        .min()?,
+                    s.scale,
+                ))
+            })
             .min_by_key(|(at, _)| *at)
             .map(|(_, s)| s);
         let decimals = v
@@ -320,7 +338,10 @@ impl Question {
             }
             // A question sentence that also instructs ("Using the cash flow statement, answer
             // the following question: what …" split at its colon) keeps only its question.
-            if !cleaned.trim_matches(|c: char| !c.is_alphanumeric()).is_empty() {
+            if !cleaned
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .is_empty()
+            {
                 content.push(cleaned);
             }
         }
@@ -331,8 +352,8 @@ impl Question {
         };
         let content_lower = content.to_lowercase();
         let periods = periods::periods_in(&content);
-        let percent = holds_any(&content_lower, &v.percent_phrases)
-            || holds_any(&lower, &v.percent_phrases);
+        let percent =
+            holds_any(&content_lower, &v.percent_phrases) || holds_any(&lower, &v.percent_phrases);
         let operation = v
             .operations
             .iter()
@@ -375,12 +396,16 @@ impl Question {
 
     /// The latest period named (the one a value is asked for).
     pub fn latest_period(&self) -> Option<&AskedPeriod> {
-        self.periods.iter().max_by_key(|p| (p.year, p.half, p.quarter))
+        self.periods
+            .iter()
+            .max_by_key(|p| (p.year, p.half, p.quarter))
     }
 
     /// The earliest period named (a change's base).
     pub fn earliest_period(&self) -> Option<&AskedPeriod> {
-        self.periods.iter().min_by_key(|p| (p.year, p.half, p.quarter))
+        self.periods
+            .iter()
+            .min_by_key(|p| (p.year, p.half, p.quarter))
     }
 
     /// Months of the period asked, when one is named.
@@ -410,19 +435,28 @@ mod tests {
     #[test]
     fn instructions_are_set_aside_and_what_they_ask_is_kept() {
         let q = read("What is the FY2024 capital expenditure amount (in USD millions) for Apple? Give a response to the question by relying on the details shown in the cash flow statement.");
-        assert_eq!(q.content, "What is the FY2024 capital expenditure amount for Apple?");
+        assert_eq!(
+            q.content,
+            "What is the FY2024 capital expenditure amount for Apple?"
+        );
         assert_eq!(q.statements, vec![Statement::CashFlows]);
         assert_eq!(q.scale, Some(Scale::Millions));
         assert_eq!(q.operation, Operation::Value);
         assert_eq!(q.periods[0].year, 2024);
 
         let q = read("You are an investment banker and your only resource(s) to answer the following question is (are): the statement of financial position and the cash flow statement. Here's the question: what is the FY2015 operating cash flow ratio for Adobe? Operating cash flow ratio is defined as: cash from operations / total current liabilities. Round your answer to two decimal places.");
-        assert_eq!(q.content, "what is the FY2015 operating cash flow ratio for Adobe?");
+        assert_eq!(
+            q.content,
+            "what is the FY2015 operating cash flow ratio for Adobe?"
+        );
         assert_eq!(q.statements, vec![Statement::Balance, Statement::CashFlows]);
         assert_eq!(q.decimals, Some(2));
         let d = q.definition.unwrap();
         assert_eq!(d.name, "Operating cash flow ratio");
-        assert_eq!(d.formula, "cash from operations / total current liabilities");
+        assert_eq!(
+            d.formula,
+            "cash from operations / total current liabilities"
+        );
 
         let q = read("Answer the following question as if you are an equity research analyst and have lost internet connection so do not have access to financial metric providers. According to the details clearly outlined within the P&L statement, what is the FY2022 net income attributable to shareholders (in USD billions)?");
         assert_eq!(

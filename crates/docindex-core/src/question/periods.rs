@@ -241,10 +241,7 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
 pub fn spanned_years(text: &str, periods: &[AskedPeriod]) -> Option<Vec<i32>> {
     let years: Vec<i32> = periods.iter().map(|p| p.year).collect();
     if let Some(caps) = RANGE.as_ref().and_then(|re| re.captures(text)) {
-        let (a, b) = (
-            two_or_four_digits(&caps[1]),
-            two_or_four_digits(&caps[2]),
-        );
+        let (a, b) = (two_or_four_digits(&caps[1]), two_or_four_digits(&caps[2]));
         if let (Some(a), Some(b)) = (a, b) {
             if a < b && b - a <= 10 && years.contains(&a) && years.contains(&b) {
                 return Some((a..=b).collect());

@@ -64,8 +64,14 @@ impl Vocabulary {
             )));
         }
         let lists: [(&str, Vec<&String>); 8] = [
-            ("instruction_markers", self.instruction_markers.iter().collect()),
-            ("source_clause_openers", self.source_clause_openers.iter().collect()),
+            (
+                "instruction_markers",
+                self.instruction_markers.iter().collect(),
+            ),
+            (
+                "source_clause_openers",
+                self.source_clause_openers.iter().collect(),
+            ),
             (
                 "statement names",
                 self.statements.iter().flat_map(|s| &s.names).collect(),
@@ -83,7 +89,10 @@ impl Vocabulary {
                 "rounding phrases",
                 self.roundings.iter().flat_map(|r| &r.phrases).collect(),
             ),
-            ("definition_markers", self.definition_markers.iter().collect()),
+            (
+                "definition_markers",
+                self.definition_markers.iter().collect(),
+            ),
         ];
         for (name, phrases) in lists {
             if phrases.is_empty() {
@@ -138,7 +147,10 @@ pub fn holds_any_prefix(text: &str, phrases: &[String]) -> bool {
     phrases.iter().any(|p| {
         text.match_indices(p.as_str()).any(|(at, _)| {
             !p.starts_with(char::is_alphanumeric)
-                || text[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric())
+                || text[..at]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_alphanumeric())
         })
     })
 }
@@ -156,7 +168,10 @@ mod tests {
     fn the_vocabulary_loads_and_is_checked() {
         let v = vocabulary().unwrap();
         assert_eq!(v.version, VERSION);
-        assert!(v.statements.iter().any(|s| s.statement == Statement::CashFlows));
+        assert!(v
+            .statements
+            .iter()
+            .any(|s| s.statement == Statement::CashFlows));
         let mut bad = v.clone();
         bad.percent_phrases.push("In Percent".into());
         assert!(bad.check().is_err());
