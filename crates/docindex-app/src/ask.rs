@@ -135,10 +135,8 @@ impl Library {
         let key = format!("{question}\u{1f}{request:?}");
         // The question is read once: search, the figures and the composers all take its
         // content, without the role, resources and manner of answering around it.
+        // (Search reads the same question itself.)
         let reading = Question::read(question).map_err(AppError::Question)?;
-        let mut request = request.clone();
-        request.query = reading.search_text();
-        let request = &request;
         if self.llm.is_some() {
             // A cached answer needs no search either.
             if let Some(mut cached) = self.cached_result::<Answer>("answer", &key) {

@@ -5,7 +5,10 @@
 
 use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
+use docindex_core::finance::rows::statement_of_title;
+use docindex_core::finance::Statement;
 use docindex_core::model::{DocType, DocumentIndex};
+use docindex_core::question::Question;
 use docindex_core::search::voting::{vote_files, Ballot, FileVote};
 use docindex_core::search::{
     self, company_words, expand, hit_excerpts, rank_nodes, rank_titles, without_company_name,
@@ -287,8 +290,12 @@ impl Library {
         let lap =
             |what: &str| tracing::debug!("search: {what} at {} ms", started.elapsed().as_millis());
         let whole_library = request.scope == Scope::default();
+        // What the question asks, without the role, resources and manner of answering that
+        // would only dilute the query; the statements it names are weighed first.
+        let reading = Question::read(&request.query).map_err(AppError::Question)?;
+        let query = reading.search_text();
         // The whole library needs only its ids, not every document's summary.
-        let mut lexical_query = request.query.clone();
+        let mut lexical_query = query.clone();
         let (ids, dictionary) = if whole_library {
             let whole = self.whole_library()?;
             (whole.ids, whole.dictionary)
@@ -296,7 +303,7 @@ impl Library {
             let summaries = self.scope(&request.scope)?;
             // The dense leg keeps the name: measured, it finds more with it.
             if let Some((company, ticker)) = one_company(&summaries) {
-                lexical_query = without_company_name(&request.query, company, ticker);
+                lexical_query = without_company_name(&query, company, ticker);
             }
             let ids: Vec<String> = summaries.into_iter().map(|d| d.doc_id).collect();
             let dictionary = self.store.dictionary_pairs(Some(ids.as_slice()))?;
@@ -318,7 +325,7 @@ impl Library {
         // shared store, only its model loads beside them.
         let (mut legs, dense_here) = std::thread::scope(|threads| {
             let dense = wants_dense
-                .then(|| self.start_dense(threads, &request.query, scope, depth))
+                .then(|| self.start_dense(threads, &query, scope, depth))
                 .flatten();
             let warm = if wants_dense && dense.is_none() {
                 self.warm_dense(threads)
@@ -355,7 +362,7 @@ impl Library {
             lap("dense leg (beside the lexical legs)");
         } else if wants_dense {
             let dense = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.dense_leg(&request.query, &ids, depth)
+                self.dense_leg(&query, &ids, depth)
             }));
             match dense.unwrap_or_else(|payload| Err(internal_error(payload.as_ref()))) {
                 Ok(Some(leg)) => legs.push(leg),
@@ -382,7 +389,8 @@ impl Library {
         // A question asking why or how a figure moved weighs sections by where filings
         // explain their figures; the titles of the matched sections and their ancestors
         // decide it.
-        let titles = if search::asks_about_results(&request.query) {
+        let explains = search::asks_about_results(&query);
+        let titles = if explains || !reading.statements.is_empty() {
             let mut sections = touched.clone();
             sections.extend(
                 parents
@@ -408,7 +416,15 @@ impl Library {
                 }
                 current = parent_of(doc, &id);
             }
-            search::explanation_prior(path)
+            let statement = match reading.statements.is_empty() {
+                true => 1.0,
+                false => statement_prior(&path, &reading.statements),
+            };
+            let explanation = match explains {
+                true => search::explanation_prior(path),
+                false => 1.0,
+            };
+            statement * explanation
         };
         let ranked = rank_nodes(&legs, request.fusion, &parent_of, &prior_of, depth_ranked);
         let (ranked, mut folded) = if fold {
@@ -460,7 +476,7 @@ impl Library {
         let statement_rows = if scope.is_empty() || request.without.contains(&LegKind::Lexical) {
             Vec::new()
         } else {
-            self.attach_statement_rows(&request.query, &ids, &mut hits, &mut docs)?
+            self.attach_statement_rows(&query, &ids, &mut hits, &mut docs)?
         };
         lap("statement rows");
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -665,4 +681,21 @@ pub fn reading_order(hits: &[SearchHit], per_hit: usize) -> Vec<(&SearchHit, &Ex
     all.into_iter()
         .map(|(_, h, p)| (&hits[h], &hits[h].passages[p]))
         .collect()
+}
+
+/// How much more a section of a statement the question names weighs ("Base your judgments on
+/// the cash flow statement"): the same weight as the results discussion for a why-question.
+const STATEMENT_WEIGHT: f64 = search::EXPLANATION_WEIGHT;
+
+/// The prior of a section from its title and its ancestors': [`STATEMENT_WEIGHT`] inside one
+/// of the statements named, 1 elsewhere.
+fn statement_prior(titles: &[&str], named: &[Statement]) -> f64 {
+    let inside = titles
+        .iter()
+        .filter_map(|t| statement_of_title(t))
+        .any(|s| named.contains(&s));
+    match inside {
+        true => STATEMENT_WEIGHT,
+        false => 1.0,
+    }
 }

@@ -5,6 +5,7 @@
 
 use super::asked::{state_amount, state_metric, work_out, AskedColumns};
 use super::concepts::{Concept, ConceptTable, MetricUnit, PRIOR_SUFFIX};
+use super::defined::defined_metric;
 use super::metrics::{compute_metric, format_amount, MetricResult};
 use super::named::named_line_item;
 use super::parts::{asks_for_share, names_a_part, narrows_the_figure, part_row};
@@ -491,6 +492,22 @@ pub fn lead_for(
     let matches: Vec<RowMatch> = doc_rows.iter().map(|r| r.matched.clone()).collect();
     let mut stated_items: Vec<String> = Vec::new();
     let mut lookups_firm = true;
+    // A metric the question defines is worked out as defined, before (and instead of) the
+    // table's phrasings of it.
+    if let Some(defined) = defined_lead(table, reading, &asked_columns, doc, &mut citer) {
+        match defined {
+            Ok((sentence, result)) => {
+                sentences.push(sentence);
+                lead.computed.extend(result.shown.clone());
+                lead.computed
+                    .extend(result.operands.iter().map(|o| format_amount(o.value)));
+                lead.computed.extend(["2".to_string(), "365".to_string()]);
+                lead.metrics.push(result);
+                asked.clear();
+            }
+            Err(missing) => lead.missing.push(missing),
+        }
+    }
     for concept in &asked {
         if concept.is_metric() {
             // What the filing prints as the metric is its own figure: stated first, and the
@@ -739,6 +756,74 @@ pub fn lead_for(
             .extend(metric.operands.iter().map(|o| format_amount(o.value)));
     }
     Some(lead)
+}
+
+/// The metric the question defines, worked out and cited: its sentence and result, or what
+/// is missing for it. `None` when the question defines no metric.
+fn defined_lead(
+    table: &ConceptTable,
+    reading: &Question,
+    columns: &AskedColumns,
+    doc: &DocumentIndex,
+    citer: &mut Citer,
+) -> Option<Result<(String, MetricResult), String>> {
+    reading.definition.as_ref()?;
+    let line_items: Vec<&Concept> = table.concepts.iter().filter(|c| !c.is_metric()).collect();
+    let located = locate_rows(doc, &line_items);
+    let matches: Vec<RowMatch> = located.iter().map(|r| r.matched.clone()).collect();
+    let result = match defined_metric(table, reading, columns, &matches)? {
+        Ok(result) => result,
+        Err(why) => {
+            return Some(Err(format!(
+                "The definition given could not be read: {why}"
+            )))
+        }
+    };
+    let Some(shown) = result.shown.clone() else {
+        return Some(Err(format!(
+            "{}: no statement row found for {}",
+            capitalise(&result.label),
+            result.missing.join(", ")
+        )));
+    };
+    let mut heading_markers = String::new();
+    let mut row_markers: Vec<(usize, String)> = Vec::new();
+    for operand in &result.operands {
+        if let Some(row) = located
+            .iter()
+            .find(|r| r.matched.row.start == operand.row.start)
+        {
+            let (headings, marker) = citer.cite_row_parts(row);
+            if let Some(h) = headings.map(|h| format!("[{h}]")) {
+                if !heading_markers.contains(&h) {
+                    heading_markers.push_str(&h);
+                }
+            }
+            row_markers.push((operand.row.start, format!(" [{marker}]")));
+        }
+    }
+    let worked = result.worked_with(&|o| {
+        row_markers
+            .iter()
+            .find(|(start, _)| *start == o.row.start)
+            .map(|(_, m)| m.clone())
+            .unwrap_or_default()
+    });
+    let period = reading
+        .latest_period()
+        .map(|p| format!(" for {}", p.label()))
+        .unwrap_or_default();
+    let headings = match heading_markers.is_empty() {
+        true => String::new(),
+        false => format!(" {heading_markers}"),
+    };
+    Some(Ok((
+        format!(
+            "{}{period} (as the question defines it){headings}: {shown} = {worked}",
+            capitalise(&result.label)
+        ),
+        result,
+    )))
 }
 
 /// Whether a row's cell must be stated again before the row: the question asks another

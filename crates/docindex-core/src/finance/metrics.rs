@@ -216,7 +216,7 @@ pub fn compute_metric(
     })
 }
 
-fn evaluate(formula: &str, operands: &[Operand]) -> Option<f64> {
+pub(crate) fn evaluate(formula: &str, operands: &[Operand]) -> Option<f64> {
     let mut context = HashMapContext::<DefaultNumericTypes>::new();
     for operand in operands {
         context

@@ -5,6 +5,7 @@
 pub mod answer;
 pub mod asked;
 pub mod concepts;
+pub mod defined;
 pub mod metrics;
 pub mod named;
 pub mod parts;

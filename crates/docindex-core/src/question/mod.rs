@@ -162,6 +162,14 @@ fn sentences(text: &str) -> Vec<String> {
     out
 }
 
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// Whether `text` (ending in a full stop) ends with an abbreviation rather than a sentence.
 fn ends_with_abbreviation(text: &str) -> bool {
     const ABBREVIATIONS: [&str; 12] = [
@@ -324,6 +332,24 @@ impl Question {
                     if !name.is_empty() && !formula.is_empty() && definition.is_none() {
                         definition = Some(Definition {
                             name: name.to_string(),
+                            formula: formula.to_string(),
+                        });
+                    }
+                    continue;
+                }
+            }
+            // "Define net working capital as total current assets less total current
+            // liabilities."
+            if let Some(rest) = lower_sentence.strip_prefix("define ") {
+                if let Some(at) = rest.find(" as ") {
+                    let offset = "define ".len();
+                    let name = sentence[offset..offset + at].trim();
+                    let formula = sentence[offset + at + 4..]
+                        .trim_end_matches(['.', ' '])
+                        .trim();
+                    if definition.is_none() && !name.is_empty() && !formula.is_empty() {
+                        definition = Some(Definition {
+                            name: capitalise(name),
                             formula: formula.to_string(),
                         });
                     }

@@ -1,0 +1,320 @@
+//! A metric as the question itself defines it ("Operating cash flow ratio is defined as: cash
+//! from operations / total current liabilities"; "ROA is defined as: FY2017 net income /
+//! (average total assets between FY2016 and FY2017)"): the definition read into operands
+//! (a line item of the concept table, the fiscal year it is taken for, an average or change
+//! between two years) and worked out from the document's rows. The question's definition
+//! wins over the table's.
+
+use super::asked::AskedColumns;
+use super::concepts::{Concept, ConceptTable, MetricUnit};
+use super::metrics::{evaluate, format_amount, MetricResult, Operand};
+use super::rows::RowMatch;
+use crate::question::{periods::periods_in, Definition, Question};
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// One operand of a definition, as read.
+#[derive(Debug, Clone, PartialEq)]
+enum Term {
+    /// A line item in one fiscal year (`None`: the year asked).
+    Item { concept: String, year: Option<i32> },
+    /// The mean of a line item's two year-end balances.
+    Average { concept: String, from: i32, to: i32 },
+    /// A line item's change between two years.
+    Change { concept: String, from: i32, to: i32 },
+}
+
+static BETWEEN: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(average|avg\.?|mean|change in|changes in)\s+(.+?)\s+(?:between|from)\s+(.+?)\s+(?:and|to)\s+(.+)$").ok()
+});
+
+/// The definition's right-hand side as an expression over `terma`, `termb`, … and its terms, or
+/// the phrase no line item of the table is.
+fn parse(table: &ConceptTable, formula: &str) -> Result<(String, Vec<(String, Term)>), String> {
+    // Words for operators, then the formula split at operators and parentheses.
+    let mut text = format!(" {formula} ");
+    for (words, op) in [
+        (" divided by ", " / "),
+        (" over ", " / "),
+        (" less ", " - "),
+        (" minus ", " - "),
+        (" plus ", " + "),
+        (" multiplied by ", " * "),
+        (" times ", " * "),
+        (" x ", " * "),
+        ("×", "*"),
+        ("÷", "/"),
+        ("−", "-"),
+    ] {
+        text = text.replace(words, op);
+    }
+    let mut expression = String::new();
+    let mut terms: Vec<(String, Term)> = Vec::new();
+    let mut phrase = String::new();
+    let flush = |phrase: &mut String,
+                 expression: &mut String,
+                 terms: &mut Vec<(String, Term)>|
+     -> Result<(), String> {
+        let p = phrase.trim().trim_end_matches('.').trim().to_string();
+        phrase.clear();
+        if p.is_empty() {
+            return Ok(());
+        }
+        if p.parse::<f64>().is_ok() {
+            expression.push_str(&p);
+            return Ok(());
+        }
+        let term = term_of(table, &p)?;
+        // Letters only: the evaluator reads every digit run as a number.
+        let id = format!("term{}", letter(terms.len()));
+        expression.push_str(&id);
+        terms.push((id, term));
+        Ok(())
+    };
+    for c in text.chars() {
+        // A hyphen inside a phrase ("pre-tax") is a word's, not a minus.
+        let operator = matches!(c, '/' | '*' | '+' | '(' | ')')
+            || (c == '-' && phrase.ends_with(' ') || c == '-' && phrase.trim().is_empty());
+        if operator {
+            flush(&mut phrase, &mut expression, &mut terms)?;
+            expression.push(' ');
+            expression.push(c);
+            expression.push(' ');
+        } else {
+            phrase.push(c);
+        }
+    }
+    flush(&mut phrase, &mut expression, &mut terms)?;
+    if terms.is_empty() {
+        return Err("the definition names no line item".into());
+    }
+    Ok((
+        expression.split_whitespace().collect::<Vec<_>>().join(" "),
+        terms,
+    ))
+}
+
+fn letter(i: usize) -> String {
+    let mut out = String::new();
+    let mut n = i;
+    loop {
+        out.insert(0, char::from(b'a' + (n % 26) as u8));
+        if n < 26 {
+            return out;
+        }
+        n = n / 26 - 1;
+    }
+}
+
+/// The line item a phrase of a definition names ("unadjusted operating income", "COGS").
+fn concept_of<'a>(table: &'a ConceptTable, phrase: &str) -> Result<&'a Concept, String> {
+    table
+        .asked_in(phrase)
+        .into_iter()
+        .find(|c| !c.is_metric())
+        .ok_or_else(|| format!("\"{phrase}\" is no line item this engine knows"))
+}
+
+fn term_of(table: &ConceptTable, phrase: &str) -> Result<Term, String> {
+    if let Some(caps) = BETWEEN.as_ref().and_then(|re| re.captures(phrase)) {
+        let from = periods_in(&caps[3]).first().map(|p| p.year);
+        let to = periods_in(&caps[4]).first().map(|p| p.year);
+        if let (Some(from), Some(to)) = (from, to) {
+            let concept = concept_of(table, &caps[2])?.id.clone();
+            return Ok(match caps[1].to_lowercase().starts_with("change") {
+                true => Term::Change { concept, from, to },
+                false => Term::Average { concept, from, to },
+            });
+        }
+    }
+    let year = periods_in(phrase).first().map(|p| p.year);
+    Ok(Term::Item {
+        concept: concept_of(table, phrase)?.id.clone(),
+        year,
+    })
+}
+
+/// The unit the definition's result is shown in.
+fn unit_of(question: &Question, definition: &Definition) -> MetricUnit {
+    let name = definition.name.to_lowercase();
+    if question.percent || name.contains("margin") || name.contains('%') {
+        MetricUnit::Percent
+    } else if name.contains("days")
+        || name.contains("dpo")
+        || name.contains("dso")
+        || name.contains("dio")
+    {
+        MetricUnit::Days
+    } else {
+        MetricUnit::Ratio
+    }
+}
+
+/// The metric the question defines, worked out from `rows` (every located row of the
+/// document, any concept); `None` when the question defines none. Operands it cannot find
+/// are named in `missing`.
+pub fn defined_metric(
+    table: &ConceptTable,
+    question: &Question,
+    columns: &AskedColumns,
+    rows: &[RowMatch],
+) -> Option<Result<MetricResult, String>> {
+    let definition = question.definition.as_ref()?;
+    let (expression, terms) = match parse(table, &definition.formula) {
+        Ok(parsed) => parsed,
+        Err(why) => return Some(Err(why)),
+    };
+    let mut formula = expression.clone();
+    let mut operands: Vec<Operand> = Vec::new();
+    let mut missing = Vec::new();
+    let mut cell = |id: String, concept_id: &str, fiscal_year: Option<i32>| -> Option<String> {
+        let concept = table.get(concept_id)?;
+        let year = fiscal_year.map(|y| y + columns.offset).or(columns.year);
+        let best = rows
+            .iter()
+            .filter(|r| r.concept_id == concept_id)
+            .filter(|r| {
+                let column = r.row.column_for(year, columns.months);
+                column.is_some_and(|c| {
+                    year.is_none() || r.row.columns.get(c).and_then(|h| h.year) == year
+                })
+            })
+            .max_by(|a, b| {
+                a.strength(concept.statement, year, columns.months)
+                    .total_cmp(&b.strength(concept.statement, year, columns.months))
+                    .then(b.row.start.cmp(&a.row.start))
+            });
+        let label = match fiscal_year {
+            Some(y) => format!("{} (fiscal {y})", concept.label),
+            None => concept.label.clone(),
+        };
+        let Some(found) = best else {
+            missing.push(label);
+            return None;
+        };
+        let column = found.row.column_for(year, columns.months)?;
+        let value = found.row.values.get(column).copied().flatten()?;
+        operands.push(Operand {
+            id: id.clone(),
+            label,
+            column,
+            value: if concept.outflow { value.abs() } else { value },
+            printed: found.row.printed.get(column).cloned().unwrap_or_default(),
+            period: found.row.columns.get(column).map(|c| c.heading.clone()),
+            row: found.row.clone(),
+        });
+        Some(id)
+    };
+    for (id, term) in &terms {
+        let replacement = match term {
+            Term::Item { concept, year } => cell(id.clone(), concept, *year),
+            Term::Average { concept, from, to } => {
+                let a = cell(format!("{id}from"), concept, Some(*from));
+                let b = cell(format!("{id}to"), concept, Some(*to));
+                a.zip(b).map(|(a, b)| format!("(({a} + {b}) / 2)"))
+            }
+            Term::Change { concept, from, to } => {
+                let a = cell(format!("{id}from"), concept, Some(*from));
+                let b = cell(format!("{id}to"), concept, Some(*to));
+                a.zip(b).map(|(a, b)| format!("({b} - {a})"))
+            }
+        };
+        if let Some(replacement) = replacement {
+            formula = replace_term(&formula, id, &replacement);
+        }
+    }
+    let unit = unit_of(question, definition);
+    let value = match missing.is_empty() {
+        true => evaluate(&formula, &operands),
+        false => None,
+    };
+    let decimals = question.decimals.unwrap_or(2);
+    let shown = value.map(|v| match unit {
+        MetricUnit::Percent => format!("{}%", super::asked::rounded(v * 100.0, decimals)),
+        MetricUnit::Days => format!("{} days", super::asked::rounded(v, decimals)),
+        _ => super::asked::rounded(v, decimals),
+    });
+    Some(Ok(MetricResult {
+        metric_id: "defined_in_question".into(),
+        label: definition.name.clone(),
+        formula,
+        unit,
+        operands,
+        missing,
+        shown,
+        value,
+    }))
+}
+
+/// `formula` with the whole identifier `id` replaced.
+fn replace_term(formula: &str, id: &str, with: &str) -> String {
+    formula
+        .split(' ')
+        .map(|token| match token == id {
+            true => with.to_string(),
+            false => token.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A definition's working as an answer shows it: "(total assets 352,583 + total assets
+/// 352,755) ÷ 2".
+pub fn amounts(result: &MetricResult) -> Vec<String> {
+    result
+        .operands
+        .iter()
+        .map(|o| format_amount(o.value))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finance::{concept_table, find_rows};
+    use crate::model::DocumentIndex;
+
+    const STATEMENTS: &str = "CONSOLIDATED BALANCE SHEETS\n(In millions)\nDecember 31, | 2017 | 2016\nTotal current liabilities | 2,213 | 2,000\nTotal assets | 87,896 | 87,270\nCONSOLIDATED STATEMENTS OF INCOME\n(In millions)\nYear Ended December 31, | 2017 | 2016 | 2015\nNet income | 1,248 | 6,527 | 7,351\nCONSOLIDATED STATEMENTS OF CASH FLOWS\n(In millions)\nYear Ended December 31, | 2017 | 2016 | 2015\nNet cash provided by operating activities | 1,469 | 1,200 | 1,100\n";
+
+    fn doc() -> DocumentIndex {
+        serde_json::from_str(
+            r#"{"doc_id":"d","doc_name":"d.html","doc_type":"10-K","format":"html","source_sha256":"","encoding":"utf-8","metadata":{},"text":"","nodes":[],"chunks":[],"cross_refs":[],"dictionary":[],"links":[],"settings_key":""}"#,
+        )
+        .unwrap()
+    }
+
+    fn work(question: &str) -> MetricResult {
+        let table = concept_table().unwrap();
+        let q = Question::read(question).unwrap();
+        let concepts: Vec<&Concept> = table.concepts.iter().filter(|c| !c.is_metric()).collect();
+        let rows = find_rows(STATEMENTS, &concepts);
+        defined_metric(table, &q, &AskedColumns::of(&q, &doc()), &rows)
+            .unwrap()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_questions_own_definition_is_worked_out() {
+        let r = work("What is the FY2017 operating cash flow ratio for Coca Cola? Operating cash flow ratio is defined as: cash from operations / total current liabilities. Round your answer to two decimal places.");
+        assert_eq!(r.shown.as_deref(), Some("0.66"), "{r:?}");
+        assert_eq!(r.label, "Operating cash flow ratio");
+        let r = work("What is the FY2017 return on assets (ROA) for Coca Cola? ROA is defined as: FY2017 net income / (average total assets between FY2016 and FY2017). Round your answer to two decimal places.");
+        assert_eq!(r.operands.len(), 3, "{r:?}");
+        assert_eq!(r.shown.as_deref(), Some("0.01"), "{r:?}");
+        let r = work("What is Coca Cola's FY2017 net working capital? Define net working capital as total assets less total current liabilities.");
+        assert_eq!(r.value, Some(87_896.0 - 2_213.0));
+    }
+
+    #[test]
+    fn an_operand_it_cannot_find_is_named() {
+        let r = work("What is the FY2017 inventory ratio? Inventory ratio is defined as: inventories / total assets.");
+        assert!(r.value.is_none());
+        assert_eq!(r.missing, vec!["inventories".to_string()]);
+        let table = concept_table().unwrap();
+        let q = Question::read("What is X? X is defined as: unicorn dust / total assets.").unwrap();
+        let err = defined_metric(table, &q, &AskedColumns::of(&q, &doc()), &[])
+            .unwrap()
+            .unwrap_err();
+        assert!(err.contains("unicorn dust"), "{err}");
+    }
+}
