@@ -265,19 +265,22 @@ fn row_sentence(
 /// itself, when `stated` is the consolidated figure (minority holders' rows never match a
 /// concept: see `rows::label_matches`).
 fn company_share_of<'a>(rows: &'a [LocatedRow], stated: &LocatedRow) -> Option<&'a LocatedRow> {
-    let attributed =
-        |row: &LocatedRow| normalise_label(&row.matched.row.label).contains(" attributable to ");
-    if attributed(stated) {
-        return None;
-    }
+    let attributed = |row: &LocatedRow| is_attributed(&row.matched.row.label);
     rows.iter().find(|other| {
         other.matched.concept_id == stated.matched.concept_id
             && other.node_id == stated.node_id
-            && other.matched.row.start > stated.matched.row.start
+            && other.matched.row.start != stated.matched.row.start
             && other.matched.row.headings == stated.matched.row.headings
             && other.matched.row.values.len() == stated.matched.row.values.len()
-            && attributed(other)
+            && attributed(other) != attributed(stated)
     })
+}
+
+/// Whether a row gives its figure attributable to the company's own holders ("Net income
+/// attributable to MGM Resorts International"): the figure the company reports as its own
+/// (us-gaap `NetIncomeLoss`), which minority holders' rows never match.
+fn is_attributed(label: &str) -> bool {
+    normalise_label(label).contains(" attributable to ")
 }
 
 fn scale_words(scale: Option<&str>) -> String {
@@ -436,10 +439,18 @@ pub fn lead_for(
         let row = best_rows(table, &[&concept], &doc_rows, year, months)
             .into_iter()
             .next()?;
-        Some(Concept {
-            label: normalise_label(&row.matched.row.label),
-            ..concept
-        })
+        let label = normalise_label(&row.matched.row.label);
+        // A row named in the filing's words that is one of the table's own line items
+        // ("total current liabilities") is that line item, vouched for by its statement.
+        if let Some(own) = table
+            .concepts
+            .iter()
+            .find(|c| !c.is_metric() && c.line_items.contains(&label))
+            .filter(|c| doc_rows.iter().any(|r| r.matched.concept_id == c.id))
+        {
+            return Some(own.clone());
+        }
+        Some(Concept { label, ..concept })
     });
     let mut asked = match &named {
         Some(concept) => vec![concept],
@@ -651,11 +662,16 @@ pub fn lead_for(
         if stated_items.contains(&concept.id) {
             continue;
         }
-        let Some(row) = best_rows(table, &[concept], &doc_rows, year, months)
+        let Some(best) = best_rows(table, &[concept], &doc_rows, year, months)
             .into_iter()
             .next()
         else {
             continue;
+        };
+        // The company's own share is its figure; the consolidated one follows it.
+        let row = match company_share_of(&doc_rows, best) {
+            Some(own) if is_attributed(&own.matched.row.label) => own,
+            _ => best,
         };
         let r = &row.matched.row;
         let Some(column) = r.column_for(year, months) else {
@@ -677,13 +693,7 @@ pub fn lead_for(
                     lead.missing.push(missing);
                 }
             }
-        } else if let Some(value) = r
-            .values
-            .get(column)
-            .copied()
-            .flatten()
-            .filter(|v| restates(reading, r, concept, *v))
-        {
+        } else if let Some(value) = r.values.get(column).copied().flatten() {
             // The figure first, in the unit asked, then the row it comes from.
             let value = if concept.outflow { value.abs() } else { value };
             let shown = state_amount(value, r.scale.as_deref(), reading, concept);
@@ -708,13 +718,13 @@ pub fn lead_for(
         // "Net income" of a filer with minority holders is followed by the part
         // attributable to the company, which is what the company itself calls its earnings:
         // both are stated, the consolidated figure first.
-        if let Some(own) = company_share_of(&doc_rows, row) {
-            let (_, own_marker) = citer.cite_row_parts(own);
+        if let Some(other) = company_share_of(&doc_rows, row) {
+            let (_, other_marker) = citer.cite_row_parts(other);
             sentences.push(row_sentence(
-                &own.matched.row,
+                &other.matched.row,
                 column,
                 heading_marker,
-                own_marker,
+                other_marker,
             ));
         }
         if let Some(figure) = line_item_figure(doc, concept, r, column, heading_marker, row_marker)
@@ -824,15 +834,6 @@ fn defined_lead(
         ),
         result,
     )))
-}
-
-/// Whether a row's cell must be stated again before the row: the question asks another
-/// scale or a rounding, or the row prints a spend as a negative.
-fn restates(reading: &Question, row: &StatementRow, concept: &Concept, value: f64) -> bool {
-    let own = crate::question::Scale::of_table(row.scale.as_deref());
-    reading.scale.is_some_and(|asked| Some(asked) != own)
-        || reading.decimals.is_some()
-        || (concept.outflow && value < 0.0)
 }
 
 /// Whether the question asks for a kind of figure the lead does not state: a ratio, margin
@@ -1047,7 +1048,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn earnings_are_stated_consolidated_and_attributable_to_the_company() {
+    fn earnings_are_stated_attributable_to_the_company_then_consolidated() {
         let table = crate::finance::concepts::concept_table().unwrap();
         let text = "CONSOLIDATED STATEMENTS OF OPERATIONS\n(In thousands)\nThree Months Ended June 30, | 2023 | 2022\nNet revenues | 3,942,207 | 3,264,888\nNet income | 243,544 | 1,622,625\nNet income attributable to noncontrolling interests | 42,748 | (161,312)\nNet income attributable to MGM Resorts International | $200,796 | $1,783,937\n";
         let mut mgm = doc("MGM Resorts International");
@@ -1060,7 +1061,13 @@ pub(crate) mod tests {
             .text
             .find("Net income attributable to MGM Resorts International: $200,796")
             .unwrap();
-        assert!(consolidated < own, "{}", lead.text);
+        // The company's own earnings (us-gaap NetIncomeLoss) first, in the answer's headline.
+        assert!(own < consolidated, "{}", lead.text);
+        assert!(
+            lead.text.starts_with("Net income: $200,796 thousand"),
+            "{}",
+            lead.text
+        );
         assert!(!lead.text.contains("42,748"), "{}", lead.text);
         // Each figure is cited by its own row, exactly.
         for figure in ["243,544", "$200,796"] {
@@ -1081,7 +1088,14 @@ pub(crate) mod tests {
             &rows,
         )
         .unwrap();
-        assert_eq!(lead.text.matches("Net income").count(), 1, "{}", lead.text);
+        assert!(
+            lead.text.starts_with(
+                "Net income for fiscal 2024: $93,736 million [1][2]. Net income: $ 93,736"
+            ),
+            "{}",
+            lead.text
+        );
+        assert_eq!(lead.text.matches("Net income").count(), 2, "{}", lead.text);
     }
 
     #[test]

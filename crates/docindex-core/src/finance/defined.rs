@@ -30,7 +30,11 @@ static BETWEEN: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// The definition's right-hand side as an expression over `terma`, `termb`, … and its terms, or
 /// the phrase no line item of the table is.
-fn parse(table: &ConceptTable, formula: &str) -> Result<(String, Vec<(String, Term)>), String> {
+fn parse(
+    table: &ConceptTable,
+    formula: &str,
+    asked: Option<i32>,
+) -> Result<(String, Vec<(String, Term)>), String> {
     // Words for operators, then the formula split at operators and parentheses.
     let mut text = format!(" {formula} ");
     for (words, op) in [
@@ -64,7 +68,7 @@ fn parse(table: &ConceptTable, formula: &str) -> Result<(String, Vec<(String, Te
             expression.push_str(&p);
             return Ok(());
         }
-        let term = term_of(table, &p)?;
+        let term = term_of(table, &p, asked)?;
         // Letters only: the evaluator reads every digit run as a number.
         let id = format!("term{}", letter(terms.len()));
         expression.push_str(&id);
@@ -115,7 +119,7 @@ fn concept_of<'a>(table: &'a ConceptTable, phrase: &str) -> Result<&'a Concept, 
         .ok_or_else(|| format!("\"{phrase}\" is no line item this engine knows"))
 }
 
-fn term_of(table: &ConceptTable, phrase: &str) -> Result<Term, String> {
+fn term_of(table: &ConceptTable, phrase: &str, asked: Option<i32>) -> Result<Term, String> {
     if let Some(caps) = BETWEEN.as_ref().and_then(|re| re.captures(phrase)) {
         let from = periods_in(&caps[3]).first().map(|p| p.year);
         let to = periods_in(&caps[4]).first().map(|p| p.year);
@@ -128,6 +132,20 @@ fn term_of(table: &ConceptTable, phrase: &str) -> Result<Term, String> {
         }
     }
     let year = periods_in(phrase).first().map(|p| p.year);
+    // "average total assets" with no years: the balances that open and close the year asked.
+    if let (Some(rest), Some(to)) = (
+        phrase
+            .to_lowercase()
+            .strip_prefix("average ")
+            .map(str::to_string),
+        year.or(asked),
+    ) {
+        return Ok(Term::Average {
+            concept: concept_of(table, &rest)?.id.clone(),
+            from: to - 1,
+            to,
+        });
+    }
     Ok(Term::Item {
         concept: concept_of(table, phrase)?.id.clone(),
         year,
@@ -137,7 +155,8 @@ fn term_of(table: &ConceptTable, phrase: &str) -> Result<Term, String> {
 /// The unit the definition's result is shown in.
 fn unit_of(question: &Question, definition: &Definition) -> MetricUnit {
     let name = definition.name.to_lowercase();
-    if question.percent || name.contains("margin") || name.contains('%') {
+    const PERCENT_NAMES: [&str; 2] = ["margin", "%"];
+    if question.percent || PERCENT_NAMES.iter().any(|n| name.contains(n)) {
         MetricUnit::Percent
     } else if name.contains("days")
         || name.contains("dpo")
@@ -160,7 +179,14 @@ pub fn defined_metric(
     rows: &[RowMatch],
 ) -> Option<Result<MetricResult, String>> {
     let definition = question.definition.as_ref()?;
-    let (expression, terms) = match parse(table, &definition.formula) {
+    // "…, where average total assets is the average of …" explains a term: not a term.
+    let formula_text = definition
+        .formula
+        .split(", where")
+        .next()
+        .unwrap_or(&definition.formula);
+    let asked_year = question.latest_period().map(|p| p.year);
+    let (expression, terms) = match parse(table, formula_text, asked_year) {
         Ok(parsed) => parsed,
         Err(why) => return Some(Err(why)),
     };

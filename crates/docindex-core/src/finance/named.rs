@@ -258,7 +258,7 @@ mod tests {
         let lead = lead_of(text, "How much interest income did Tesla earn in 2023?");
         assert!(
             lead.text
-                .starts_with("Interest income: 1,066 (Year Ended December 31, 2023)"),
+                .starts_with("Interest income for fiscal 2023: $1,066 million [1][2]. Interest income: 1,066 (Year Ended December 31, 2023)"),
             "{}",
             lead.text
         );
@@ -271,7 +271,9 @@ mod tests {
         let debt = "Term Debt\n(in millions)\n | 2024 | 2023\nCurrent portion of term debt | 10,912 | 9,822\nTerm debt | 85,750 | 95,281\nTotal term debt | 96,662 | 105,103\n";
         let lead = lead_of(debt, "How much term debt does Apple have outstanding?");
         assert!(
-            lead.text.starts_with("Total term debt: 96,662"),
+            lead.text.starts_with(
+                "Total term debt for fiscal 2024: $96,662 million [1][2]. Total term debt: 96,662"
+            ),
             "{}",
             lead.text
         );

@@ -197,7 +197,18 @@ fn names_only_sources(sentence: &str, v: &Vocabulary) -> bool {
             }
         }
     }
-    const FILLER: [&str; 8] = ["the", "and", "only", "a", "an", "its", "of", "or"];
+    const FILLER: [&str; 10] = [
+        "the",
+        "and",
+        "only",
+        "a",
+        "an",
+        "its",
+        "of",
+        "or",
+        "statement",
+        "statements",
+    ];
     named
         && rest
             .split(|c: char| !c.is_alphanumeric())
@@ -210,12 +221,30 @@ fn asks(sentence: &str) -> bool {
         "what", "how", "which", "who", "whom", "when", "where", "why", "is", "are", "does", "do",
         "did", "was", "were", "can",
     ];
+    // An imperative asks too when it names a period: "Report Colgate's equity for 2023",
+    // "Compute the ROA of Cisco for fiscal 2024" (not "Give a response to the question").
+    const IMPERATIVES: [&str; 12] = [
+        "report",
+        "compute",
+        "calculate",
+        "work",
+        "give",
+        "provide",
+        "find",
+        "tell",
+        "state",
+        "show",
+        "determine",
+        "estimate",
+    ];
     let lower = sentence.to_lowercase();
+    let first = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
+        .unwrap_or("");
     sentence.trim_end().ends_with('?')
-        || lower
-            .split(|c: char| !c.is_alphanumeric())
-            .find(|w| !w.is_empty())
-            .is_some_and(|w| OPENERS.contains(&w))
+        || OPENERS.contains(&first)
+        || (IMPERATIVES.contains(&first) && !periods::periods_in(sentence).is_empty())
 }
 
 /// A source clause opening a question sentence ("According to the details clearly outlined
@@ -356,8 +385,16 @@ impl Question {
                     continue;
                 }
             }
+            // A sentence that asks for a unit or a rounding ("Answer in USD millions.",
+            // "Round to the nearest whole number.") instructs too.
             let instructs = holds_any_prefix(&lower_sentence, &v.instruction_markers)
-                || names_only_sources(&lower_sentence, v);
+                || names_only_sources(&lower_sentence, v)
+                || v.roundings
+                    .iter()
+                    .any(|r| holds_any(&lower_sentence, &r.phrases))
+                || v.scales
+                    .iter()
+                    .any(|s| holds_any(&lower_sentence, &s.phrases));
             let cleaned = without_unit_words(&without_source_clause(&sentence, v), v);
             if instructs && !asks(&cleaned) {
                 continue;
@@ -492,6 +529,22 @@ mod tests {
         assert_eq!(q.statements, vec![Statement::Income]);
         assert_eq!(q.scale, Some(Scale::Billions));
 
+        let q = read("Taking the P&L statement at face value, what was Cisco's R&D expense in fiscal year 2022? Express the figure in USD billions. Round to the nearest whole number.");
+        assert_eq!(
+            q.content,
+            "what was Cisco's R&D expense in fiscal year 2022?"
+        );
+        assert_eq!((q.scale, q.decimals), (Some(Scale::Billions), Some(0)));
+        let q = read("Using the balance sheet as your only source, report GE's total current assets for fiscal year 2023 in USD billions.");
+        assert_eq!(
+            q.content,
+            "report GE's total current assets for fiscal year 2023 in USD billions."
+        );
+        let q = read("You are an investment banker and your only resource(s) to answer the following question is (are): the P&L statement. Here's the question: what is the fiscal 2023 net income margin for Colgate-Palmolive Company?");
+        assert_eq!(
+            q.content,
+            "what is the fiscal 2023 net income margin for Colgate-Palmolive Company?"
+        );
         let q = read("Using the cash flow statement, answer the following question to the best of your abilities: how much did Intel pay in dividends in FY2023?");
         assert_eq!(q.content, "how much did Intel pay in dividends in FY2023?");
     }
