@@ -216,7 +216,12 @@ pub fn state_amount(
     let table = Scale::of_table(table_scale);
     let dollars = magnitude * table.map_or(1.0, Scale::factor);
     match (question.scale, table) {
-        (Some(asked), _) => {
+        // A table whose unit is not known is not converted: the figure as printed.
+        (Some(_), None) => format!(
+            "{sign}${}",
+            rounded(magnitude, question.decimals.unwrap_or(0))
+        ),
+        (Some(asked), Some(_)) => {
             let default = match asked {
                 Scale::Billions => 2,
                 _ if dollars / asked.factor() < 10.0 => 2,

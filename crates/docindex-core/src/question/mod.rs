@@ -302,6 +302,19 @@ fn without_unit_words(sentence: &str, v: &Vocabulary) -> String {
         rest = &rest[close + 1..];
     }
     out.push_str(rest);
+    // "… for 2023 in USD millions", "…, in $ billions": the unit, not the question.
+    static UNIT_CLAUSE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(
+        || {
+            regex::Regex::new(
+            r"(?i),?\s*\b(?:in|expressed in|stated in)\s+(?:units\s+of\s+)?(?:usd|us\$|u\.s\.\s+dollars|\$)\s*(?:millions?|billions?|thousands?|mm|bn|mn|per\s+share)?\b|,?\s*\bin\s+(?:millions|billions|thousands)\s+of\s+(?:usd|dollars)\b",
+        )
+        .ok()
+        },
+    );
+    let out = match UNIT_CLAUSE.as_ref() {
+        Some(re) => re.replace_all(&out, "").into_owned(),
+        None => out,
+    };
     let joined = out.split_whitespace().collect::<Vec<_>>().join(" ");
     // "shareholders (in USD billions)?" leaves "shareholders ?".
     joined
@@ -538,7 +551,7 @@ mod tests {
         let q = read("Using the balance sheet as your only source, report GE's total current assets for fiscal year 2023 in USD billions.");
         assert_eq!(
             q.content,
-            "report GE's total current assets for fiscal year 2023 in USD billions."
+            "report GE's total current assets for fiscal year 2023."
         );
         let q = read("You are an investment banker and your only resource(s) to answer the following question is (are): the P&L statement. Here's the question: what is the fiscal 2023 net income margin for Colgate-Palmolive Company?");
         assert_eq!(
