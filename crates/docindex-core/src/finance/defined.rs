@@ -36,7 +36,7 @@ fn parse(
     asked: Option<i32>,
 ) -> Result<(String, Vec<(String, Term)>), String> {
     // Words for operators, then the formula split at operators and parentheses.
-    let mut text = format!(" {formula} ");
+    let mut text = format!(" {} ", rephrased(formula));
     for (words, op) in [
         (" divided by ", " / "),
         (" over ", " / "),
@@ -75,7 +75,22 @@ fn parse(
         terms.push((id, term));
         Ok(())
     };
+    // A parenthesis right after a term explains it ("gross profit (revenue minus cost of
+    // sales)"): it is left out.
+    let mut explaining = 0usize;
     for c in text.chars() {
+        if explaining > 0 {
+            match c {
+                '(' => explaining += 1,
+                ')' => explaining -= 1,
+                _ => {}
+            }
+            continue;
+        }
+        if c == '(' && !phrase.trim().is_empty() {
+            explaining = 1;
+            continue;
+        }
         // A hyphen inside a phrase ("pre-tax") is a word's, not a minus.
         let operator = matches!(c, '/' | '*' | '+' | '(' | ')')
             || (c == '-' && phrase.ends_with(' ') || c == '-' && phrase.trim().is_empty());
@@ -108,6 +123,29 @@ fn letter(i: usize) -> String {
         }
         n = n / 26 - 1;
     }
+}
+
+/// A definition written in words as an expression: "divide A by B" and "A as a share of B"
+/// are A / B; "the mean of beginning- and end-of-year X" is "average X".
+fn rephrased(formula: &str) -> String {
+    static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
+        [
+            (r"(?i)^(?:divide|take|use|express|compute it as|calculate it as|work it out as)\s+", ""),
+            (r"(?i)\s+by\s+", " / "),
+            (r"(?i)\s+as\s+a\s+(?:share|percentage|percent|proportion|fraction)\s+of\s+", " / "),
+            (r"(?i)\s+(?:relative\s+to|expressed\s+relative\s+to|per)\s+", " / "),
+            (r"(?i)the\s+(?:mean|average)\s+of\s+(?:the\s+)?(?:beginning|opening|start)[-\s]*(?:of[-\s]*year\s+)?(?:and|&)\s+(?:end|closing|ending)[-\s]*(?:of[-\s]*(?:the\s+)?year\s+)?", "average "),
+            (r"(?i)\s+(?:balances?|figures?|amounts?)\b", ""),
+        ]
+        .into_iter()
+        .filter_map(|(p, with)| Some((Regex::new(p).ok()?, with)))
+        .collect()
+    });
+    let mut out = formula.to_string();
+    for (re, with) in PATTERNS.iter() {
+        out = re.replace_all(&out, *with).into_owned();
+    }
+    out
 }
 
 /// The line item a phrase of a definition names ("unadjusted operating income", "COGS").
@@ -154,7 +192,7 @@ fn term_of(table: &ConceptTable, phrase: &str, asked: Option<i32>) -> Result<Ter
 
 /// The unit the definition's result is shown in.
 fn unit_of(question: &Question, definition: &Definition) -> MetricUnit {
-    let name = definition.name.to_lowercase();
+    let name = format!("{} {}", definition.name, question.content).to_lowercase();
     const PERCENT_NAMES: [&str; 2] = ["margin", "%"];
     if question.percent || PERCENT_NAMES.iter().any(|n| name.contains(n)) {
         MetricUnit::Percent
@@ -260,9 +298,19 @@ pub fn defined_metric(
         MetricUnit::Days => format!("{} days", super::asked::rounded(v, decimals)),
         _ => super::asked::rounded(v, decimals),
     });
+    // A definition without its name ("Divide operating income by total revenue.") defines
+    // the metric the question asks.
+    let label = match definition.name.is_empty() {
+        false => definition.name.clone(),
+        true => table
+            .asked_in(&question.content)
+            .into_iter()
+            .find(|c| c.is_metric())
+            .map_or_else(|| "The metric asked".to_string(), |c| c.label.clone()),
+    };
     Some(Ok(MetricResult {
         metric_id: "defined_in_question".into(),
-        label: definition.name.clone(),
+        label,
         formula,
         unit,
         operands,
@@ -329,6 +377,17 @@ mod tests {
         assert_eq!(r.shown.as_deref(), Some("0.01"), "{r:?}");
         let r = work("What is Coca Cola's FY2017 net working capital? Define net working capital as total assets less total current liabilities.");
         assert_eq!(r.value, Some(87_896.0 - 2_213.0));
+    }
+
+    #[test]
+    fn definitions_written_in_words_are_worked_out() {
+        let r = work("What was the FY2017 return on average assets? Use net income over the mean of beginning- and end-of-year total assets. Express it as a percentage, rounded to the nearest tenth.");
+        assert_eq!(r.shown.as_deref(), Some("1.4%"), "{r:?}");
+        assert_eq!(r.label, "return on assets");
+        let r = work("What is the FY2017 cash flow coverage? Divide cash from operations by total current liabilities. Two decimals.");
+        assert_eq!(r.shown.as_deref(), Some("0.66"), "{r:?}");
+        let r = work("FY2017 ratio? Take net income (the bottom line) as a share of total assets. Two decimals.");
+        assert_eq!(r.shown.as_deref(), Some("0.01"), "{r:?}");
     }
 
     #[test]

@@ -184,6 +184,64 @@ fn ends_with_abbreviation(text: &str) -> bool {
     ABBREVIATIONS.contains(&last.as_str())
 }
 
+/// A definition's name without the words that lead into it ("Here the current ratio").
+fn without_lead_words(name: &str) -> String {
+    const LEAD: [&str; 6] = [
+        "here",
+        "where",
+        "and",
+        "the",
+        "note that",
+        "in this question",
+    ];
+    let mut rest = name.trim();
+    loop {
+        let lower = rest.to_lowercase();
+        match LEAD
+            .iter()
+            .find(|w| lower.starts_with(*w) && lower[w.len()..].starts_with(' '))
+        {
+            Some(w) => rest = rest[w.len()..].trim_start(),
+            None => return capitalise(rest),
+        }
+    }
+}
+
+/// A sentence without the label or greeting it opens with ("Question: what …", "Quick calc:
+/// Boeing's …", "Hi -- could you …"); `None` when the label says the sentence only frames
+/// the question ("Role: credit analyst.", "Source: the 10-K.").
+fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
+    let mut rest = sentence.trim();
+    loop {
+        let lower = rest.to_lowercase();
+        let greeting = v.greetings.iter().find(|g| {
+            lower.starts_with(g.as_str())
+                && lower[g.len()..].starts_with(|c: char| !c.is_alphanumeric())
+        });
+        if let Some(g) = greeting {
+            rest = rest[g.len()..].trim_start_matches(|c: char| !c.is_alphanumeric() && c != '$');
+            continue;
+        }
+        // A label is a few words before a colon at the sentence's start.
+        let Some(colon) = rest.find(':') else { break };
+        let label = lower[..colon].trim();
+        let words = label.split_whitespace().count();
+        // "ROA is defined as: …" is a definition, not a label.
+        let defines = v
+            .definition_markers
+            .iter()
+            .any(|m| find_phrase(label, m).is_some());
+        if words == 0 || words > 3 || defines || label.contains(['?', '.', ',']) {
+            break;
+        }
+        if v.framing_labels.iter().any(|f| f == label) {
+            return None;
+        }
+        rest = rest[colon + 1..].trim_start();
+    }
+    (!rest.is_empty()).then(|| rest.to_string())
+}
+
 /// Whether a sentence only lists where to look ("the statement of financial position and the
 /// cash flow statement."), as the resources of an instruction before it.
 fn names_only_sources(sentence: &str, v: &Vocabulary) -> bool {
@@ -358,6 +416,9 @@ impl Question {
         let mut content: Vec<String> = Vec::new();
         let mut definition = None;
         for sentence in sentences(text) {
+            let Some(sentence) = without_label(&sentence, v) else {
+                continue;
+            };
             let lower_sentence = sentence.to_lowercase();
             if let Some((at, marker)) = v
                 .definition_markers
@@ -366,7 +427,7 @@ impl Question {
                 .min_by_key(|(at, _)| *at)
             {
                 if !asks(&sentence) {
-                    let name = sentence[..at].trim().trim_end_matches(':').trim();
+                    let name = without_lead_words(sentence[..at].trim().trim_end_matches(':'));
                     let formula = sentence[at + marker.len()..]
                         .trim_start_matches([':', ' '])
                         .trim_end_matches(['.', ' '])
@@ -379,6 +440,21 @@ impl Question {
                     }
                     continue;
                 }
+            }
+            // "Divide operating income by total revenue.", "Take gross profit as a share of
+            // total revenue.": a definition of the metric asked, without its name.
+            if !asks(&sentence)
+                && v.unnamed_definition_openers
+                    .iter()
+                    .any(|o| lower_sentence.starts_with(o.as_str()))
+            {
+                if definition.is_none() {
+                    definition = Some(Definition {
+                        name: String::new(),
+                        formula: sentence.trim_end_matches(['.', ' ']).to_string(),
+                    });
+                }
+                continue;
             }
             // "Define net working capital as total current assets less total current
             // liabilities."
@@ -427,7 +503,12 @@ impl Question {
             false => content.join(" "),
         };
         let content_lower = content.to_lowercase();
-        let periods = periods::periods_in(&content);
+        // The period may stand in the instruction around the question ("Imagine you are an
+        // auditor tying out AbbVie's fiscal year 2022 statements. What amount …?").
+        let periods = match periods::periods_in(&content) {
+            found if found.is_empty() => periods::periods_in(text),
+            found => found,
+        };
         let percent =
             holds_any(&content_lower, &v.percent_phrases) || holds_any(&lower, &v.percent_phrases);
         let operation = v
@@ -560,6 +641,33 @@ mod tests {
         );
         let q = read("Using the cash flow statement, answer the following question to the best of your abilities: how much did Intel pay in dividends in FY2023?");
         assert_eq!(q.content, "how much did Intel pay in dividends in FY2023?");
+    }
+
+    #[test]
+    fn labels_greetings_and_definitions_in_words_are_read() {
+        let q = read("Role: credit analyst. Source: the consolidated statements of operations in Colgate's 10-K. Question: what was the percent change in diluted EPS from FY22 to FY23? Answer in percent, rounded to one decimal place.");
+        assert_eq!(
+            q.content,
+            "what was the percent change in diluted EPS from FY22 to FY23?"
+        );
+        assert_eq!(q.operation, Operation::Growth);
+        let q = read("Hi -- could you grab Cisco's FY '22 capital expenditures from the 10-K? Please give it in USD thousands.");
+        assert_eq!(
+            q.content,
+            "could you grab Cisco's FY '22 capital expenditures from the 10-K?"
+        );
+        assert_eq!(q.scale, Some(Scale::Thousands));
+        let q = read("Can you figure out Colgate-Palmolive's op margin over FY2021? Divide operating income by total revenue. Round to the nearest tenth of a percent.");
+        assert_eq!(
+            q.definition.unwrap().formula,
+            "Divide operating income by total revenue"
+        );
+        let q = read("Can you pull the numbers from AbbVie's balance sheet and give me the current ratio at the end of FY2023? Here the current ratio means total current assets over total current liabilities. Two decimals.");
+        let d = q.definition.unwrap();
+        assert_eq!((d.name.as_str(), q.decimals), ("Current ratio", Some(2)));
+        // The period named only in the instruction around the question.
+        let q = read("Imagine you are an auditor tying out AbbVie's fiscal year 2022 financial statements. What amount is shown in the income statement for revenue?");
+        assert_eq!(q.latest_period().unwrap().year, 2022);
     }
 
     #[test]

@@ -127,6 +127,11 @@ pattern!(
     DATE,
     r"(?i)\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+(\d{4})\b"
 );
+// "12/31/2023", "31 December 2023".
+pattern!(
+    OTHER_DATE,
+    r"(?i)\b(?:\d{1,2}/\d{1,2}/(\d{4})|\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+(\d{4}))\b"
+);
 pattern!(
     FISCAL_YEAR,
     r"(?i)\b(?:FY|fiscal(?:\s+year)?|financial\s+year)\s*'?(\d{4}|\d{2})\b"
@@ -206,6 +211,15 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
     scan(&DATE, &|c| {
         Some(AskedPeriod {
             year: two_or_four_digits(&c[1])?,
+            quarter: None,
+            half: None,
+            basis: YearBasis::PeriodEnd,
+            written: written(c),
+        })
+    });
+    scan(&OTHER_DATE, &|c| {
+        Some(AskedPeriod {
+            year: two_or_four_digits(c.get(1).or(c.get(2))?.as_str())?,
             quarter: None,
             half: None,
             basis: YearBasis::PeriodEnd,
@@ -295,6 +309,14 @@ mod tests {
             years("between FY2016 and FY2017"),
             vec![(2016, None, None), (2017, None, None)]
         );
+        for text in [
+            "balance at 12/31/2023",
+            "as of 31 December 2023",
+            "FY '23",
+            "fiscal '23",
+        ] {
+            assert_eq!(years(text), vec![(2023, None, None)], "{text}");
+        }
         let ended = periods_in("in the fiscal year ended February 3, 2024");
         assert_eq!(ended.len(), 1);
         assert_eq!(ended[0].basis, YearBasis::PeriodEnd);

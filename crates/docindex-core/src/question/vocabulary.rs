@@ -38,6 +38,10 @@ pub struct Vocabulary {
     pub version: u32,
     pub instruction_markers: Vec<String>,
     pub source_clause_openers: Vec<String>,
+    /// Greetings and asides a question may open with ("hi", "quick one").
+    pub greetings: Vec<String>,
+    /// Labels of a sentence that only frames the question ("role", "source", "format").
+    pub framing_labels: Vec<String>,
     #[serde(rename = "statement")]
     pub statements: Vec<StatementNames>,
     #[serde(rename = "operation")]
@@ -50,6 +54,9 @@ pub struct Vocabulary {
     pub latest_period_phrases: Vec<String>,
     pub prior_period_phrases: Vec<String>,
     pub definition_markers: Vec<String>,
+    /// Openers of a sentence that defines the metric asked without naming it ("divide",
+    /// "take", "use").
+    pub unnamed_definition_openers: Vec<String>,
 }
 
 /// The version of the vocabulary this code reads.
@@ -63,7 +70,9 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 8] = [
+        let lists: [(&str, Vec<&String>); 10] = [
+            ("greetings", self.greetings.iter().collect()),
+            ("framing_labels", self.framing_labels.iter().collect()),
             (
                 "instruction_markers",
                 self.instruction_markers.iter().collect(),
