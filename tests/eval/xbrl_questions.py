@@ -2,7 +2,7 @@
 """Generate question families with gold answers from the inline-XBRL facts of 10-K filings.
 
 usage: xbrl_questions.py FILE.html [FILE.html ...] -o OUT.json [--seed N] [--per-filing N]
-                         [--dump]
+                         [--templates FILE.json] [--dump]
 
 The gold values come only from the filing's own tagged facts (ix:nonFraction) in
 consolidated contexts (no segment / scenario dimensions), never from the engine under test.
@@ -12,7 +12,11 @@ kind (usd | usd_per_share | ratio | percent), asked_scale, decimals, evidence (t
 texts of the facts the answer rests on), company, ticker.
 
 --dump prints the facts found for every metric and fiscal year instead of sampling (for
-checking the parse against the statements by eye)."""
+checking the parse against the statements by eye).
+
+--templates FILE.json takes the question wordings from a JSON file instead of the built-in
+ones (a held-out wording set); the facts, items and gold values are the same. Without it the
+output is unchanged. The file's format is printed by --help (see TEMPLATES_HELP)."""
 import argparse
 import datetime as dt
 import html
@@ -635,6 +639,14 @@ RATIO_TEMPLATES = [
     "{co} {m} {when}?",
 ]
 
+FB_DERIVED_TEMPLATES = [   # financebench questions on a ratio or percent (derived) metric
+    "You are an investment banker and your only resource(s) to answer the following question is (are): the {stmt}. Here's the question: what is the {P} {m} for {co}? {def}{u}",
+    "What is {co}'s {P} {m}? {def} Give a response to the question by relying on the details shown in the {stmt}.{u}",
+    "Answer the following question as if you are an equity research analyst and have lost internet connection so do not have access to financial metric providers. According to the details clearly outlined within the {stmt}, what is the {P} {m} for {co}?{u} {def}",
+    "Assume that you are a public equities analyst. Answer the following question by primarily using information that is shown in the {stmt}: what is {co}'s {P} {m}?{u}",
+    "We want to calculate a financial metric. Please help us compute it by basing your answers off of the {stmt}. Here's the question: what is {co}'s {P} {m}? {def}{u}",
+]
+
 GROWTH_PCT_TEMPLATES = [
     "By how much did {co}'s {m} grow from {Pa} to {Pb}, in percent?",
     "What is the year-over-year change in {m} (in %) for {co} from {Pa} to {Pb}?{round}",
@@ -660,12 +672,39 @@ GROWTH_METRICS = {
 }
 
 UNIT_WORDS = {"millions": "USD millions", "billions": "USD billions", "thousands": "USD thousands"}
+UNIT_WORDS_LONG = {"millions": "millions of dollars", "billions": "billions of dollars",
+                   "thousands": "thousands of dollars"}
+UNIT_SHORT = {"millions": "$mm", "billions": "$bn", "thousands": "$000s"}   # no built-in template uses it
 SCALE = {"millions": 1e6, "billions": 1e9, "thousands": 1e3}
 
+PERCENT_ANSWER = " Answer in units of percents and round to one decimal place."
+ANSWER_IN_UNIT = " Answer in {unit}."
+# fiscal-year spellings ({y} 2023, {yy} 23); a bare "{y}" only where the fiscal year ends April-December
+PERIOD_FORMATS = ["FY{y}", "fiscal {y}", "fiscal year {y}", "FY{yy}", "{y}"]
+GROWTH_PERIOD_FORMATS = ["FY{y}", "fiscal {y}", "fiscal year {y}", "FY{yy}", "{y}"]
+WHEN_DURATION = ["in {P}", "for {P}", "during {P}"]
+WHEN_DURATION_DATED = ["for the fiscal year ended {date}", "in the fiscal year ended {date}"]   # current year only
+WHEN_INSTANT = ["at the end of {P}", "as of the end of {P}", "at {P} year-end"]
+WHEN_INSTANT_DATED = ["as of {date}"]
+DATE_FORMATS = "{month} {day}, {year}"
 
-def round_phrase(rng, d, style="sentence"):
+
+def pick(rng, v):
+    """A phrase: a string as it is (no random draw), else a random choice from the list."""
+    return v if isinstance(v, str) else rng.choice(v)
+
+
+def round_phrase(rng, d, style="sentence", kind=None):
     if d is None:
         return ""
+    if VOC["round"] is not None:                 # phrases from a --templates file
+        table = VOC["round_tail" if style == "tail" else "round"]
+        if kind == "percent":
+            pct = VOC["round_percent_tail" if style == "tail" else "round_percent"]
+            if pct and str(d) in pct:
+                table = pct
+        if table and str(d) in table:
+            return pick(rng, table[str(d)])
     words = {0: "the nearest whole number", 1: "one decimal place", 2: "two decimal places"}[d]
     if style == "tail":
         return f" and round to {words}." if d else " and round to a whole number."
@@ -674,24 +713,266 @@ def round_phrase(rng, d, style="sentence"):
     return rng.choice(options)
 
 
+def format_date(rng, d):
+    return pick(rng, VOC["date_formats"]).format(
+        month=MONTHS[d.month - 1], mon=MONTHS[d.month - 1][:3], day=d.day, year=d.year,
+        mm=f"{d.month:02d}", dd=f"{d.day:02d}", m=d.month)
+
+
 def period_words(filing, fy, rng, ptype, allow_date=True):
     """(P, when): a fiscal-year spelling and a phrase for 'when' (duration or instant)."""
     yy = f"{fy % 100:02d}"
     end = filing.period_end(fy)
-    spellings = [f"FY{fy}", f"fiscal {fy}", f"fiscal year {fy}", f"FY{yy}"]
-    if end is not None and end.month >= 4:
-        spellings.append(f"{fy}")                       # a bare year is only clear when FY ~ calendar year
+    bare_ok = end is not None and end.month >= 4     # a bare year is only clear when FY ~ calendar year
+    spellings = [f.format(y=fy, yy=yy) for f in VOC["period_formats"] if f != "{y}" or bare_ok]
     P = rng.choice(spellings)
-    date_str = f"{MONTHS[end.month - 1]} {end.day}, {end.year}" if end else None
+    date_str = format_date(rng, end) if end else None
     if ptype == "duration":
-        whens = [f"in {P}", f"for {P}", f"during {P}"]
+        whens = [w.format(P=P, y=fy, yy=yy) for w in VOC["when_duration"]]
         if allow_date and fy == filing.fy_focus and date_str:
-            whens += [f"for the fiscal year ended {date_str}", f"in the fiscal year ended {date_str}"]
+            whens += [w.format(date=date_str) for w in VOC["when_duration_dated"]]
     else:
-        whens = [f"at the end of {P}", f"as of the end of {P}", f"at {P} year-end"]
+        whens = [w.format(P=P, y=fy, yy=yy) for w in VOC["when_instant"]]
         if allow_date and date_str:
-            whens += [f"as of {date_str}"]
+            whens += [w.format(date=date_str) for w in VOC["when_instant_dated"]]
     return P, rng.choice(whens)
+
+
+def unit_slots(rng, scale):
+    return {"unit": pick(rng, VOC["unit_words"][scale]), "unit_word": pick(rng, VOC["unit_words_long"][scale]),
+            "unit_short": pick(rng, VOC["unit_short"][scale])}
+
+
+def plural_casual(m):
+    if VOC["plural_nouns"] is not None:
+        return m in VOC["plural_nouns"]
+    plural = m.endswith("s") and not m.endswith("ss") and m not in ("capex", "sales", "total assets", "assets", "cost of sales")
+    return plural or m in ("sales", "net sales", "total assets", "assets")
+
+
+def plural_formal(m):
+    if VOC["plural_nouns"] is not None:
+        return m in VOC["plural_nouns"]
+    return m.endswith("s") and not m.endswith("ss")
+
+
+# ---------------------------------------------------------------------------------------
+# Template sets: the built-in wordings above, or those of a JSON file (--templates)
+# ---------------------------------------------------------------------------------------
+
+TEMPLATES_HELP = """\
+--templates FILE.json replaces the wordings. Families the file leaves out keep the built-in
+ones. A template is a string, or an object {"text": ..., options}; its slots:
+  casual        {co} {m} {when} {P}; optional {unit} / {unit_short} (asks dollar metrics in a
+                scale; {round} then allowed too). Sections: "any", "singular", "plural"
+                (number of the noun {m}), "special": {metric: [...]} (wordings with a verb of
+                their own, drawn twice as often).
+  financebench  "usd": {P} {m} {unit} {co} {stmt} {round} {verb} (base dollar metrics and free
+                cash flow; the definition of a derived one is appended);
+                "usd_per_share": {P} {m} {co} {stmt}, option "decimals": 2 when it asks two
+                decimals; "derived": {P} {m} {co} {stmt} {def} {u} ({u} = unit/rounding
+                sentence) - a list, or {"any"|"percent"|"ratio": [...]}.
+  ratio         {co} {m} {when} {P} {stmt} {round} {def} - a list, or
+                {"any"|"percent"|"ratio"|"usd": [...]}; options "round": "optional" (asked
+                half the time) | "always", "strip_article": true ("the " dropped from {stmt}).
+  growth        "percent": {co} {m} {Pa} {Pb} {stmt} {round} {round_tail} ({round} asked 70% of
+                the time, {round_tail} always); "abs_change": {co} {m} {Pa} {Pb} {unit}
+                {unit_word} {unit_short}.
+  vocab         optional phrase lists (a string is used as is, a list is drawn from):
+                metric_words {metric: {casual|formal|stmt: [...]}}, plural_nouns [...],
+                derived {metric: {names|def|stmt}}, growth_metrics {metric: {names|stmt}},
+                unit_words / unit_words_long / unit_short {millions|billions|thousands: ...},
+                round / round_tail / round_percent / round_percent_tail {"0"|"1"|"2": [...]},
+                percent_answer, answer_in_unit ({unit}), period_formats / growth_period_formats
+                ({y} {yy}; "{y}" alone only for fiscal years ending April-December),
+                when_duration / when_instant ({P} {y} {yy}), when_duration_dated /
+                when_instant_dated ({date}), date_formats ({month} {mon} {day} {year} {mm} {dd})."""
+
+SLOTS = {
+    "casual": {"co", "m", "when", "P", "unit", "unit_short", "round"},
+    "financebench.usd": {"P", "m", "unit", "unit_short", "co", "stmt", "round", "verb"},
+    "financebench.usd_per_share": {"P", "m", "co", "stmt"},
+    "financebench.derived": {"stmt", "P", "m", "co", "u", "def"},
+    "ratio": {"co", "m", "when", "P", "stmt", "round", "def"},
+    "growth.percent": {"co", "m", "Pa", "Pb", "stmt", "round", "round_tail"},
+    "growth.abs_change": {"co", "m", "Pa", "Pb", "unit", "unit_word", "unit_short"},
+}
+
+
+def entry(t, **defaults):
+    """A template entry: {"text", "number", "round", "strip_article", "decimals"}."""
+    e = {"number": None, "round": "always", "strip_article": False, "decimals": None}
+    e.update(defaults)
+    if isinstance(t, dict):
+        unknown = set(t) - set(e) - {"text"}
+        if unknown or not isinstance(t.get("text"), str):
+            raise ValueError(f"bad template entry {t!r}")
+        e.update(t)
+    else:
+        e["text"] = t
+    return e
+
+
+def slots_of(text):
+    import string
+    names = set()
+    for _, field, spec, conv in string.Formatter().parse(text):
+        if field is None:
+            continue
+        if not field or spec or conv or not field.isidentifier():
+            raise ValueError(f"template {text!r}: slot {{{field}}} must be a plain name")
+        names.add(field)
+    return names
+
+
+def builtin_templates():
+    return {
+        "casual": {
+            # the built-in rule: "What w..." wordings agree in number with the noun
+            "templates": [entry(t, number=None if "What w" not in t else ("plural" if "were" in t else "singular"))
+                          for t in CASUAL_TEMPLATES],
+            "special": {k: [entry(t) for t in v] for k, v in CASUAL_SPECIAL.items()},
+        },
+        "financebench": {
+            "usd": [entry(t) for t in FB_USD_TEMPLATES],
+            "usd_per_share": [entry(t, decimals=2 if "two decimal" in t else None) for t in FB_EPS_TEMPLATES],
+            "derived": {"any": [entry(t) for t in FB_DERIVED_TEMPLATES]},
+        },
+        "ratio": {"any": [entry(t, round="optional" if t.startswith(("What was", "Compute", "Work out")) else "always",
+                                strip_article=t.startswith("Work out")) for t in RATIO_TEMPLATES]},
+        "growth": {"percent": [entry(t) for t in GROWTH_PCT_TEMPLATES],
+                   "abs_change": [entry(t) for t in GROWTH_ABS_TEMPLATES]},
+    }
+
+
+def builtin_vocab():
+    return {
+        "metric_words": {k: dict(v) for k, v in METRIC_WORDS.items()},
+        "plural_nouns": None,
+        "derived": {k: {f: v[f] for f in ("names", "def", "stmt")} for k, v in DERIVED.items()},
+        "growth_metrics": {k: dict(v) for k, v in GROWTH_METRICS.items()},
+        "unit_words": dict(UNIT_WORDS), "unit_words_long": dict(UNIT_WORDS_LONG), "unit_short": dict(UNIT_SHORT),
+        "round": None, "round_tail": None, "round_percent": None, "round_percent_tail": None,
+        "percent_answer": PERCENT_ANSWER, "answer_in_unit": ANSWER_IN_UNIT,
+        "period_formats": list(PERIOD_FORMATS), "growth_period_formats": list(GROWTH_PERIOD_FORMATS),
+        "when_duration": list(WHEN_DURATION), "when_duration_dated": list(WHEN_DURATION_DATED),
+        "when_instant": list(WHEN_INSTANT), "when_instant_dated": list(WHEN_INSTANT_DATED),
+        "date_formats": DATE_FORMATS,
+    }
+
+
+TPL = builtin_templates()
+VOC = builtin_vocab()
+
+
+def by_kind(section, kinds, where):
+    """A list, or {"any": [...], kind: [...]}, as {"any": [...], kind: [...]} of entries."""
+    if isinstance(section, list):
+        section = {"any": section}
+    unknown = set(section) - {"any"} - set(kinds)
+    if unknown:
+        raise ValueError(f"{where}: unknown sections {sorted(unknown)}")
+    out = {k: [entry(t) for t in section.get(k, [])] for k in ["any"] + list(kinds)}
+    for k in kinds:
+        if not out["any"] and not out[k]:
+            raise ValueError(f"{where}: no wording for kind {k}")
+    return out
+
+
+def load_templates(path):
+    """Replace TPL (and the VOC phrases the file gives) with those of a JSON file."""
+    with open(path) as fh:
+        cfg = json.load(fh)
+    unknown = set(cfg) - {"casual", "financebench", "ratio", "growth", "vocab", "_comment"}
+    if unknown:
+        raise ValueError(f"{path}: unknown keys {sorted(unknown)}")
+    if "casual" in cfg:
+        c = cfg["casual"]
+        tpls = [entry(t, number=n) for key, n in (("singular", "singular"), ("plural", "plural"), ("any", None))
+                for t in c.get(key, [])]
+        special = {}
+        for metric, ts in c.get("special", {}).items():
+            if metric not in BASE:
+                raise ValueError(f"casual.special: unknown metric {metric}")
+            special[metric] = [entry(t) for t in ts]
+        for number in ("singular", "plural"):
+            if not any(e["number"] in (None, number) and "{unit" not in e["text"] for e in tpls):
+                raise ValueError(f"casual: no unit-free wording for a {number} noun")
+        TPL["casual"] = {"templates": tpls, "special": special}
+    if "financebench" in cfg:
+        f = cfg["financebench"]
+        for key in ("usd", "usd_per_share", "derived"):
+            if not f.get(key):
+                raise ValueError(f"financebench.{key}: missing")
+        TPL["financebench"] = {"usd": [entry(t) for t in f["usd"]],
+                               "usd_per_share": [entry(t) for t in f["usd_per_share"]],
+                               "derived": by_kind(f["derived"], ("percent", "ratio"), "financebench.derived")}
+    if "ratio" in cfg:
+        TPL["ratio"] = by_kind(cfg["ratio"], ("percent", "ratio", "usd"), "ratio")
+    if "growth" in cfg:
+        g = cfg["growth"]
+        if not g.get("percent") or not g.get("abs_change"):
+            raise ValueError("growth: needs 'percent' and 'abs_change'")
+        TPL["growth"] = {"percent": [entry(t) for t in g["percent"]],
+                         "abs_change": [entry(t) for t in g["abs_change"]]}
+    for fam in ("casual", "financebench", "ratio", "growth"):
+        if fam not in cfg:
+            print(f"templates: {path} has no '{fam}' section; the built-in {fam} wordings stay",
+                  file=sys.stderr)
+    v = cfg.get("vocab", {})
+    for key, val in v.items():
+        if key not in VOC:
+            raise ValueError(f"vocab: unknown key {key}")
+        if key in ("metric_words", "derived", "growth_metrics"):
+            fields = {"metric_words": ("casual", "formal", "stmt"), "derived": ("names", "def", "stmt"),
+                      "growth_metrics": ("names", "stmt")}[key]
+            for metric, words in val.items():
+                if metric not in VOC[key] or set(words) - set(fields):
+                    raise ValueError(f"vocab.{key}: bad entry {metric}: {sorted(words)}")
+                VOC[key][metric].update(words)
+        elif key in ("unit_words", "unit_words_long", "unit_short"):
+            if set(val) - set(SCALE):
+                raise ValueError(f"vocab.{key}: scales are {sorted(SCALE)}")
+            VOC[key].update(val)
+        else:
+            VOC[key] = val
+    if VOC["round"] is not None and any(str(d) not in VOC["round"] for d in (0, 1, 2)):
+        raise ValueError("vocab.round needs phrases for \"0\", \"1\" and \"2\" decimals")
+    check_slots()
+    n = sum(len(x) for fam in TPL.values() for x in fam.values() if isinstance(x, list)) + \
+        sum(len(x) for fam in TPL.values() for sub in fam.values() if isinstance(sub, dict) for x in sub.values())
+    print(f"templates: {path}: {n} wordings", file=sys.stderr)
+
+
+def check_slots():
+    """Every template only uses the slots its family fills."""
+    def check(where, entries):
+        allowed = SLOTS[where]
+        for e in entries:
+            used = slots_of(e["text"])
+            if used - allowed:
+                raise ValueError(f"{where}: {e['text']!r} uses unknown slots {sorted(used - allowed)}")
+            if where == "casual" and "round" in used and not used & {"unit", "unit_short"}:
+                raise ValueError(f"casual: {e['text']!r}: {{round}} needs {{unit}} or {{unit_short}}")
+    check("casual", TPL["casual"]["templates"])
+    for es in TPL["casual"]["special"].values():
+        check("casual", es)
+    check("financebench.usd", TPL["financebench"]["usd"])
+    check("financebench.usd_per_share", TPL["financebench"]["usd_per_share"])
+    for es in TPL["financebench"]["derived"].values():
+        check("financebench.derived", es)
+    for es in TPL["ratio"].values():
+        check("ratio", es)
+    check("growth.percent", TPL["growth"]["percent"])
+    check("growth.abs_change", TPL["growth"]["abs_change"])
+    for key, allowed in (("when_duration", {"P", "y", "yy"}), ("when_instant", {"P", "y", "yy"}),
+                         ("when_duration_dated", {"date"}), ("when_instant_dated", {"date"}),
+                         ("period_formats", {"y", "yy"}), ("growth_period_formats", {"y", "yy"}),
+                         ("answer_in_unit", {"unit"}),
+                         ("date_formats", {"month", "mon", "day", "year", "mm", "dd", "m"})):
+        for t in ([VOC[key]] if isinstance(VOC[key], str) else VOC[key]):
+            if slots_of(t) - allowed:
+                raise ValueError(f"vocab.{key}: {t!r} uses slots outside {sorted(allowed)}")
 
 
 def company_words(filing, rng):
@@ -838,89 +1119,99 @@ def render(filing, family, it, rng):
     q = {"asked_scale": None, "decimals": None}
     if family == "casual":
         P, when = period_words(filing, it["fy"], rng, it["ptype"])
-        words = METRIC_WORDS[it["metric"]]["casual"]
+        words = VOC["metric_words"][it["metric"]]["casual"]
         m = rng.choice(words)
-        templates = list(CASUAL_SPECIAL.get(it["metric"], [])) * 2
-        plural = m.endswith("s") and not m.endswith("ss") and m not in ("capex", "sales", "total assets", "assets", "cost of sales")
-        plural = plural or m in ("sales", "net sales", "total assets", "assets")
-        templates += [t for t in CASUAL_TEMPLATES if ("were" in t) == plural or "What w" not in t]
-        t = rng.choice(templates)
-        text = t.format(co=co, m=m, when=when)
+        plural = plural_casual(m)
+        cas = TPL["casual"]
+        entries = list(cas["special"].get(it["metric"], [])) * 2
+        entries += [e for e in cas["templates"] if e["number"] in (None, "plural" if plural else "singular")]
+        if it["kind"] != "usd":
+            entries = [e for e in entries if "{unit" not in e["text"]]
+        e = rng.choice(entries)
+        slots = {"co": co, "m": m, "when": when, "P": P, "round": ""}
+        if "{unit" in e["text"]:                  # a dollar figure asked in a scale
+            scale, d = pick_scale(rng, it["gold"])
+            q["asked_scale"] = scale
+            slots.update(unit_slots(rng, scale))
+            if "{round}" in e["text"]:
+                q["decimals"] = d
+                slots["round"] = round_phrase(rng, d, kind="usd")
+        text = e["text"].format(**slots)
         if it["kind"] == "usd_per_share":
             q["decimals"] = None
     elif family == "financebench":
         P, when = period_words(filing, it["fy"], rng, it["ptype"], allow_date=False)
         if it.get("derived"):
             spec = DERIVED[it["metric"]]
-            m = rng.choice(spec["names"])
-            stmt = rng.choice(spec["stmt"])
+            w = VOC["derived"][it["metric"]]
+            m = rng.choice(w["names"])
+            stmt = rng.choice(w["stmt"])
             if spec["kind"] == "usd":
                 scale, d = pick_scale(rng, it["gold"])
                 q["asked_scale"], q["decimals"] = scale, d
-                t = rng.choice(FB_USD_TEMPLATES)
-                text = t.format(P=P, m=m, unit=UNIT_WORDS[scale], co=co, stmt=stmt,
-                                round=round_phrase(rng, d), verb="was")
-                text += " " + spec["def"]
+                e = rng.choice(TPL["financebench"]["usd"])
+                text = e["text"].format(P=P, m=m, co=co, stmt=stmt, verb="was", **unit_slots(rng, scale),
+                                        round=round_phrase(rng, d, kind="usd"))
+                text += " " + pick(rng, w["def"])
             else:
                 d = spec["decimals"]
                 q["decimals"] = d
-                unit_part = " Answer in units of percents and round to one decimal place." if spec["kind"] == "percent" \
-                    else round_phrase(rng, d)
-                t = rng.choice([
-                    "You are an investment banker and your only resource(s) to answer the following question is (are): the {stmt}. Here's the question: what is the {P} {m} for {co}? {def}{u}",
-                    "What is {co}'s {P} {m}? {def} Give a response to the question by relying on the details shown in the {stmt}.{u}",
-                    "Answer the following question as if you are an equity research analyst and have lost internet connection so do not have access to financial metric providers. According to the details clearly outlined within the {stmt}, what is the {P} {m} for {co}?{u} {def}",
-                    "Assume that you are a public equities analyst. Answer the following question by primarily using information that is shown in the {stmt}: what is {co}'s {P} {m}?{u}",
-                    "We want to calculate a financial metric. Please help us compute it by basing your answers off of the {stmt}. Here's the question: what is {co}'s {P} {m}? {def}{u}",
-                ])
-                text = t.format(stmt=stmt, P=P, m=m, co=co, u=unit_part, **{"def": spec["def"]})
+                unit_part = pick(rng, VOC["percent_answer"]) if spec["kind"] == "percent" \
+                    else round_phrase(rng, d, kind=spec["kind"])
+                sec = TPL["financebench"]["derived"]
+                e = rng.choice(sec["any"] + sec.get(spec["kind"], []))
+                text = e["text"].format(stmt=stmt, P=P, m=m, co=co, u=unit_part, **{"def": pick(rng, w["def"])})
         elif it["kind"] == "usd_per_share":
-            words = METRIC_WORDS[it["metric"]]
+            words = VOC["metric_words"][it["metric"]]
             m, stmt = rng.choice(words["formal"]), rng.choice(words["stmt"])
-            t = rng.choice(FB_EPS_TEMPLATES)
-            if "two decimal" in t:
-                q["decimals"] = 2
-            text = t.format(P=P, m=m, co=co, stmt=stmt)
+            e = rng.choice(TPL["financebench"]["usd_per_share"])
+            if e["decimals"] is not None:
+                q["decimals"] = e["decimals"]
+            text = e["text"].format(P=P, m=m, co=co, stmt=stmt)
         else:
-            words = METRIC_WORDS[it["metric"]]
+            words = VOC["metric_words"][it["metric"]]
             m, stmt = rng.choice(words["formal"]), rng.choice(words["stmt"])
             scale, d = pick_scale(rng, it["gold"])
             q["asked_scale"], q["decimals"] = scale, d
-            t = rng.choice(FB_USD_TEMPLATES)
-            verb = "were" if m.endswith("s") and not m.endswith("ss") else "was"
-            text = t.format(P=P, m=m, unit=UNIT_WORDS[scale], co=co, stmt=stmt,
-                            round=round_phrase(rng, d), verb=verb)
+            e = rng.choice(TPL["financebench"]["usd"])
+            verb = "were" if plural_formal(m) else "was"
+            text = e["text"].format(P=P, m=m, co=co, stmt=stmt, verb=verb, **unit_slots(rng, scale),
+                                    round=round_phrase(rng, d, kind="usd"))
     elif family == "ratio":
         spec = DERIVED[it["metric"]]
+        w = VOC["derived"][it["metric"]]
         P, when = period_words(filing, it["fy"], rng, "duration" if spec["period"] == "duration" else "instant")
-        m = rng.choice(spec["names"])
+        m = rng.choice(w["names"])
         d = spec["decimals"]
         if spec["kind"] == "usd":
             scale, d = pick_scale(rng, it["gold"])
             q["asked_scale"] = scale
-            rnd = f" Answer in {UNIT_WORDS[scale]}." + round_phrase(rng, d)
+            rnd = pick(rng, VOC["answer_in_unit"]).format(unit=unit_slots(rng, scale)["unit"]) \
+                + round_phrase(rng, d, kind="usd")
         else:
-            rnd = round_phrase(rng, d)
+            rnd = round_phrase(rng, d, kind=spec["kind"])
             if spec["kind"] == "percent" and rng.random() < 0.5:
-                rnd = " Answer in units of percents and round to one decimal place."
-        t = rng.choice(RATIO_TEMPLATES)
+                rnd = pick(rng, VOC["percent_answer"])
+        sec = TPL["ratio"]
+        e = rng.choice(sec["any"] + sec.get(spec["kind"], []))
+        t = e["text"]
         if "{round}" not in t:
             use_round = False
-        elif t.startswith(("What was", "Compute", "Work out")):
+        elif e["round"] == "optional":
             use_round = rng.random() < 0.5
         else:
             use_round = True
         q["decimals"] = d if use_round else None
         if spec["kind"] == "usd" and not use_round:
             q["asked_scale"] = None
-        stmt = rng.choice(spec["stmt"])
-        if t.startswith("Work out"):
+        stmt = rng.choice(w["stmt"])
+        if e["strip_article"]:
             stmt = stmt.replace("the ", "")
         text = t.format(co=co, m=m, when=when, P=P, stmt=stmt,
-                        round=(rnd if use_round else ""), **{"def": spec["def"]})
+                        round=(rnd if use_round else ""), **{"def": pick(rng, w["def"])})
     else:  # growth
-        spec = GROWTH_METRICS[it["base"]]
-        fmt = rng.choice(["FY{y}", "fiscal {y}", "fiscal year {y}", "FY{yy}", "{y}"])
+        spec = VOC["growth_metrics"][it["base"]]
+        fmt = rng.choice(VOC["growth_period_formats"])
         if fmt == "{y}":
             end = filing.period_end(it["fy"])
             if end is not None and end.month < 4:
@@ -931,20 +1222,19 @@ def render(filing, family, it, rng):
         if it.get("abs_change"):
             scale, d = pick_scale(rng, it["gold"] if abs(it["gold"]) >= 1e7 else 1e8)
             q["asked_scale"] = scale
-            t = rng.choice(GROWTH_ABS_TEMPLATES)
-            text = t.format(co=co, m=m, Pa=Pa, Pb=Pb, unit=UNIT_WORDS[scale],
-                            unit_word={"millions": "millions of dollars", "billions": "billions of dollars",
-                                       "thousands": "thousands of dollars"}[scale])
+            e = rng.choice(TPL["growth"]["abs_change"])
+            text = e["text"].format(co=co, m=m, Pa=Pa, Pb=Pb, **unit_slots(rng, scale))
         else:
             d = 1
-            t = rng.choice(GROWTH_PCT_TEMPLATES)
+            e = rng.choice(TPL["growth"]["percent"])
+            t = e["text"]
             use_round = "{round" in t and rng.random() < 0.7
             if "{round_tail}" in t:
                 use_round = True
             q["decimals"] = d if use_round else None
             text = t.format(co=co, m=m, Pa=Pa, Pb=Pb, stmt=rng.choice(spec["stmt"]),
-                            round=round_phrase(rng, d) if use_round else "",
-                            round_tail=round_phrase(rng, d, "tail"))
+                            round=round_phrase(rng, d, kind="percent") if use_round else "",
+                            round_tail=round_phrase(rng, d, "tail", kind="percent"))
     text = capital_first(possessive_fix(" ".join(text.split())))
     return text, q
 
@@ -1025,15 +1315,23 @@ def dump(filing):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, epilog=TEMPLATES_HELP,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
     ap.add_argument("-o", "--output")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--per-filing", type=int, default=20)
     ap.add_argument("--dump", action="store_true", help="print the parsed metrics instead of sampling")
+    ap.add_argument("--templates", metavar="FILE.json",
+                    help="take the question wordings from this JSON file instead of the built-in ones")
     args = ap.parse_args()
     if not args.dump and not args.output:
         ap.error("-o OUT.json is required (or --dump)")
+    if args.templates:
+        try:
+            load_templates(args.templates)
+        except (OSError, ValueError) as e:
+            ap.error(f"--templates {args.templates}: {e}")
     questions = []
     for path in args.files:
         try:
