@@ -247,6 +247,10 @@ def main():
     ap.add_argument("questions")
     ap.add_argument("--docindex", required=True, help="path to the docindex binary")
     ap.add_argument("--library", required=True, help="library directory (use a scratch one)")
+    ap.add_argument("--min-right", type=float, default=None,
+                    help="floor: exit 1 when fewer than this share (0-1) of answers are right")
+    ap.add_argument("--min-high-right", type=float, default=None,
+                    help="floor: exit 1 when fewer than this share (0-1) of HIGH answers are right")
     ap.add_argument("--index", nargs="+", metavar="FILE", help="index these files into the library first")
     ap.add_argument("-o", "--output", help="write per-question rows here")
     ap.add_argument("--limit", type=int, help="ask at most N questions")
@@ -328,7 +332,17 @@ def main():
             json.dump(rows, fh, indent=1)
             fh.write("\n")
         print(f"rows -> {args.output}")
+    failed = []
+    right_share = sum(r["right"] for r in rows) / len(rows) if rows else 0.0
+    if args.min_right is not None and right_share < args.min_right:
+        failed.append(f"right {right_share:.2f} < {args.min_right:.2f}")
+    high_share = sum(r["right"] for r in high) / len(high) if high else 1.0
+    if args.min_high_right is not None and high_share < args.min_high_right:
+        failed.append(f"HIGH right {high_share:.2f} < {args.min_high_right:.2f}")
+    if args.min_right is not None or args.min_high_right is not None:
+        print("floor: " + ("BELOW (" + "; ".join(failed) + ")" if failed else "held"))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

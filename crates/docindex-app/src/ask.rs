@@ -219,9 +219,10 @@ impl Library {
             None => self.figures_lead(&reading, &results)?,
         };
         let content = reading.content.as_str();
-        // A question that asks only for figures is answered by them: nothing the prose says
-        // about something else follows the figure.
-        let figures_only = asks_for_figure(content) && !asks_why(content);
+        // A question that asks only for figures is answered by them first; the prose that
+        // follows is kept short.
+        let figures_only =
+            (asks_for_figure(content) || compares_figures(content)) && !asks_why(content);
         let mut answer = match (overview, lead) {
             (Some(listed), _) => listed,
             (None, None) => {
@@ -241,10 +242,11 @@ impl Library {
                     .collect();
                 // What the filing says about the figure first, then what answers the question's
                 // own words.
-                let mut answer = match figures_only {
-                    true => compose_from_prose(content, &[], &concepts_of, 2),
-                    false => compose_from_prose(content, &prose, &concepts_of, 2),
-                };
+                // A question that asks only for figures gets one sentence of the filing's
+                // own about them at most (it may say what the row cannot: "repurchased 499
+                // million shares"), and no discussion searched for apart.
+                let sentences = if figures_only { 1 } else { 2 };
+                let mut answer = compose_from_prose(content, &prose, &concepts_of, sentences);
                 answer.question = question.to_string();
                 let focus = focus_question(table, content).filter(|_| !figures_only);
                 if let Some(focus) = focus {
@@ -306,23 +308,26 @@ impl Library {
     }
 }
 
+/// Whether a question asks which of several figures is the larger ("Which sold more in
+/// fiscal 2023, A or B, and by how much?"): the figures answer it.
+fn compares_figures(question: &str) -> bool {
+    const COMPARATIVES: [&str; 8] = [
+        "more", "higher", "larger", "bigger", "less", "lower", "smaller", "fewer",
+    ];
+    let lower = question.trim_start().to_lowercase();
+    lower.starts_with("which")
+        && docindex_core::search::words(&lower)
+            .iter()
+            .any(|w| COMPARATIVES.contains(&w.as_str()))
+}
+
 /// The reasoning step that says how the question was read.
 fn reading_step(reading: &Question) -> String {
-    let mut parts = vec![format!("read the question as \"{}\"", reading.content)];
-    if !reading.periods.is_empty() {
-        let periods: Vec<String> = reading.periods.iter().map(|p| p.label()).collect();
-        parts.push(format!("period {}", periods.join(", ")));
+    let read = format!("read the question as \"{}\"", reading.content);
+    match reading.summary() {
+        Some(summary) => format!("{read}; {summary}"),
+        None => read,
     }
-    if reading.operation != docindex_core::question::Operation::Value {
-        parts.push(format!("operation {:?}", reading.operation).to_lowercase());
-    }
-    if let Some(scale) = reading.scale {
-        parts.push(format!("in {}s", scale.word()));
-    }
-    if let Some(d) = reading.decimals {
-        parts.push(format!("{d} decimal(s)"));
-    }
-    parts.join("; ")
 }
 
 /// Whether `passage` is one of the statement rows search pinned to `hit`.
@@ -568,7 +573,15 @@ impl Library {
         let figures_note = figures
             .filter(|l| !l.computed.is_empty() || !l.missing.is_empty())
             .map(|l| strip_markers(&l.text));
-        let request = prompts::answer(question, &sources, figures_note.as_deref());
+        let reading = Question::read(question)
+            .map_err(AppError::Question)?
+            .summary();
+        let request = prompts::answer(
+            question,
+            &sources,
+            figures_note.as_deref(),
+            reading.as_deref(),
+        );
         let streamed = llm.stream(&request, &mut |delta| {
             full.push_str(delta);
             let stop = full

@@ -221,6 +221,10 @@ pub struct EvalArgs {
     /// Leave out the MiniLM baseline (it embeds every 1,000-character chunk).
     #[arg(long)]
     pub skip_minilm: bool,
+    /// A TOML file of floors by set file name (`["questions.json"] retrieval = 49,
+    /// answers = 36, high_wrong = 2`): a set below its floor exits with status 2.
+    #[arg(long)]
+    pub floors: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -260,6 +260,17 @@ impl CompanyDirectory {
                     filer.aliases.insert(first.clone());
                 }
             }
+            // "Colgate" for COLGATE-PALMOLIVE COMPANY: the first part of a hyphenated name.
+            if let Some((part, _)) = name
+                .split_whitespace()
+                .next()
+                .and_then(|w| w.split_once('-'))
+            {
+                let part = compact(part);
+                if part.len() >= 4 && !GENERIC_FIRST_WORDS.contains(&part.as_str()) {
+                    filer.aliases.insert(part);
+                }
+            }
             if let Some(t) = ticker.filter(|t| !t.trim().is_empty()) {
                 filer.tickers.insert(t.trim().to_uppercase());
             }
@@ -462,6 +473,14 @@ mod tests {
             ["MGM Resorts International"]
         );
         assert_eq!(known("$TSLA deliveries"), ["Tesla, Inc."]);
+        let with_hyphen =
+            CompanyDirectory::new([(Some("COLGATE-PALMOLIVE COMPANY"), Some("CL"))]).unwrap();
+        assert_eq!(
+            with_hyphen
+                .mentions("Which sold more, Colgate or P&G?")
+                .known,
+            ["COLGATE-PALMOLIVE COMPANY"]
+        );
         assert_eq!(
             known("Which company had higher total revenues, Apple or Tesla?"),
             ["Apple Inc.", "Tesla, Inc."]

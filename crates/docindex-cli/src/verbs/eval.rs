@@ -51,7 +51,81 @@ pub fn run(session: &Session, args: EvalArgs) -> Result<i32> {
         "library-wide search over {} documents: p50 {:.1} ms, p95 {:.1} ms ({} searches)",
         latency.documents, latency.p50_ms, latency.p95_ms, latency.searches
     )?;
-    Ok(0)
+    let Some(floors) = &args.floors else {
+        return Ok(0);
+    };
+    let measured = Measured {
+        retrieval: rows
+            .iter()
+            .filter(|r| r.found.get(&Method::Ours).copied().unwrap_or(false))
+            .count(),
+        answers: answers.iter().filter(|r| r.cites_evidence).count(),
+        high_wrong: answers
+            .iter()
+            .filter(|r| r.confidence == ConfidenceLabel::High && !r.cites_evidence)
+            .count(),
+    };
+    check_floor(&mut out, floors, path, &measured)
+}
+
+/// A set's floor: at least `retrieval` questions found and `answers` answers citing the
+/// evidence, at most `high_wrong` HIGH answers without it.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Floor {
+    retrieval: usize,
+    answers: usize,
+    high_wrong: usize,
+}
+
+struct Measured {
+    retrieval: usize,
+    answers: usize,
+    high_wrong: usize,
+}
+
+/// Compare a set's figures with its floor in `floors` (by the set's file name): 0 when it
+/// holds, 2 when it does not; a set the file has no floor for is an error, so a new set
+/// cannot go unchecked.
+fn check_floor(
+    out: &mut impl Write,
+    floors: &std::path::Path,
+    set: &std::path::Path,
+    measured: &Measured,
+) -> Result<i32> {
+    let text = std::fs::read_to_string(floors)
+        .with_context(|| format!("cannot read the floors file {}", floors.display()))?;
+    let table: std::collections::BTreeMap<String, Floor> = toml::from_str(&text)
+        .with_context(|| format!("{}: not a floors file", floors.display()))?;
+    let name = set
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let floor = table
+        .get(&name)
+        .with_context(|| format!("{}: no floor for {name}", floors.display()))?;
+    let mut below = Vec::new();
+    if measured.retrieval < floor.retrieval {
+        below.push(format!(
+            "retrieval {} < {}",
+            measured.retrieval, floor.retrieval
+        ));
+    }
+    if measured.answers < floor.answers {
+        below.push(format!("answers {} < {}", measured.answers, floor.answers));
+    }
+    if measured.high_wrong > floor.high_wrong {
+        below.push(format!(
+            "HIGH without the evidence {} > {}",
+            measured.high_wrong, floor.high_wrong
+        ));
+    }
+    if below.is_empty() {
+        writeln!(out, "floor of {name}: held")?;
+        return Ok(0);
+    }
+    writeln!(out, "floor of {name}: BELOW ({})", below.join("; "))?;
+    Ok(2)
 }
 
 fn print_eval(out: &mut impl Write, rows: &[EvalRow], budget: usize) -> Result<()> {

@@ -697,21 +697,13 @@ pub fn lead_for(
             // The figure first, in the unit asked, then the row it comes from.
             let value = if concept.outflow { value.abs() } else { value };
             let shown = state_amount(value, r.scale.as_deref(), reading, concept);
-            let period = match r.columns.get(column).and_then(|c| c.year) {
-                Some(y)
-                    if r.columns
-                        .get(column)
-                        .and_then(|c| c.months)
-                        .is_none_or(|m| m == 12) =>
-                {
-                    format!(" for {}", asked_columns.fiscal_label(y))
-                }
-                _ => String::new(),
+            let period = period_words(r, column, &asked_columns);
+            // The row's own label: what is cited is what is named.
+            let label = match display_label(&r.label) {
+                l if l.is_empty() => concept.label.clone(),
+                l => l,
             };
-            sentences.push(format!(
-                "{}{period}: {shown} {markers}",
-                capitalise(&concept.label)
-            ));
+            sentences.push(format!("{}{period}: {shown} {markers}", capitalise(&label)));
             lead.computed.push(shown);
         }
         sentences.push(row_sentence(r, column, heading_marker, row_marker));
@@ -834,6 +826,45 @@ fn defined_lead(
         ),
         result,
     )))
+}
+
+/// A row's label as a headline shows it: without footnote marks ("(1)", "(a)") and a
+/// trailing colon, and in sentence case when the filing prints it in capitals.
+fn display_label(label: &str) -> String {
+    let cleaned: String = label
+        .split_whitespace()
+        .filter(|w| {
+            let inner = w.trim_start_matches('(').trim_end_matches(')');
+            !(w.starts_with('(') && w.ends_with(')') && inner.len() <= 2)
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let cleaned = cleaned.trim_end_matches(':').trim().to_string();
+    let shouting =
+        cleaned.chars().any(char::is_alphabetic) && !cleaned.chars().any(char::is_lowercase);
+    match shouting {
+        true => capitalise(&cleaned.to_lowercase()),
+        false => capitalise(&cleaned),
+    }
+}
+
+/// How a headline names the period of a row's column: "for fiscal 2024" for a year, the
+/// column's own heading for a quarter or another span ("Thirteen Weeks Ended November 2,
+/// 2024"), nothing when the heading names no period.
+fn period_words(row: &StatementRow, column: usize, asked: &AskedColumns) -> String {
+    let Some(heading) = row.columns.get(column) else {
+        return String::new();
+    };
+    let lower = heading.heading.to_lowercase();
+    let short_span = heading.months.is_some_and(|m| m != 12)
+        || ["week", "quarter", "month", "half"]
+            .iter()
+            .any(|w| lower.contains(w));
+    match (heading.year, short_span) {
+        (Some(_), true) => format!(" ({})", heading.heading.trim()),
+        (Some(y), false) => format!(" for {}", asked.fiscal_label(y)),
+        (None, _) => String::new(),
+    }
 }
 
 /// Whether the question asks for a kind of figure the lead does not state: a ratio, margin
@@ -1064,7 +1095,9 @@ pub(crate) mod tests {
         // The company's own earnings (us-gaap NetIncomeLoss) first, in the answer's headline.
         assert!(own < consolidated, "{}", lead.text);
         assert!(
-            lead.text.starts_with("Net income: $200,796 thousand"),
+            lead.text.starts_with(
+                "Net income attributable to MGM Resorts International (Three Months Ended June 30, 2023): $200,796 thousand"
+            ),
             "{}",
             lead.text
         );

@@ -93,7 +93,7 @@ fn parse(
         }
         // A hyphen inside a phrase ("pre-tax") is a word's, not a minus.
         let operator = matches!(c, '/' | '*' | '+' | '(' | ')')
-            || (c == '-' && phrase.ends_with(' ') || c == '-' && phrase.trim().is_empty());
+            || (c == '-' && (phrase.ends_with(' ') || phrase.trim().is_empty()));
         if operator {
             flush(&mut phrase, &mut expression, &mut terms)?;
             expression.push(' ');

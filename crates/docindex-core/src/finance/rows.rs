@@ -587,7 +587,8 @@ pub fn find_tagged_rows(
         }
         for &c in &tags_here {
             if !matched.iter().any(|(mc, _, _)| *mc == c) {
-                matched.push((c, concepts[c].line_items.len(), false));
+                // The tag names the concept itself: no phrasing is more specific.
+                matched.push((c, 0, false));
             }
         }
         if matched.is_empty() {

@@ -61,7 +61,16 @@ pub struct Plan {
 /// The answer prompt. `figures`, when the question names a metric, is what DocumentIndex
 /// worked out from the statement rows among the sources; the model states those values
 /// and cites the rows, and any other figure it writes must be in a source.
-pub fn answer(question: &str, sources: &[Source], figures: Option<&str>) -> LlmRequest {
+///
+/// `reading` is how DocumentIndex read the question (its periods, the operation, unit and
+/// rounding asked, the definition it gives), so the model computes what was asked from the
+/// same cells; the model may read the question otherwise, but says so.
+pub fn answer(
+    question: &str,
+    sources: &[Source],
+    figures: Option<&str>,
+    reading: Option<&str>,
+) -> LlmRequest {
     let listing: String = sources
         .iter()
         .map(|s| format!("{}: {}\n{}\n\n", s.label, s.path, s.text))
@@ -73,8 +82,15 @@ cite the rows they come from, not this note): {f}\n\n"
         ),
         None => String::new(),
     };
+    let reading = match reading {
+        Some(r) => format!(
+            "How the question was read (check it against the question; state the answer in \
+the unit and rounding asked): {r}\n\n"
+        ),
+        None => String::new(),
+    };
     let user = format!(
-        "Question: {question}\n\n{figures}Sources:\n{listing}\
+        "Question: {question}\n\n{reading}{figures}Sources:\n{listing}\
 {ANSWER_FROM_SOURCES}, in a few sentences, with figures exactly as \
 written. Put a marker [1], [2], … after each claim. Then write a line SOURCES: and, for each \
 marker, a line: [n] <source label>: \"<the exact sentence from that source that supports \
@@ -121,6 +137,21 @@ pub fn split_sources(reply: &str) -> (String, Vec<(usize, String, String)>) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_answer_prompt_carries_the_reading_of_the_question() {
+        let question = "You are an investment banker. What is the FY2024 capital expenditure amount (in USD billions) for Apple? Round to two decimal places.";
+        let reading = crate::question::Question::read(question).unwrap();
+        let sources = [super::Source {
+            label: "S1".into(),
+            path: "Item 8 › Consolidated Statements of Cash Flows".into(),
+            text: "Payments for acquisition of property, plant and equipment | (9,447) | (10,959)"
+                .into(),
+        }];
+        let request = super::answer(question, &sources, None, reading.summary().as_deref());
+        let user: Vec<String> = request.messages.iter().map(|m| m.content.clone()).collect();
+        insta::assert_snapshot!("answer_prompt_with_reading", user.join("\n---\n"));
+    }
+
     #[test]
     fn sources_are_split_from_the_answer() {
         let (text, sources) = super::split_sources(

@@ -297,6 +297,25 @@ fn compose(
         q.starts_with("who ") || q.contains(" who ") || q.starts_with("which firm")
     };
     let wants_reason = asks_why(question);
+    // "How many people do they employ?" is answered by a count of the thing asked ("67,317
+    // employees"), not by any sentence with a figure.
+    let wants_count = question.to_lowercase().contains("how many");
+    let counts_asked = |sentence: &str| -> bool {
+        static COUNT: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+            regex::Regex::new(
+                r"\b\d[\d,.]*\s+(?:full-time\s+|total\s+|approximately\s+)?([A-Za-z]+)",
+            )
+            .ok()
+        });
+        COUNT.as_ref().is_some_and(|re| {
+            re.captures_iter(sentence).any(|c| {
+                concepts_of(&c[1])
+                    .iter()
+                    .flatten()
+                    .any(|stem| stems.contains(stem))
+            })
+        })
+    };
     let mut candidates: Vec<Candidate> = Vec::new();
     for (p, passage) in passages.iter().enumerate() {
         let spans = sentence_spans(passage.text);
@@ -368,6 +387,11 @@ fn compose(
                 + 0.5 * precision.min(1.0)
                 + if wants_reason && gives_a_reason(sentence) {
                     0.35
+                } else {
+                    0.0
+                }
+                + if wants_count && counts_asked(sentence) {
+                    0.4
                 } else {
                     0.0
                 }

@@ -575,6 +575,33 @@ impl Question {
         self.operation != Operation::Value
     }
 
+    /// What the reading found beyond the question's words, for a model's prompt: "period
+    /// fiscal 2024; operation growth; in millions; 2 decimals; defined as: …". `None` when
+    /// it found nothing to add.
+    pub fn summary(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if !self.periods.is_empty() {
+            let periods: Vec<String> = self.periods.iter().map(AskedPeriod::label).collect();
+            parts.push(format!("period {}", periods.join(", ")));
+        }
+        if self.operation != Operation::Value {
+            parts.push(format!("operation {:?}", self.operation).to_lowercase());
+        }
+        if let Some(scale) = self.scale {
+            parts.push(format!("in {}s", scale.word()));
+        }
+        if self.percent {
+            parts.push("in percent".to_string());
+        }
+        if let Some(d) = self.decimals {
+            parts.push(format!("{d} decimal(s)"));
+        }
+        if let Some(d) = &self.definition {
+            parts.push(format!("{} defined as: {}", d.name, d.formula));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+
     /// What search should look for: the content, with the statement it names.
     pub fn search_text(&self) -> String {
         self.content.clone()
