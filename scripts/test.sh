@@ -28,6 +28,9 @@ command -v cargo-nextest >/dev/null 2>&1 || [ -x "$HOME/.cargo/bin/cargo-nextest
 { cargo test --workspace --no-run -q &&
   "$CARGO_TARGET_DIR/debug/docindex" --library "$(mktemp -d)" embed; } || true
 NEXTEST_HIDE_PROGRESS_BAR=1 cargo nextest run --workspace --no-fail-fast 2>&1 | tee -a "$log" || status=1
+# Every question set of tests/eval against its floor, and the question families made from
+# the fixture 10-Ks' tagged facts in three wordings (tests/eval/README.md).
+bash scripts/eval-floors.sh 2>&1 | tee -a "$log" || status=1
 # One automation session at a time: WebKit allows no more. Twenty minutes at most. The
 # output goes to a file, not a pipe: a test ended by the timeout leaves its tauri-driver
 # behind (its Drop never runs), and a pipe it still holds would keep this script waiting.

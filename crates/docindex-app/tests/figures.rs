@@ -261,7 +261,9 @@ fn a_row_the_question_names_in_the_filings_words_is_stated_from_its_cells() {
         TESLA,
     );
     assert!(
-        interest.answer.starts_with("Interest income: 1,066"),
+        interest.answer.starts_with(
+            "Interest income for fiscal 2023: $1,066 million [1][2]. Interest income: 1,066"
+        ),
         "{}",
         interest.answer
     );
@@ -279,7 +281,8 @@ fn a_row_the_question_names_in_the_filings_words_is_stated_from_its_cells() {
         APPLE,
     );
     assert!(
-        debt.answer.starts_with("Total term debt: 96,662"),
+        debt.answer
+            .starts_with("Total term debt for fiscal 2024: $96,662 million"),
         "{}",
         debt.answer
     );

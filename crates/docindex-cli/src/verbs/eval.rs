@@ -69,13 +69,16 @@ pub fn run(session: &Session, args: EvalArgs) -> Result<i32> {
 }
 
 /// A set's floor: at least `retrieval` questions found and `answers` answers citing the
-/// evidence, at most `high_wrong` HIGH answers without it.
+/// evidence, at most `high_wrong` HIGH answers without it (each checked when given).
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Floor {
-    retrieval: usize,
-    answers: usize,
-    high_wrong: usize,
+    retrieval: Option<usize>,
+    answers: Option<usize>,
+    high_wrong: Option<usize>,
+    /// The share of right answers `tests/eval/xbrl_eval.py` holds a family set to.
+    #[allow(dead_code)]
+    right: Option<f64>,
 }
 
 struct Measured {
@@ -105,19 +108,16 @@ fn check_floor(
         .get(&name)
         .with_context(|| format!("{}: no floor for {name}", floors.display()))?;
     let mut below = Vec::new();
-    if measured.retrieval < floor.retrieval {
-        below.push(format!(
-            "retrieval {} < {}",
-            measured.retrieval, floor.retrieval
-        ));
+    if let Some(least) = floor.retrieval.filter(|least| measured.retrieval < *least) {
+        below.push(format!("retrieval {} < {least}", measured.retrieval));
     }
-    if measured.answers < floor.answers {
-        below.push(format!("answers {} < {}", measured.answers, floor.answers));
+    if let Some(least) = floor.answers.filter(|least| measured.answers < *least) {
+        below.push(format!("answers {} < {least}", measured.answers));
     }
-    if measured.high_wrong > floor.high_wrong {
+    if let Some(most) = floor.high_wrong.filter(|most| measured.high_wrong > *most) {
         below.push(format!(
-            "HIGH without the evidence {} > {}",
-            measured.high_wrong, floor.high_wrong
+            "HIGH without the evidence {} > {most}",
+            measured.high_wrong
         ));
     }
     if below.is_empty() {

@@ -6,126 +6,22 @@
 use super::asked::{state_amount, state_metric, work_out, AskedColumns};
 use super::concepts::{Concept, ConceptTable, MetricUnit, PRIOR_SUFFIX};
 use super::defined::defined_metric;
+pub use super::located::{best_rows, locate_rows, LocatedRow};
 use super::metrics::{compute_metric, format_amount, MetricResult};
 use super::named::named_line_item;
 use super::parts::{asks_for_share, names_a_part, narrows_the_figure, part_row};
-use super::rows::{find_tagged_rows, normalise_label, RowMatch, StatementRow};
+use super::rows::{normalise_label, RowMatch};
 use super::sections::months_asked;
-use crate::charmap::CharMap;
-use crate::model::{DocumentIndex, Span};
-use crate::qa::compare::{PeriodValue, StatedFigure};
+use super::stating::{
+    capitalise, company_share_of, display_label, is_attributed, line_item_figure, metric_figure,
+    period_words, printed_metric, row_sentence, scale_words, Citer,
+};
+use crate::model::DocumentIndex;
+use crate::qa::compare::StatedFigure;
 use crate::qa::Citation;
 use crate::question::{Operation, Question};
 use crate::search::asks_why;
-use crate::xref::node_at;
 use serde::{Deserialize, Serialize};
-
-/// A statement row found in a stored document, with the section and pages it stands in.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LocatedRow {
-    pub doc_id: String,
-    pub doc_name: String,
-    pub node_id: String,
-    pub title: String,
-    /// PDF only: the page the row is printed on, and the page of its headings.
-    pub page: Option<u32>,
-    pub headings_page: Option<u32>,
-    /// The row; its char offsets (and its headings') are offsets in the document's text.
-    pub matched: RowMatch,
-}
-
-impl LocatedRow {
-    /// How much to trust this row as its concept's figure (see [`RowMatch::strength`]).
-    pub fn strength(&self, table: &ConceptTable, year: Option<i32>, months: Option<u32>) -> f64 {
-        let statement = table
-            .get(&self.matched.concept_id)
-            .and_then(|c| c.statement);
-        self.matched.strength(statement, year, months)
-    }
-}
-
-fn page_at(doc: &DocumentIndex, ch: usize) -> Option<u32> {
-    doc.pages
-        .iter()
-        .find(|p| p.span.start_char <= ch && ch < p.span.end_char)
-        .map(|p| p.page)
-}
-
-/// Every row of `doc` that reports one of `concepts`. A row inside a typed statement
-/// section takes that statement; a row inside a note or MD&A is not a statement's row,
-/// whatever title stands above it.
-pub fn locate_rows(doc: &DocumentIndex, concepts: &[&Concept]) -> Vec<LocatedRow> {
-    if concepts.is_empty() {
-        return Vec::new();
-    }
-    // The cells the filer tagged with one of the concepts' us-gaap names.
-    let tagged: Vec<(usize, usize)> = doc
-        .facts
-        .iter()
-        .flat_map(|f| {
-            concepts
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| c.xbrl.contains(&f.concept))
-                .map(|(c, _)| (c, f.span.start_char))
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    let mut out = Vec::new();
-    for mut matched in find_tagged_rows(&doc.text, concepts, &tagged) {
-        let Some(node) = node_at(&doc.nodes, matched.row.start) else {
-            continue;
-        };
-        // The innermost typed section around the row decides.
-        let mut kind = None;
-        let mut current = Some(node);
-        while let Some(n) = current {
-            if let Some(f) = &n.financial {
-                kind = Some(f.kind);
-                break;
-            }
-            current = n.parent_id.as_deref().and_then(|p| doc.node(p));
-        }
-        match kind {
-            Some(k) if k.statement().is_some() => matched.row.statement = k.statement(),
-            Some(k) if k != super::SectionKind::FinancialStatements => matched.row.statement = None,
-            _ => {}
-        }
-        out.push(LocatedRow {
-            doc_id: doc.doc_id.clone(),
-            doc_name: doc.doc_name.clone(),
-            node_id: node.node_id.clone(),
-            title: node.title.clone(),
-            page: page_at(doc, matched.row.start),
-            headings_page: matched.row.headings.and_then(|(s, _)| page_at(doc, s)),
-            matched,
-        });
-    }
-    out
-}
-
-/// The strongest row of each concept, in the order `concepts` lists them.
-pub fn best_rows<'a>(
-    table: &ConceptTable,
-    concepts: &[&Concept],
-    rows: &'a [LocatedRow],
-    year: Option<i32>,
-    months: Option<u32>,
-) -> Vec<&'a LocatedRow> {
-    concepts
-        .iter()
-        .filter_map(|c| {
-            rows.iter()
-                .filter(|r| r.matched.concept_id == c.id)
-                .filter(|r| r.matched.row.values.iter().any(Option::is_some))
-                .max_by(|a, b| {
-                    a.strength(table, year, months)
-                        .total_cmp(&b.strength(table, year, months))
-                        .then(b.matched.row.start.cmp(&a.matched.row.start))
-                })
-        })
-        .collect()
-}
 
 /// The lead of a figures answer: its text with `[n]` markers, the citations (numbered from
 /// 1), the metrics worked out, and what could not be found.
@@ -186,235 +82,6 @@ impl FiguresLead {
     }
 }
 
-struct Citer<'a> {
-    doc: &'a DocumentIndex,
-    map: CharMap<'a>,
-    citations: Vec<Citation>,
-}
-
-impl Citer<'_> {
-    /// The marker of a citation of `start..end` (chars) in the document, reusing one that
-    /// cites the same span.
-    fn cite(&mut self, row: &LocatedRow, start: usize, end: usize, page: Option<u32>) -> usize {
-        if let Some(c) = self
-            .citations
-            .iter()
-            .find(|c| c.start_char == start && c.end_char == end)
-        {
-            return c.marker;
-        }
-        let marker = self.citations.len() + 1;
-        let excerpt = self.map.slice(Span::new(start, end)).to_string();
-        // Headings may stand in the section before the row's (a statement split by size).
-        let (node_id, title) = match node_at(&self.doc.nodes, start) {
-            Some(node) => (node.node_id.clone(), node.title.clone()),
-            None => (row.node_id.clone(), row.title.clone()),
-        };
-        self.citations.push(Citation {
-            marker,
-            doc_id: row.doc_id.clone(),
-            doc_name: row.doc_name.clone(),
-            node_id,
-            title,
-            start_page: page,
-            end_page: page,
-            excerpt,
-            start_char: start,
-            end_char: end,
-        });
-        marker
-    }
-
-    /// The markers of a row's headings (when known) and of the row.
-    fn cite_row_parts(&mut self, row: &LocatedRow) -> (Option<usize>, usize) {
-        let headings = row
-            .matched
-            .row
-            .headings
-            .map(|(hs, he)| self.cite(row, hs, he, row.headings_page));
-        let m = self.cite(row, row.matched.row.start, row.matched.row.end, row.page);
-        (headings, m)
-    }
-}
-
-/// A statement row stated for `column`, against the prior period, with its markers.
-fn row_sentence(
-    r: &StatementRow,
-    column: usize,
-    heading_marker: Option<usize>,
-    row_marker: usize,
-) -> String {
-    let mut text = format!("{}: {}", r.label.trim(), r.printed[column]);
-    if let Some(period) = r.columns.get(column) {
-        text.push_str(&format!(" ({})", period.heading));
-    }
-    if let Some(prior) = r.prior_column(column) {
-        text.push_str(&format!(", against {}", r.printed[prior]));
-        if let Some(period) = r.columns.get(prior) {
-            text.push_str(&format!(" ({})", period.heading));
-        }
-    }
-    text.push_str(&scale_words(r.scale.as_deref()));
-    match heading_marker {
-        Some(h) => format!("{text} [{h}][{row_marker}]"),
-        None => format!("{text} [{row_marker}]"),
-    }
-}
-
-/// The row of the same table that gives `stated`'s concept "attributable to" the company
-/// itself, when `stated` is the consolidated figure (minority holders' rows never match a
-/// concept: see `rows::label_matches`).
-fn company_share_of<'a>(rows: &'a [LocatedRow], stated: &LocatedRow) -> Option<&'a LocatedRow> {
-    let attributed = |row: &LocatedRow| is_attributed(&row.matched.row.label);
-    rows.iter().find(|other| {
-        other.matched.concept_id == stated.matched.concept_id
-            && other.node_id == stated.node_id
-            && other.matched.row.start != stated.matched.row.start
-            && other.matched.row.headings == stated.matched.row.headings
-            && other.matched.row.values.len() == stated.matched.row.values.len()
-            && attributed(other) != attributed(stated)
-    })
-}
-
-/// Whether a row gives its figure attributable to the company's own holders ("Net income
-/// attributable to MGM Resorts International"): the figure the company reports as its own
-/// (us-gaap `NetIncomeLoss`), which minority holders' rows never match.
-fn is_attributed(label: &str) -> bool {
-    normalise_label(label).contains(" attributable to ")
-}
-
-fn scale_words(scale: Option<&str>) -> String {
-    match scale {
-        Some(s) => format!(" (in {s})"),
-        None => String::new(),
-    }
-}
-
-/// A line item's cell as a stated figure: the value of `column`, the row's other columns
-/// beside it.
-fn line_item_figure(
-    doc: &DocumentIndex,
-    concept: &Concept,
-    row: &StatementRow,
-    column: usize,
-    heading_marker: Option<usize>,
-    row_marker: usize,
-) -> Option<StatedFigure> {
-    let value_at = |i: usize| -> Option<PeriodValue> {
-        let value = (*row.values.get(i)?)?;
-        let period = row.columns.get(i);
-        Some(PeriodValue {
-            heading: period.map(|p| p.heading.clone()).unwrap_or_default(),
-            year: period.and_then(|p| p.year),
-            months: period.and_then(|p| p.months),
-            value,
-            shown: row.printed.get(i)?.clone(),
-        })
-    };
-    let stated = value_at(column)?;
-    Some(StatedFigure {
-        concept: concept.id.clone(),
-        label: concept.label.clone(),
-        doc_id: doc.doc_id.clone(),
-        doc_name: doc.doc_name.clone(),
-        row_label: row.label.trim().to_string(),
-        value: stated.value,
-        shown: stated.shown,
-        scale: row.scale.clone(),
-        period: (!stated.heading.is_empty()).then_some(stated.heading),
-        year: stated.year,
-        months: stated.months,
-        unit: MetricUnit::Amount,
-        computed: false,
-        markers: heading_marker.into_iter().chain([row_marker]).collect(),
-        other_periods: (0..row.values.len())
-            .filter(|i| *i != column)
-            .filter_map(value_at)
-            .collect(),
-    })
-}
-
-/// The row where the filing prints `metric` itself, and its column for the asked period,
-/// when that cell is printed in the metric's unit: a percentage's row with a "%" ("EBIT
-/// margin | 12.1%"), not an amount's that shares the name ("Gross margin | 146,052").
-fn printed_metric<'a>(
-    table: &ConceptTable,
-    metric: &Concept,
-    rows: &'a [LocatedRow],
-    year: Option<i32>,
-    months: Option<u32>,
-) -> Option<(&'a LocatedRow, usize)> {
-    let column_in_unit = |row: &LocatedRow| -> Option<usize> {
-        let r = &row.matched.row;
-        let column = r.column_for(year, months)?;
-        // A year asked is a column of that year, not the nearest one a table has.
-        let heading_year = r.columns.get(column).and_then(|c| c.year);
-        if year.is_some() && heading_year.is_some() && heading_year != year {
-            return None;
-        }
-        let cell = r.printed.get(column)?;
-        let in_unit = match metric.unit {
-            Some(MetricUnit::Percent) => cell.contains('%'),
-            _ => !cell.contains('%'),
-        };
-        in_unit.then_some(column)
-    };
-    rows.iter()
-        .filter(|r| r.matched.concept_id == metric.id)
-        .filter_map(|r| Some((r, column_in_unit(r)?)))
-        .max_by(|(a, _), (b, _)| {
-            a.strength(table, year, months)
-                .total_cmp(&b.strength(table, year, months))
-                .then(b.matched.row.start.cmp(&a.matched.row.start))
-        })
-}
-
-/// A computed metric as a stated figure, cited by its operands' rows and headings.
-fn metric_figure(
-    doc: &DocumentIndex,
-    concept: &Concept,
-    result: &MetricResult,
-    heading_markers: &str,
-    row_markers: &[(usize, String)],
-) -> Option<StatedFigure> {
-    let value = result.value?;
-    let marker_numbers = |text: &str| -> Vec<usize> {
-        text.split(['[', ']'])
-            .filter_map(|t| t.trim().parse().ok())
-            .collect()
-    };
-    let mut markers = marker_numbers(heading_markers);
-    for (_, m) in row_markers {
-        markers.extend(marker_numbers(m));
-    }
-    let first = result.operands.first();
-    let period = first.and_then(|o| o.row.columns.get(o.column));
-    Some(StatedFigure {
-        concept: concept.id.clone(),
-        label: result.label.clone(),
-        doc_id: doc.doc_id.clone(),
-        doc_name: doc.doc_name.clone(),
-        row_label: result.label.clone(),
-        // A percentage is compared in percent (27.4), as the answer shows it.
-        value: if result.unit == MetricUnit::Percent {
-            value * 100.0
-        } else {
-            value
-        },
-        shown: result.shown.clone()?,
-        scale: (result.unit == MetricUnit::Amount)
-            .then(|| first.and_then(|o| o.row.scale.clone()))
-            .flatten(),
-        period: first.and_then(|o| o.period.clone()),
-        year: period.and_then(|p| p.year),
-        months: period.and_then(|p| p.months),
-        unit: result.unit,
-        computed: true,
-        markers,
-        other_periods: Vec::new(),
-    })
-}
-
 /// The figures a question asks for, from `rows` of `doc`: each metric it names worked out
 /// from its operands' cells for the asked period, else each line item it names stated for
 /// that period. `None` when the question names no concept the rows hold.
@@ -456,6 +123,13 @@ pub fn lead_for(
         Some(concept) => vec![concept],
         None => table.asked_in(question),
     };
+    // An amount asked ("How much (in USD billions) did it pay out in dividends?") is the
+    // line item's, not a ratio's the same words name ("payout").
+    let asks_amount = reading.scale.is_some()
+        || (question.trim_start().to_lowercase().starts_with("how much") && !reading.percent);
+    if asks_amount && asked.iter().any(|c| !c.is_metric()) {
+        asked.retain(|c| !c.is_metric() || c.unit == Some(MetricUnit::Amount));
+    }
     // A growth the question asks of a line item is worked out on that line item: the
     // table's generic growth metrics (revenue's, for a bare "growth") do not answer it.
     if reading.operation != Operation::Value && asked.iter().any(|c| !c.is_metric()) {
@@ -471,11 +145,7 @@ pub fn lead_for(
     if asked.is_empty() {
         return None;
     }
-    let mut citer = Citer {
-        doc,
-        map: CharMap::new(&doc.text),
-        citations: Vec::new(),
-    };
+    let mut citer = Citer::new(doc);
     if part && !asks_for_share(question) {
         // Only the part's own row answers; never firm, as it is no statement's.
         let [concept] = asked.as_slice() else {
@@ -490,7 +160,7 @@ pub fn lead_for(
         // No stated figure: a comparison across filings compares the companies' own.
         return Some(FiguresLead {
             text: format!("{}.", row_sentence(r, column, heading_marker, row_marker)),
-            citations: citer.citations,
+            citations: citer.into_citations(),
             ..FiguresLead::default()
         });
     }
@@ -752,7 +422,7 @@ pub fn lead_for(
         .map(|s| format!("{}.", s.trim_end()))
         .collect::<Vec<_>>()
         .join(" ");
-    lead.citations = citer.citations;
+    lead.citations = citer.into_citations();
     for metric in &lead.metrics {
         lead.computed
             .extend(metric.operands.iter().map(|o| format_amount(o.value)));
@@ -828,45 +498,6 @@ fn defined_lead(
     )))
 }
 
-/// A row's label as a headline shows it: without footnote marks ("(1)", "(a)") and a
-/// trailing colon, and in sentence case when the filing prints it in capitals.
-fn display_label(label: &str) -> String {
-    let cleaned: String = label
-        .split_whitespace()
-        .filter(|w| {
-            let inner = w.trim_start_matches('(').trim_end_matches(')');
-            !(w.starts_with('(') && w.ends_with(')') && inner.len() <= 2)
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
-    let cleaned = cleaned.trim_end_matches(':').trim().to_string();
-    let shouting =
-        cleaned.chars().any(char::is_alphabetic) && !cleaned.chars().any(char::is_lowercase);
-    match shouting {
-        true => capitalise(&cleaned.to_lowercase()),
-        false => capitalise(&cleaned),
-    }
-}
-
-/// How a headline names the period of a row's column: "for fiscal 2024" for a year, the
-/// column's own heading for a quarter or another span ("Thirteen Weeks Ended November 2,
-/// 2024"), nothing when the heading names no period.
-fn period_words(row: &StatementRow, column: usize, asked: &AskedColumns) -> String {
-    let Some(heading) = row.columns.get(column) else {
-        return String::new();
-    };
-    let lower = heading.heading.to_lowercase();
-    let short_span = heading.months.is_some_and(|m| m != 12)
-        || ["week", "quarter", "month", "half"]
-            .iter()
-            .any(|w| lower.contains(w));
-    match (heading.year, short_span) {
-        (Some(_), true) => format!(" ({})", heading.heading.trim()),
-        (Some(y), false) => format!(" for {}", asked.fiscal_label(y)),
-        (None, _) => String::new(),
-    }
-}
-
 /// Whether the question asks for a kind of figure the lead does not state: a ratio, margin
 /// or rate answered with an amount ("working capital ratio" answered with working capital).
 fn asks_unmet_kind(question: &str, lead: &FiguresLead) -> bool {
@@ -879,14 +510,6 @@ fn asks_unmet_kind(question: &str, lead: &FiguresLead) -> bool {
         || lead.figures.iter().any(|f| f.unit != MetricUnit::Amount)
         || lead.computed.iter().any(|c| c.ends_with('%'));
     asks_kind && !states_kind
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// Whether the lead's figures can be trusted as the answer: every figure from a row of its

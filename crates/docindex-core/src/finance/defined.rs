@@ -234,9 +234,17 @@ pub fn defined_metric(
     let mut cell = |id: String, concept_id: &str, fiscal_year: Option<i32>| -> Option<String> {
         let concept = table.get(concept_id)?;
         let year = fiscal_year.map(|y| y + columns.offset).or(columns.year);
+        // A balance is read from the balance sheet, not from the cash flow statement's
+        // change in it ("Inventories | (251)"), when the statement has the row.
+        let in_own_statement = rows.iter().any(|r| {
+            r.concept_id == concept_id
+                && concept.statement.is_some()
+                && r.row.statement == concept.statement
+        });
         let best = rows
             .iter()
             .filter(|r| r.concept_id == concept_id)
+            .filter(|r| !in_own_statement || r.row.statement == concept.statement)
             .filter(|r| {
                 let column = r.row.column_for(year, columns.months);
                 column.is_some_and(|c| {
@@ -287,7 +295,12 @@ pub fn defined_metric(
             formula = replace_term(&formula, id, &replacement);
         }
     }
-    let unit = unit_of(question, definition);
+    // A definition without a quotient ("operating income + depreciation") defines an
+    // amount, whatever the question calls it.
+    let unit = match formula.contains('/') {
+        true => unit_of(question, definition),
+        false => MetricUnit::Amount,
+    };
     let value = match missing.is_empty() {
         true => evaluate(&formula, &operands),
         false => None,
@@ -296,6 +309,7 @@ pub fn defined_metric(
     let shown = value.map(|v| match unit {
         MetricUnit::Percent => format!("{}%", super::asked::rounded(v * 100.0, decimals)),
         MetricUnit::Days => format!("{} days", super::asked::rounded(v, decimals)),
+        MetricUnit::Amount => super::asked::rounded(v, question.decimals.unwrap_or(0)),
         _ => super::asked::rounded(v, decimals),
     });
     // A definition without its name ("Divide operating income by total revenue.") defines

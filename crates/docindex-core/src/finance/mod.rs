@@ -6,11 +6,13 @@ pub mod answer;
 pub mod asked;
 pub mod concepts;
 pub mod defined;
+pub mod located;
 pub mod metrics;
 pub mod named;
 pub mod parts;
 pub mod rows;
 pub mod sections;
+mod stating;
 
 pub use answer::{
     best_rows, focus_question, lead_for, locate_rows, with_figures, FiguresLead, LocatedRow,

@@ -176,6 +176,9 @@ pub fn parse_amount(cell: &str) -> Option<Option<f64>> {
 
 /// A row label as compared with the table's phrasings: lowercase, straight quotes, no
 /// footnote markers or trailing colon, single spaces.
+static LEADERS: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"\s*(?:\.\s?){3,}[\s.]*|\s*…+\s*").ok());
+
 pub fn normalise_label(label: &str) -> String {
     static FOOTNOTE: LazyLock<Option<Regex>> =
         LazyLock::new(|| Regex::new(r"\s*(\([a-z0-9]\)|\*+|®|™|†)").ok());
@@ -187,6 +190,11 @@ pub fn normalise_label(label: &str) -> String {
     let cleaned = match FOOTNOTE.as_ref() {
         Some(re) => re.replace_all(&lowered, "").into_owned(),
         None => lowered,
+    };
+    // "Total current liabilities......": a PDF's dot leaders lead the eye to the figures.
+    let cleaned = match LEADERS.as_ref() {
+        Some(re) => re.replace_all(&cleaned, "").into_owned(),
+        None => cleaned,
     };
     cleaned
         .split_whitespace()
@@ -850,6 +858,20 @@ mod tests {
         assert!(line.starts_with("Additions to property"));
         assert_eq!(capex.row.column_for(Some(2022), None), Some(1));
         assert_eq!(capex.row.prior_column(0), Some(1));
+    }
+
+    #[test]
+    fn dot_leaders_are_no_part_of_a_label() {
+        assert_eq!(
+            normalise_label("Total current liabilities...................................."),
+            "total current liabilities"
+        );
+        let table = concept_table().unwrap();
+        let concepts = table.line_items_for("current liabilities");
+        let text = "CONSOLIDATED BALANCE SHEETS\n(In thousands)\nNovember 27, 2015 | November 28, 2014\nTotal current liabilities. . . . . . . . . . . . . | 2,213,556 | 2,494,435\n";
+        let rows = find_rows(text, &concepts);
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert!(rows[0].exact);
     }
 
     #[test]
