@@ -369,8 +369,16 @@ pub fn lead_for(
             let shown = state_amount(value, r.scale.as_deref(), reading, concept);
             let period = period_words(r, column, &asked_columns);
             // The row's own label: what is cited is what is named.
+            // The row's own label when it is a plain name ("Payment of dividends to
+            // stockholders"); the concept's when the label carries notes or amounts
+            // ("Accounts receivable, net of allowance of $87 at July 27, 2024").
             let label = match display_label(&r.label) {
-                l if l.is_empty() => concept.label.clone(),
+                l if l.is_empty()
+                    || l.chars().any(|c| c.is_ascii_digit())
+                    || l.split_whitespace().count() > 7 =>
+                {
+                    capitalise(&concept.label)
+                }
                 l => l,
             };
             sentences.push(format!("{}{period}: {shown} {markers}", capitalise(&label)));

@@ -234,9 +234,15 @@ pub fn defined_metric(
     let mut cell = |id: String, concept_id: &str, fiscal_year: Option<i32>| -> Option<String> {
         let concept = table.get(concept_id)?;
         let year = fiscal_year.map(|y| y + columns.offset).or(columns.year);
+        let has_year = |r: &&RowMatch| {
+            let column = r.row.column_for(year, columns.months);
+            column.is_some_and(|c| {
+                year.is_none() || r.row.columns.get(c).and_then(|h| h.year) == year
+            })
+        };
         // A balance is read from the balance sheet, not from the cash flow statement's
-        // change in it ("Inventories | (251)"), when the statement has the row.
-        let in_own_statement = rows.iter().any(|r| {
+        // change in it ("Inventories | (251)"), when the statement has the year's row.
+        let in_own_statement = rows.iter().filter(has_year).any(|r| {
             r.concept_id == concept_id
                 && concept.statement.is_some()
                 && r.row.statement == concept.statement
@@ -244,13 +250,8 @@ pub fn defined_metric(
         let best = rows
             .iter()
             .filter(|r| r.concept_id == concept_id)
+            .filter(has_year)
             .filter(|r| !in_own_statement || r.row.statement == concept.statement)
-            .filter(|r| {
-                let column = r.row.column_for(year, columns.months);
-                column.is_some_and(|c| {
-                    year.is_none() || r.row.columns.get(c).and_then(|h| h.year) == year
-                })
-            })
             .max_by(|a, b| {
                 a.strength(concept.statement, year, columns.months)
                     .total_cmp(&b.strength(concept.statement, year, columns.months))

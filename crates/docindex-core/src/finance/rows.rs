@@ -139,7 +139,8 @@ impl RowMatch {
                 };
             }
         }
-        s - 0.1 * self.phrasing as f64
+        // Capped: a concept with many phrasings does not sink a row its filer tagged.
+        s - 0.1 * self.phrasing.min(8) as f64
     }
 }
 
@@ -595,8 +596,7 @@ pub fn find_tagged_rows(
         }
         for &c in &tags_here {
             if !matched.iter().any(|(mc, _, _)| *mc == c) {
-                // The tag names the concept itself: no phrasing is more specific.
-                matched.push((c, 0, false));
+                matched.push((c, concepts[c].line_items.len(), false));
             }
         }
         if matched.is_empty() {
