@@ -36,7 +36,7 @@ for wording in builtin heldout heldout-b; do
   code=0
   python3 tests/eval/xbrl_eval.py "$work/xbrl-$wording.json" --docindex "$bin" --library "$lib" \
     --quiet --min-right "$(python3 -c "import tomllib;print(tomllib.load(open('tests/eval/floors.toml','rb'))['xbrl-$wording']['right'])")" \
-    --min-high-right 0.9 >"$work/xbrl.out" 2>&1 || code=$?
+    --min-high-right 0.85 >"$work/xbrl.out" 2>&1 || code=$?
   echo "xbrl ($wording): $(grep -E "^ALL|^HIGH wrong|^floor" "$work/xbrl.out" | tr -s ' ' | paste -sd ';' -)"
   [ "$code" -eq 0 ] || status=1
 done

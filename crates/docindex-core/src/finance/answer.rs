@@ -10,7 +10,7 @@ pub use super::located::{best_rows, locate_rows, LocatedRow};
 use super::metrics::{compute_metric, format_amount, MetricResult};
 use super::named::named_line_item;
 use super::parts::{asks_for_share, names_a_part, narrows_the_figure, part_row};
-use super::rows::{normalise_label, RowMatch};
+use super::rows::{normalise_label, RowMatch, StatementRow};
 use super::sections::months_asked;
 use super::stating::{
     capitalise, company_share_of, display_label, is_attributed, line_item_figure, metric_figure,
@@ -363,7 +363,13 @@ pub fn lead_for(
                     lead.missing.push(missing);
                 }
             }
-        } else if let Some(value) = r.values.get(column).copied().flatten() {
+        } else if let Some(value) = r
+            .values
+            .get(column)
+            .copied()
+            .flatten()
+            .filter(|_| states_an_amount(r, column))
+        {
             // The figure first, in the unit asked, then the row it comes from.
             let value = if concept.outflow { value.abs() } else { value };
             let shown = state_amount(value, r.scale.as_deref(), reading, concept);
@@ -504,6 +510,17 @@ fn defined_lead(
         ),
         result,
     )))
+}
+
+/// Whether a row's cell is an amount a headline may restate in a unit: not a ratio or a
+/// percentage a table "(in millions)" also prints ("Total capital ratio | 17.3").
+fn states_an_amount(row: &StatementRow, column: usize) -> bool {
+    let label = row.label.to_lowercase();
+    let printed = row.printed.get(column).map(String::as_str).unwrap_or("");
+    !printed.contains('%')
+        && !["ratio", "margin", "rate", "percent", "%", "yield", "days"]
+            .iter()
+            .any(|w| label.contains(w))
 }
 
 /// Whether the question asks for a kind of figure the lead does not state: a ratio, margin

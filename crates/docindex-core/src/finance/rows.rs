@@ -139,8 +139,7 @@ impl RowMatch {
                 };
             }
         }
-        // Capped: a concept with many phrasings does not sink a row its filer tagged.
-        s - 0.1 * self.phrasing.min(8) as f64
+        s - 0.1 * self.phrasing as f64
     }
 }
 
@@ -596,7 +595,9 @@ pub fn find_tagged_rows(
         }
         for &c in &tags_here {
             if !matched.iter().any(|(mc, _, _)| *mc == c) {
-                matched.push((c, concepts[c].line_items.len(), false));
+                // Ranked below the concept's phrasings, but capped: a concept with many
+                // phrasings does not sink a row its filer tagged.
+                matched.push((c, concepts[c].line_items.len().min(8), false));
             }
         }
         if matched.is_empty() {

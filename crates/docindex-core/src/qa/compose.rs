@@ -307,14 +307,20 @@ fn compose(
             )
             .ok()
         });
-        COUNT.as_ref().is_some_and(|re| {
-            re.captures_iter(sentence).any(|c| {
-                concepts_of(&c[1])
-                    .iter()
-                    .flatten()
-                    .any(|stem| stems.contains(stem))
+        // A year ("2022 Employee Stock Plan") and a table row count nothing.
+        !is_table_row(sentence)
+            && COUNT.as_ref().is_some_and(|re| {
+                re.captures_iter(sentence).any(|c| {
+                    let number = c[0].split_whitespace().next().unwrap_or("");
+                    let year =
+                        number.len() == 4 && (number.starts_with("19") || number.starts_with("20"));
+                    !year
+                        && concepts_of(&c[1])
+                            .iter()
+                            .flatten()
+                            .any(|stem| stems.contains(stem))
+                })
             })
-        })
     };
     let mut candidates: Vec<Candidate> = Vec::new();
     for (p, passage) in passages.iter().enumerate() {
