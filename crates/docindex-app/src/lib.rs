@@ -3,6 +3,9 @@
 //! parallelism and the library location; the core stays free of I/O.
 
 pub mod ask;
+mod error;
+mod file_progress;
+use file_progress::FileProgress;
 pub mod eval;
 pub mod export;
 pub mod links;
@@ -17,15 +20,14 @@ pub mod vectors;
 
 use docindex_core::embed::{EmbedError, Embedder};
 use docindex_core::enhance::LlmOptions;
-use docindex_core::llm::cache::CacheError;
-use docindex_core::llm::{Llm, LlmError};
+use docindex_core::llm::Llm;
 use docindex_core::model::{DocumentIndex, SourceFormat};
 use docindex_core::pipeline::{doc_id_for, sha256_hex};
 use docindex_core::progress::{ProgressSink, Stage};
 use docindex_core::store::{DocumentStore, DocumentSummary};
-use docindex_core::{Fault, IndexSettings, IndexTools, IngestError};
+use docindex_core::{IndexSettings, IndexTools, IngestError};
 use docindex_pdf::PdfiumReader;
-use docindex_store::{SqliteStore, StoreError};
+use docindex_store::SqliteStore;
 pub use model::{CacheChoice, ModelConfig};
 use rayon::prelude::*;
 use std::panic::AssertUnwindSafe;
@@ -33,107 +35,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use thiserror::Error;
 
-/// Errors of the application layer; `fault()` says whose fault each is.
-#[derive(Debug, Error)]
-pub enum AppError {
-    #[error("{path}: {source}")]
-    File { path: PathBuf, source: IngestError },
-    #[error("{path}: cannot read the file: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot create the library folder {path}: {source}")]
-    LibraryDir {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error("no document '{0}' in the library (use `docindex list` to see ids and names)")]
-    UnknownDocument(String),
-    #[error("'{query}' matches several documents: {matches}")]
-    AmbiguousDocument { query: String, matches: String },
-    #[error("document {doc} has no node '{node}'")]
-    UnknownNode { doc: String, node: String },
-    #[error("cannot start worker threads: {0}")]
-    Threads(String),
-    /// The model could not be set up (bad model string, missing key or region).
-    #[error("{0}")]
-    Llm(LlmError),
-    #[error("{0}")]
-    Cache(CacheError),
-    #[error("settings: {0}")]
-    Settings(String),
-    #[error("{0}")]
-    Embed(EmbedError),
-    #[error("{0}")]
-    Finance(docindex_core::finance::FinanceError),
-    #[error(transparent)]
-    Question(docindex_core::question::QuestionError),
-    #[error("{0}")]
-    Topic(docindex_core::provenance::topics::TopicError),
-    #[error("{0}")]
-    Companies(docindex_core::companies::CompaniesDataError),
-    /// The copy of an indexed PDF (for its page view) could not be written.
-    #[error("cannot keep a copy of the PDF at {path} for its page view: {source}")]
-    KeepSource {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    /// A document's pages cannot be shown; the reason says what to do.
-    #[error("{doc}: cannot show its pages: {reason}")]
-    PageSource { doc: String, reason: String },
-    /// The vector store outside the library (Chroma) is misnamed, down, slow or refused.
-    #[error("{0}")]
-    VectorStore(docindex_core::vectors::VectorStoreError),
-    /// Indexing one file panicked: our bug, contained to that file.
-    #[error(
-        "{path}: indexing stopped on an internal error ({message}); this is a bug in \
-         docindex, not a fault of the file: please report it with the file. Nothing of \
-         this file was stored; the other files were indexed"
-    )]
-    Panicked { path: PathBuf, message: String },
-    /// A search panicked outside its dense leg (which is dropped alone): our bug.
-    #[error(
-        "the search for {query:?} stopped on an internal error ({message}); this is a bug \
-         in docindex: please report it with the query"
-    )]
-    SearchPanicked { query: String, message: String },
-}
-
-impl AppError {
-    pub fn fault(&self) -> Fault {
-        match self {
-            AppError::File { source, .. } => source.fault(),
-            AppError::Read { .. }
-            | AppError::UnknownDocument(_)
-            | AppError::AmbiguousDocument { .. }
-            | AppError::UnknownNode { .. }
-            | AppError::PageSource { .. } => Fault::User,
-            AppError::Store(StoreError::Corrupt(_)) => Fault::Bug,
-            AppError::LibraryDir { .. }
-            | AppError::Store(_)
-            | AppError::Threads(_)
-            | AppError::KeepSource { .. }
-            | AppError::Cache(_) => Fault::Runtime,
-            AppError::Llm(e) => e.fault(),
-            AppError::Settings(_) => Fault::User,
-            AppError::Embed(_) => Fault::Runtime,
-            AppError::Finance(e) => e.fault(),
-            AppError::Question(e) => e.fault(),
-            AppError::Topic(e) => e.fault(),
-            AppError::Companies(_)
-            | AppError::Panicked { .. }
-            | AppError::SearchPanicked { .. } => Fault::Bug,
-            AppError::VectorStore(e) => e.fault(),
-        }
-    }
-}
-
-pub type Result<T, E = AppError> = std::result::Result<T, E>;
+pub use error::{AppError, Result};
 
 /// Where the library lives unless told otherwise: `$DOCINDEX_LIBRARY`, else the OS data
 /// directory (`~/.local/share/docindex` on Linux).
@@ -771,55 +674,6 @@ impl Library {
             Ok(false) => {}
             Err(e) => tracing::warn!("search statistics not refreshed: {e}"),
         }
-    }
-}
-
-/// Progress of one file, forwarded as events; cancelled by the library's flag.
-struct FileProgress<'a> {
-    path: &'a Path,
-    on_event: &'a (dyn Fn(IndexEvent) + Sync),
-    cancel: &'a AtomicBool,
-    /// The stage running and when it began, so the log shows each stage's time.
-    current: Option<(Stage, Instant)>,
-}
-
-impl FileProgress<'_> {
-    /// Log the stage that just ended, with its time.
-    fn close_stage(&mut self) {
-        if let Some((stage, began)) = self.current.take() {
-            tracing::info!(stage = ?stage, millis = began.elapsed().as_millis() as u64, "stage done");
-        }
-    }
-}
-
-impl Drop for FileProgress<'_> {
-    fn drop(&mut self) {
-        self.close_stage();
-    }
-}
-
-impl ProgressSink for FileProgress<'_> {
-    fn stage(&mut self, stage: Stage, done: u64, total: u64) {
-        if self.current.map(|(s, _)| s) != Some(stage) {
-            self.close_stage();
-            self.current = Some((stage, Instant::now()));
-        }
-        (self.on_event)(IndexEvent::Progress {
-            path: self.path,
-            stage,
-            done,
-            total,
-        });
-    }
-    fn message(&mut self, stage: Stage, text: &str) {
-        (self.on_event)(IndexEvent::Message {
-            path: self.path,
-            stage,
-            text,
-        });
-    }
-    fn cancelled(&self) -> bool {
-        self.cancel.load(Ordering::SeqCst)
     }
 }
 

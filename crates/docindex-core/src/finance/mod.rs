@@ -12,6 +12,7 @@ pub mod named;
 pub mod parts;
 pub mod rows;
 pub mod sections;
+mod statement_names;
 mod stating;
 
 pub use answer::{
