@@ -32,7 +32,7 @@ for wording in builtin heldout heldout-b; do
   templates=()
   [ "$wording" = builtin ] || templates=(--templates "tests/eval/xbrl-templates-$wording.json")
   python3 tests/eval/xbrl_questions.py "${tenks[@]}" --per-filing 40 --seed 11 \
-    "${templates[@]}" -o "$work/xbrl-$wording.json" >/dev/null
+    "${templates[@]}" -o "$work/xbrl-$wording.json" >/dev/null 2>&1
   code=0
   python3 tests/eval/xbrl_eval.py "$work/xbrl-$wording.json" --docindex "$bin" --library "$lib" \
     --quiet --min-right "$(python3 -c "import tomllib;print(tomllib.load(open('tests/eval/floors.toml','rb'))['xbrl-$wording']['right'])")" \

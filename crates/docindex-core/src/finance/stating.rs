@@ -277,9 +277,7 @@ pub(super) fn display_label(label: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ");
     // A PDF's dot leaders ("Total current liabilities......") end no label.
-    let cleaned = cleaned
-        .trim_end_matches(|c: char| matches!(c, ':' | '.' | '…' | ' '))
-        .to_string();
+    let cleaned = cleaned.trim_end_matches([':', '.', '…', ' ']).to_string();
     let shouting =
         cleaned.chars().any(char::is_alphabetic) && !cleaned.chars().any(char::is_lowercase);
     match shouting {
