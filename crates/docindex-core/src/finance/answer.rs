@@ -251,24 +251,13 @@ pub fn lead_for(
                 }
             }
             // Headings once, after the period; each operand's row after its value.
-            let mut heading_markers = String::new();
-            let mut row_markers: Vec<(usize, String)> = Vec::new();
-            for operand in &result.operands {
-                if let Some(row) = doc_rows
+            let (heading_markers, row_markers) = citer.cite_operands(&result, &doc_rows);
+            stated_items.extend(
+                result
+                    .operands
                     .iter()
-                    .find(|r| r.matched.row.start == operand.row.start)
-                {
-                    let (headings, marker) = citer.cite_row_parts(row);
-                    if let Some(h) = headings {
-                        let h = format!("[{h}]");
-                        if !heading_markers.contains(&h) {
-                            heading_markers.push_str(&h);
-                        }
-                    }
-                    row_markers.push((operand.row.start, format!(" [{marker}]")));
-                }
-                stated_items.push(operand.id.trim_end_matches(PRIOR_SUFFIX).to_string());
-            }
+                    .map(|o| o.id.trim_end_matches(PRIOR_SUFFIX).to_string()),
+            );
             let period = result
                 .operands
                 .first()
@@ -472,22 +461,7 @@ fn defined_lead(
             result.missing.join(", ")
         )));
     };
-    let mut heading_markers = String::new();
-    let mut row_markers: Vec<(usize, String)> = Vec::new();
-    for operand in &result.operands {
-        if let Some(row) = located
-            .iter()
-            .find(|r| r.matched.row.start == operand.row.start)
-        {
-            let (headings, marker) = citer.cite_row_parts(row);
-            if let Some(h) = headings.map(|h| format!("[{h}]")) {
-                if !heading_markers.contains(&h) {
-                    heading_markers.push_str(&h);
-                }
-            }
-            row_markers.push((operand.row.start, format!(" [{marker}]")));
-        }
-    }
+    let (heading_markers, row_markers) = citer.cite_operands(&result, &located);
     let worked = result.worked_with(&|o| {
         row_markers
             .iter()

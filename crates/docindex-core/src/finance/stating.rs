@@ -72,6 +72,33 @@ impl<'a> Citer<'a> {
         marker
     }
 
+    /// Cite each operand of `result` by its row in `rows`: the headings' markers once each
+    /// ("[1][3]"), and each operand row's marker (" [2]") by the row's start.
+    pub(super) fn cite_operands(
+        &mut self,
+        result: &MetricResult,
+        rows: &[LocatedRow],
+    ) -> (String, Vec<(usize, String)>) {
+        let mut heading_markers = String::new();
+        let mut row_markers: Vec<(usize, String)> = Vec::new();
+        for operand in &result.operands {
+            let Some(row) = rows
+                .iter()
+                .find(|r| r.matched.row.start == operand.row.start)
+            else {
+                continue;
+            };
+            let (headings, marker) = self.cite_row_parts(row);
+            if let Some(h) = headings.map(|h| format!("[{h}]")) {
+                if !heading_markers.contains(&h) {
+                    heading_markers.push_str(&h);
+                }
+            }
+            row_markers.push((operand.row.start, format!(" [{marker}]")));
+        }
+        (heading_markers, row_markers)
+    }
+
     /// The markers of a row's headings (when known) and of the row.
     pub(super) fn cite_row_parts(&mut self, row: &LocatedRow) -> (Option<usize>, usize) {
         let headings = row
