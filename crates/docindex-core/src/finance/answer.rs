@@ -14,7 +14,7 @@ use super::rows::{normalise_label, RowMatch, StatementRow};
 use super::sections::months_asked;
 use super::stating::{
     capitalise, company_share_of, display_label, is_attributed, line_item_figure, metric_figure,
-    period_words, printed_metric, row_sentence, scale_words, Citer,
+    period_words, printed_metric, row_sentence, scale_words, worked_cited, Citer,
 };
 use crate::model::DocumentIndex;
 use crate::qa::compare::StatedFigure;
@@ -279,13 +279,7 @@ pub fn lead_for(
                 }
                 None => result.shown.clone().unwrap_or_default(),
             };
-            let worked = result.worked_with(&|o| {
-                row_markers
-                    .iter()
-                    .find(|(start, _)| *start == o.row.start)
-                    .map(|(_, m)| m.clone())
-                    .unwrap_or_default()
-            });
+            let worked = worked_cited(&result, &row_markers);
             let heading_markers = match heading_markers.is_empty() {
                 true => String::new(),
                 false => format!(" {heading_markers}"),
@@ -462,13 +456,7 @@ fn defined_lead(
         )));
     };
     let (heading_markers, row_markers) = citer.cite_operands(&result, &located);
-    let worked = result.worked_with(&|o| {
-        row_markers
-            .iter()
-            .find(|(start, _)| *start == o.row.start)
-            .map(|(_, m)| m.clone())
-            .unwrap_or_default()
-    });
+    let worked = worked_cited(&result, &row_markers);
     let period = reading
         .latest_period()
         .map(|p| format!(" for {}", p.label()))

@@ -6,6 +6,7 @@
 use super::concepts::{Concept, MetricUnit};
 use super::metrics::format_amount;
 use super::rows::StatementRow;
+use super::stating::capitalise;
 use crate::model::DocumentIndex;
 use crate::question::{fiscal_offset, Operation, Question, Scale};
 
@@ -256,14 +257,6 @@ pub fn state_metric(value: f64, unit: MetricUnit, question: &Question) -> Option
         MetricUnit::Ratio => rounded(value, decimals),
         MetricUnit::Amount => return None,
     })
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 #[cfg(test)]

@@ -339,3 +339,15 @@ pub(super) fn capitalise(text: &str) -> String {
         None => String::new(),
     }
 }
+
+/// A metric's working with each operand's marker after its value (`row_markers` from
+/// [`Citer::cite_operands`]).
+pub(super) fn worked_cited(result: &MetricResult, row_markers: &[(usize, String)]) -> String {
+    result.worked_with(&|o| {
+        row_markers
+            .iter()
+            .find(|(start, _)| *start == o.row.start)
+            .map(|(_, m)| m.clone())
+            .unwrap_or_default()
+    })
+}
