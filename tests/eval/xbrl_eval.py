@@ -5,7 +5,9 @@ usage: xbrl_eval.py QUESTIONS.json --docindex PATH_TO_BINARY --library LIB_DIR
                     [--index FILES...] [-o RESULTS.json] [--limit N] [--family F]
 
 With --index, the files are first indexed: DOCINDEX --library LIB index FILE...
-Each question is then asked: DOCINDEX --library LIB --offline --json ask --doc DOC "QUESTION".
+Each question is then asked: DOCINDEX --library LIB --offline --json ask --doc DOC "QUESTION";
+with --library-wide, without --doc, as a user asks: the company the question names must
+choose the filing. --jobs N asks N questions at a time.
 
 An answer is RIGHT when the first figure it states matches the gold value:
 - citation markers [n], years 1990-2035, dates, section numbers (Item 7, Note 5, 10-K) and
@@ -222,7 +224,8 @@ def last_json(s):
 
 
 def ask(binary, library, doc, question, timeout):
-    cmd = [binary, "--library", library, "--offline", "--json", "ask", "--doc", doc, question]
+    scope = ["--doc", doc] if doc else []
+    cmd = [binary, "--library", library, "--offline", "--json", "ask", *scope, question]
     t0 = time.time()
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -258,6 +261,9 @@ def main():
     ap.add_argument("--doc", help="only questions on this document (file name or a prefix of it)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per question (default 600)")
     ap.add_argument("--quiet", action="store_true", help="no line per question")
+    ap.add_argument("--library-wide", action="store_true",
+                    help="ask without --doc: the question's company chooses the filing")
+    ap.add_argument("--jobs", type=int, default=1, help="questions asked at a time (default 1)")
     args = ap.parse_args()
 
     if args.index:
@@ -277,9 +283,13 @@ def main():
     if args.limit:
         questions = questions[:args.limit]
 
+    from concurrent.futures import ThreadPoolExecutor
+    pool = ThreadPoolExecutor(max_workers=max(1, args.jobs))
+    asked = pool.map(lambda q: ask(args.docindex, args.library,
+                                   None if args.library_wide else q["doc"],
+                                   q["question"], args.timeout), questions)
     rows = []
-    for i, q in enumerate(questions, 1):
-        obj, err, secs = ask(args.docindex, args.library, q["doc"], q["question"], args.timeout)
+    for i, (q, (obj, err, secs)) in enumerate(zip(questions, asked), 1):
         answer = (obj or {}).get("answer") or ""
         answered = bool(obj) and bool(obj.get("answered", bool(answer)))
         conf = (obj or {}).get("confidence") or {}

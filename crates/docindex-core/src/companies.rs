@@ -313,28 +313,48 @@ impl CompanyDirectory {
     }
 
     /// What `question` asks of each company it names: the question without the companies'
-    /// names and the words that frame a comparison ("Which company had higher total revenues,
-    /// Apple or Tesla?" → "total revenues"). Each company's filing answers it in its scope,
-    /// where the company is settled and its name would only count against a sentence.
+    /// names and, when it names several, without the words that frame their comparison
+    /// ("Which company had higher total revenues, Apple or Tesla?" → "total revenues?"). Each
+    /// company's filing answers it in its scope, where the company is settled and its name
+    /// would only count against a sentence. Everything else is kept as written (punctuation,
+    /// "and" in "cash and cash equivalents", the instruction sentences), so the question is
+    /// read the same way as if it had been asked of that filing alone.
     pub fn question_for_each(&self, question: &str) -> String {
-        let (_, tokens, claimed) = self.scan(question);
-        let kept: Vec<&str> = tokens
-            .iter()
-            .zip(&claimed)
-            .filter(|(token, claimed)| {
-                let word = token
-                    .trim_matches(|c: char| !c.is_alphanumeric())
-                    .to_lowercase();
-                !**claimed && !COMPARISON_WORDS.contains(&word.as_str())
-            })
-            .map(|(token, _)| *token)
-            .collect();
-        let text = kept.join(" ");
-        let text = text.trim_matches(|c: char| !c.is_alphanumeric() && c != '$');
+        let (mentions, tokens, claimed) = self.scan(question);
+        let compares = mentions.known.len() + mentions.absent.len() >= 2;
+        let mut out = String::with_capacity(question.len());
+        let mut copied_to = 0;
+        for (i, token) in tokens.iter().enumerate() {
+            let word = token
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            let framing = compares && COMPARISON_WORDS.contains(&word.as_str());
+            // "the revenue of Apple?": the preposition that led to the name goes with it.
+            let leads_to_name = !compares
+                && NAME_PREPOSITIONS.contains(&word.as_str())
+                && claimed_bare(&tokens, &claimed, i + 1);
+            if !claimed[i] && !framing && !leads_to_name {
+                continue;
+            }
+            let start = token.as_ptr() as usize - question.as_ptr() as usize;
+            out.push_str(&question[copied_to..start]);
+            // A sentence's end travels with the word that carried it ("… for Apple Inc. Round
+            // to …"), not an abbreviation's point ("Apple Inc. revenue").
+            let bare = token.trim_end_matches(['.', '!', ':']);
+            let next_opens_sentence = tokens
+                .get(i + 1)
+                .is_none_or(|t| t.chars().next().is_some_and(char::is_uppercase));
+            if next_opens_sentence || !token.ends_with('.') {
+                out.push_str(&token[bare.len()..]);
+            }
+            copied_to = start + token.len();
+        }
+        out.push_str(&question[copied_to..]);
+        let text = tidied(&out);
         if text.split_whitespace().count() < 2 {
             question.to_string()
         } else {
-            text.to_string()
+            text
         }
     }
 
@@ -390,6 +410,13 @@ impl CompanyDirectory {
                 }
             }
         }
+        // A legal form after a name is part of it ("Boeing Co's", "Cisco Systems, Inc.'s",
+        // "Intel Corporation"), never a company of its own.
+        for i in 1..tokens.len() {
+            if claimed[i - 1] && !claimed[i] && is_legal_form(tokens[i]) {
+                claimed[i] = true;
+            }
+        }
         // A capitalised possessive nobody knows ("Acme's margin") still names a company.
         for (i, token) in tokens.iter().enumerate() {
             if claimed[i] {
@@ -412,6 +439,31 @@ impl CompanyDirectory {
     }
 }
 
+/// Whether `token` is a company's legal form ("Inc.", "Co's", "Corporation", "plc").
+fn is_legal_form(token: &str) -> bool {
+    const FORMS: [&str; 14] = [
+        "inc",
+        "co",
+        "corp",
+        "corporation",
+        "company",
+        "ltd",
+        "limited",
+        "plc",
+        "llc",
+        "nv",
+        "sa",
+        "ag",
+        "se",
+        "lp",
+    ];
+    let bare = token
+        .trim_end_matches("'s")
+        .trim_end_matches("’s")
+        .trim_end_matches(['\'', '’']);
+    FORMS.contains(&compact(bare).as_str())
+}
+
 /// A ticker as people write one: "$KO", or two to five capitals ("TSLA", "BRK.B").
 fn ticker_written(token: &str) -> Option<String> {
     if let Some(rest) = token.strip_prefix('$') {
@@ -422,6 +474,47 @@ fn ticker_written(token: &str) -> Option<String> {
     let letters = bare.chars().filter(|c| c.is_ascii_alphabetic()).count();
     let upper = bare.chars().all(|c| c.is_ascii_uppercase() || c == '.');
     (upper && (2..=5).contains(&letters)).then(|| bare.to_string())
+}
+
+/// Prepositions that lead to a company's name at a question's end ("for Apple?").
+const NAME_PREPOSITIONS: &[&str] = &["for", "of", "at", "by"];
+
+/// Whether token `i` names a company without a possessive and ends its clause ("for
+/// Apple?", "of Tesla, in USD"), so the preposition before it goes with it.
+fn claimed_bare(tokens: &[&str], claimed: &[bool], i: usize) -> bool {
+    let Some(token) = tokens.get(i) else {
+        return false;
+    };
+    let possessive = token.ends_with("'s") || token.ends_with("’s");
+    claimed.get(i).copied().unwrap_or(false)
+        && !possessive
+        && (i + 1 == tokens.len() || !claimed.get(i + 1).copied().unwrap_or(false))
+}
+
+/// `text` with the gaps a removed word leaves closed: runs of spaces, a space before
+/// punctuation, commas left side by side, a clause left opening with a comma.
+fn tidied(text: &str) -> String {
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out = String::with_capacity(joined.len());
+    for c in joined.chars() {
+        if matches!(c, ',' | '.' | '?' | '!' | ':' | ';' | ')') {
+            while out.ends_with(' ') {
+                out.pop();
+            }
+            // ", ," and ", ?" keep only the stronger mark.
+            if out.ends_with(',') {
+                out.pop();
+            }
+            if out.is_empty() || (c == ',' && out.ends_with(['.', '?', '!', ':', '('])) {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out.replace("( ", "(")
+        .replace("()", "")
+        .trim_matches(|c: char| c == ',' || c.is_whitespace())
+        .to_string()
 }
 
 #[cfg(test)]
@@ -510,15 +603,40 @@ mod tests {
         let each = |q: &str| directory.question_for_each(q);
         assert_eq!(
             each("Which company had higher total revenues in its latest fiscal year, Apple or Tesla, and by how much?"),
-            "total revenues in latest fiscal year"
+            "total revenues in latest fiscal year?"
         );
         assert_eq!(
             each("Compare R&D spend at Apple, Microsoft and Tesla"),
             "R&D spend"
         );
+        // One company: only its name goes; the question's words and sentences stay as
+        // written, so its reading is the reading of the whole question.
         assert_eq!(
             each("What were JP Morgan's total deposits at June 30, 2023?"),
-            "total deposits June 30 2023"
+            "What were total deposits at June 30, 2023?"
+        );
+        assert_eq!(
+            each("Refer to Meta's consolidated balance sheet. What were the reported total current assets for 2023? Round to two decimals."),
+            "Refer to consolidated balance sheet. What were the reported total current assets for 2023? Round to two decimals."
+        );
+        assert_eq!(
+            each("From NKE's balance sheet: cash and cash equivalents, FY23, in billions of US dollars?"),
+            "From balance sheet: cash and cash equivalents, FY23, in billions of US dollars?"
+        );
+        for named in [
+            "Apple Inc.'s revenue",
+            "Tesla Inc revenue",
+            "Microsoft Corporation's revenue",
+        ] {
+            assert!(directory.mentions(named).absent.is_empty(), "{named}");
+        }
+        assert_eq!(
+            each("By how much did Apple Inc.'s revenue move between FY 2022 and FY 2023?"),
+            "By how much did revenue move between FY 2022 and FY 2023?"
+        );
+        assert_eq!(
+            each("What is the FY2024 capital expenditure amount (in USD millions) for Apple? Base your judgments on the cash flow statement."),
+            "What is the FY2024 capital expenditure amount (in USD millions)? Base your judgments on the cash flow statement."
         );
         assert_eq!(each("NKE revenue FY23"), "revenue FY23");
     }

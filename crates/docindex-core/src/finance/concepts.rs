@@ -242,7 +242,15 @@ impl ConceptTable {
             }
         }
         chosen.sort_by_key(|(_, at)| *at);
-        chosen.into_iter().map(|(c, _)| &self.concepts[c]).collect()
+        let mut asked: Vec<&Concept> = chosen.into_iter().map(|(c, _)| &self.concepts[c]).collect();
+        // "How much did X pay out in dividends?" asks the dividends, not the payout ratio: a
+        // question that asks an amount and names no kind of quotient is asked of the amounts
+        // it names.
+        let is_amount = |c: &Concept| c.unit.is_none_or(|u| u == MetricUnit::Amount);
+        if asks_an_amount(question) && asked.iter().any(|c| is_amount(c)) {
+            asked.retain(|c| is_amount(c));
+        }
+        asked
     }
 
     /// The line items a question needs: those it names, and the operands of the metrics it
@@ -273,6 +281,47 @@ impl ConceptTable {
         }
         out
     }
+}
+
+/// Whether `question` asks for an amount of money and names no kind of quotient ("How much
+/// did X pay out in dividends?", "… in USD millions"; not "What share of earnings was paid
+/// out?" nor "How much of its earnings …").
+fn asks_an_amount(question: &str) -> bool {
+    const QUOTIENTS: [&str; 14] = [
+        "ratio",
+        "margin",
+        "rate",
+        "percent",
+        "percentage",
+        "share",
+        "proportion",
+        "portion",
+        "turnover",
+        "yield",
+        "days",
+        "times",
+        "multiple",
+        "fraction",
+    ];
+    const MONEY: [&str; 8] = [
+        "usd",
+        "dollars",
+        "dollar",
+        "millions",
+        "billions",
+        "thousands",
+        "million",
+        "billion",
+    ];
+    let lower = question.to_lowercase();
+    let words = crate::search::words(&lower);
+    if lower.contains('%') || words.iter().any(|w| QUOTIENTS.contains(&w.as_str())) {
+        return false;
+    }
+    let how_much = lower
+        .match_indices("how much")
+        .any(|(at, m)| !lower[at + m.len()..].trim_start().starts_with("of "));
+    how_much || lower.contains('$') || words.iter().any(|w| MONEY.contains(&w.as_str()))
 }
 
 #[cfg(test)]
@@ -380,5 +429,22 @@ mod tests {
             items,
             ["current_assets", "inventories", "current_liabilities"]
         );
+    }
+
+    #[test]
+    fn an_amount_asked_is_the_amount_not_a_quotient_of_it() {
+        assert_eq!(
+            ids("How much did Colgate pay out in dividends last year?"),
+            ["dividends_paid"]
+        );
+        assert_eq!(
+            ids("Dividends paid out, FY2023, in USD millions?"),
+            ["dividends_paid"]
+        );
+        assert!(
+            ids("What share of its earnings did Colgate pay out in dividends?")
+                .contains(&"payout_ratio".to_string())
+        );
+        assert_eq!(ids("What was the dividend payout ratio?"), ["payout_ratio"]);
     }
 }

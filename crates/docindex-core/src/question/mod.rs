@@ -245,17 +245,35 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
 /// Whether a sentence only lists where to look ("the statement of financial position and the
 /// cash flow statement."), as the resources of an instruction before it.
 fn names_only_sources(sentence: &str, v: &Vocabulary) -> bool {
-    let mut rest = sentence.to_string();
+    // ASCII lowercasing keeps byte offsets, so the names found mark the written sentence.
+    let mut lower = sentence.to_ascii_lowercase();
+    let mut written = sentence.to_string();
     let mut named = false;
     for names in &v.statements {
         for name in &names.names {
-            if rest.contains(name.as_str()) {
+            while let Some(at) = lower.find(name.as_str()) {
                 named = true;
-                rest = rest.replace(name.as_str(), " ");
+                let blank = " ".repeat(name.len());
+                lower.replace_range(at..at + name.len(), &blank);
+                written.replace_range(at..at + name.len(), &blank);
             }
         }
     }
-    const FILLER: [&str; 10] = [
+    // Whose statement it is ("Refer to Meta Platforms, Inc.'s balance sheet."): a proper
+    // name or a possessive is no content.
+    let rest: String = written
+        .split_whitespace()
+        .filter(|w| {
+            !(w.ends_with("'s")
+                || w.ends_with("’s")
+                || w.chars().next().is_some_and(char::is_uppercase))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    // Words that only point at a source ("Refer to the consolidated balance sheet.", "Work
+    // from the statement of operations.", "Use its cash flow statement only.").
+    const FILLER: [&str; 31] = [
         "the",
         "and",
         "only",
@@ -266,6 +284,27 @@ fn names_only_sources(sentence: &str, v: &Vocabulary) -> bool {
         "or",
         "statement",
         "statements",
+        "consolidated",
+        "refer",
+        "referring",
+        "to",
+        "see",
+        "use",
+        "using",
+        "look",
+        "looking",
+        "at",
+        "consult",
+        "check",
+        "work",
+        "working",
+        "from",
+        "in",
+        "per",
+        "your",
+        "as",
+        "source",
+        "company's",
     ];
     named
         && rest
@@ -316,7 +355,8 @@ fn without_source_clause(sentence: &str, v: &Vocabulary) -> String {
     if !opens {
         return sentence.to_string();
     }
-    let Some(comma) = sentence.find(',') else {
+    // The clause ends at its comma, or at a colon ("From the balance sheet: cash …").
+    let Some(comma) = sentence.find([',', ':']) else {
         return sentence.to_string();
     };
     let clause = &lower[..comma];
@@ -476,14 +516,19 @@ impl Question {
             }
             // A sentence that asks for a unit or a rounding ("Answer in USD millions.",
             // "Round to the nearest whole number.") instructs too.
-            let instructs = holds_any_prefix(&lower_sentence, &v.instruction_markers)
-                || names_only_sources(&lower_sentence, v)
-                || v.roundings
-                    .iter()
-                    .any(|r| holds_any(&lower_sentence, &r.phrases))
+            // A sentence that names a period is the question's, whatever unit it asks
+            // ("Boeing stockholders' equity, 2022, in $ mn.").
+            let asks_unit_only = (v
+                .roundings
+                .iter()
+                .any(|r| holds_any(&lower_sentence, &r.phrases))
                 || v.scales
                     .iter()
-                    .any(|s| holds_any(&lower_sentence, &s.phrases));
+                    .any(|s| holds_any(&lower_sentence, &s.phrases)))
+                && periods::periods_in(&sentence).is_empty();
+            let instructs = holds_any_prefix(&lower_sentence, &v.instruction_markers)
+                || names_only_sources(&sentence, v)
+                || asks_unit_only;
             let cleaned = without_unit_words(&without_source_clause(&sentence, v), v);
             if instructs && !asks(&cleaned) {
                 continue;
@@ -728,11 +773,21 @@ mod tests {
             "You are a financial analyst. What is Apple's FY2024 current ratio? Base your judgments on the information provided primarily in the balance sheet.",
             "Answer the following question to the best of your abilities: What is Apple's FY2024 current ratio? Round your answer to two decimal places.",
             "Please utilize information provided primarily within the balance sheet. What is Apple's FY2024 current ratio?",
+            "Refer to Apple's consolidated balance sheet. What is Apple's FY2024 current ratio?",
+            "Work from the consolidated balance sheet. What is Apple's FY2024 current ratio?",
         ] {
             let q = read(wrapped);
             assert_eq!(q.content, plain.content, "{wrapped}");
             assert_eq!(q.periods, plain.periods);
             assert_eq!(q.operation, plain.operation);
         }
+    }
+
+    #[test]
+    fn a_terse_request_with_a_period_and_a_unit_is_the_question() {
+        let q = read("For my model: Boeing stockholders' equity, 2022, in $ mn. No decimals.");
+        assert_eq!(q.content, "Boeing stockholders' equity, 2022.");
+        assert_eq!(q.scale, Some(Scale::Millions));
+        assert_eq!(q.periods[0].year, 2022);
     }
 }
