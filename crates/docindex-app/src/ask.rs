@@ -163,8 +163,14 @@ impl Library {
             self.store_result("answer", &key, &answer);
             return Ok(answer);
         }
+        // A count ("How many people …?") is often stated in a sentence that does not repeat
+        // the question's noun ("total workforce was approximately 171,000"): read further.
+        let read_at_most = match reading.content.to_lowercase().contains("how many") {
+            true => 40,
+            false => 20,
+        };
         let order = reading_order(&results.hits, 3);
-        let chosen: Vec<_> = order.into_iter().take(20).collect();
+        let chosen: Vec<_> = order.into_iter().take(read_at_most).collect();
         on_event(AskEvent::Step(&format!(
             "reading {} passage(s) from {} section(s)",
             chosen.len(),

@@ -287,3 +287,56 @@ fn a_row_the_question_names_in_the_filings_words_is_stated_from_its_cells() {
         debt.answer
     );
 }
+
+/// A statement that prints no unit (Johnson & Johnson's says "(Dollars in Millions)" only
+/// above the page) still has one: the scale its filer tagged the cells with. Asked in
+/// billions, the figure is converted from it rather than left in an unknown unit.
+#[test]
+fn a_statements_unit_comes_from_its_tagged_scale_when_it_prints_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("untitled_10-K.html");
+    let cell = |concept: &str, context: &str, value: &str| {
+        format!(
+            r#"<ix:nonFraction name="us-gaap:{concept}" contextRef="{context}" unitRef="usd" decimals="-6" scale="6" format="ixt:num-dot-decimal">{value}</ix:nonFraction>"#
+        )
+    };
+    let html = format!(
+        r#"<html xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"><body>
+<p style="font-weight:bold">Consolidated Statements of Cash Flows</p>
+<table>
+<tr><td></td><td>2023</td><td>2022</td></tr>
+<tr><td>Net earnings</td><td>{}</td><td>{}</td></tr>
+<tr><td>Net cash flows from operating activities</td><td>{}</td><td>{}</td></tr>
+</table>
+<p>The accompanying notes are an integral part of these statements.</p>
+</body></html>"#,
+        cell("NetIncomeLoss", "FY2023", "35,153"),
+        cell("NetIncomeLoss", "FY2022", "17,941"),
+        cell(
+            "NetCashProvidedByUsedInOperatingActivities",
+            "FY2023",
+            "22,791"
+        ),
+        cell(
+            "NetCashProvidedByUsedInOperatingActivities",
+            "FY2022",
+            "21,194"
+        ),
+    );
+    std::fs::write(&path, html).unwrap();
+    let mut library = Library::open(&dir.path().join("lib"), IndexSettings::default()).unwrap();
+    for report in library.index_paths(&[path], 1, &|_| {}).unwrap() {
+        report.result.unwrap();
+    }
+    let doc = library.list().unwrap()[0].doc_id.clone();
+    let answer = check_answer(
+        &library,
+        "What was cash from operations in 2023? Answer in USD billions.",
+        &doc,
+    );
+    assert!(
+        answer.answer.contains("$22.79 billion"),
+        "{}",
+        answer.answer
+    );
+}

@@ -134,8 +134,6 @@ const COMPARISON_WORDS: &[&str] = &[
     "or",
     "and",
     "by",
-    "how",
-    "much",
     "did",
     "does",
     "do",
@@ -328,7 +326,18 @@ impl CompanyDirectory {
             let word = token
                 .trim_matches(|c: char| !c.is_alphanumeric())
                 .to_lowercase();
-            let framing = compares && COMPARISON_WORDS.contains(&word.as_str());
+            // "… and by how much?" frames the comparison; "How much did A and B pay?" and
+            // "How many people do A and B employ?" ask each company for its amount.
+            let by_how_much = |at: usize| {
+                let lower = |k: usize| tokens.get(k).map(|t| t.to_lowercase());
+                at >= 1
+                    && lower(at - 1).as_deref() == Some("by")
+                    && lower(at).as_deref() == Some("how")
+            };
+            let framing = compares
+                && (COMPARISON_WORDS.contains(&word.as_str())
+                    || (word == "how" && by_how_much(i))
+                    || (word == "much" && i >= 1 && by_how_much(i - 1)));
             // "the revenue of Apple?": the preposition that led to the name goes with it.
             let leads_to_name = !compares
                 && NAME_PREPOSITIONS.contains(&word.as_str())
@@ -608,6 +617,14 @@ mod tests {
         assert_eq!(
             each("Compare R&D spend at Apple, Microsoft and Tesla"),
             "R&D spend"
+        );
+        assert_eq!(
+            each("How much did Apple and Tesla pay out in dividends last year?"),
+            "How much pay out in dividends last year?"
+        );
+        assert_eq!(
+            each("How many employees do Apple and Tesla have?"),
+            "How many employees?"
         );
         // One company: only its name goes; the question's words and sentences stay as
         // written, so its reading is the reading of the whole question.

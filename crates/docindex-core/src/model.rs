@@ -246,6 +246,10 @@ pub struct TaggedFact {
     /// The us-gaap element's local name.
     pub concept: String,
     pub span: Span,
+    /// The power of ten the displayed figure is scaled by (6: in millions), as the filer
+    /// tagged it; `None` when untagged or stored before scales were kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<i32>,
 }
 
 /// A ~200-token piece of one node's own text, with context for embedding.

@@ -467,6 +467,7 @@ fn index_canonical(
             Some(TaggedFact {
                 concept: local.to_string(),
                 span: map.span(span.start, span.end),
+                scale: f.scale,
             })
         })
         .collect();

@@ -169,12 +169,13 @@ impl SqliteStore {
 
     fn load_facts(&self, doc_id: &str) -> Result<Vec<TaggedFact>> {
         self.rows_of(
-            "SELECT concept, start_char, end_char FROM facts WHERE doc_id = ?1 ORDER BY rowid",
+            "SELECT concept, start_char, end_char, scale FROM facts WHERE doc_id = ?1 ORDER BY rowid",
             doc_id,
             |r| {
                 Ok(TaggedFact {
                     concept: r.get(0)?,
                     span: span_at(r, 1)?,
+                    scale: r.get(3)?,
                 })
             },
         )

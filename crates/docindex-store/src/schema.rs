@@ -298,6 +298,11 @@ CREATE TRIGGER node_search_changes_counted AFTER UPDATE ON node_search
 ALTER TABLE term_counts_state ADD COLUMN removals INTEGER NOT NULL DEFAULT -1;
 ALTER TABLE term_counts_state ADD COLUMN last_rowid INTEGER NOT NULL DEFAULT -1;
 "#,
+    // The scale the filer tagged each fact with (6: in millions): a statement that prints
+    // no unit still has one.
+    r#"
+ALTER TABLE facts ADD COLUMN scale INTEGER;
+"#,
 ];
 
 impl SqliteStore {

@@ -178,7 +178,7 @@ impl SqliteStore {
                 ])?;
             }
             let mut fact_stmt = tx.prepare(
-                "INSERT INTO facts (doc_id, concept, start_char, end_char) VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO facts (doc_id, concept, start_char, end_char, scale) VALUES (?1, ?2, ?3, ?4, ?5)",
             )?;
             for f in &doc.facts {
                 fact_stmt.execute(params![
@@ -186,6 +186,7 @@ impl SqliteStore {
                     f.concept,
                     f.span.start_char as i64,
                     f.span.end_char as i64,
+                    f.scale,
                 ])?;
             }
             let mut image_stmt = tx.prepare("INSERT INTO images (doc_id, page, left, bottom, right, top, at_char, node_id, caption) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")?;

@@ -185,7 +185,9 @@ impl ConceptTable {
     /// the question's stems.
     fn phrasings_in(&self, question: &str) -> (Vec<String>, Vec<(usize, usize, usize)>) {
         let stemmer = Stemmer::create(Algorithm::English);
-        let question_stems = phrase_stems(&stemmer, question);
+        // "Based on the cash flow statement, what were its dividends?" asks no cash.
+        let question = crate::question::without_statement_names(question);
+        let question_stems = phrase_stems(&stemmer, &question);
         let mut found: Vec<(usize, usize, usize)> = Vec::new();
         for (c, wanted) in &self.phrasings {
             if wanted.len() > question_stems.len() {
@@ -446,5 +448,21 @@ mod tests {
                 .contains(&"payout_ratio".to_string())
         );
         assert_eq!(ids("What was the dividend payout ratio?"), ["payout_ratio"]);
+    }
+
+    #[test]
+    fn a_statement_named_as_the_source_is_no_concept_asked() {
+        assert_eq!(
+            ids("Based on the company's fiscal '23 cash flow statement, what were its dividends paid?"),
+            ["dividends_paid"]
+        );
+        assert_eq!(
+            ids("Based on its FY'21 statement of earnings, what were its research and development costs?"),
+            ["research_and_development"]
+        );
+        assert_eq!(
+            ids("What was its working capital ratio at fiscal year-end 2022?"),
+            ["current_ratio"]
+        );
     }
 }

@@ -31,6 +31,21 @@ impl LocatedRow {
     }
 }
 
+/// The unit the filer tagged the figures of the row at `start..end` with: "millions" for
+/// a scale of 6. `None` when no figure of the row is tagged with a money scale.
+fn tagged_scale(doc: &DocumentIndex, start: usize, end: usize) -> Option<String> {
+    doc.facts
+        .iter()
+        .filter(|f| (start..end).contains(&f.span.start_char))
+        .find_map(|f| match f.scale? {
+            3 => Some("thousands"),
+            6 => Some("millions"),
+            9 => Some("billions"),
+            _ => None,
+        })
+        .map(str::to_string)
+}
+
 fn page_at(doc: &DocumentIndex, ch: usize) -> Option<u32> {
     doc.pages
         .iter()
@@ -60,6 +75,11 @@ pub fn locate_rows(doc: &DocumentIndex, concepts: &[&Concept]) -> Vec<LocatedRow
         .collect();
     let mut out = Vec::new();
     for mut matched in find_tagged_rows(&doc.text, concepts, &tagged) {
+        // A statement that prints no unit ("(Dollars in Millions)" above the page's table)
+        // still tagged its figures with one.
+        if matched.row.scale.is_none() {
+            matched.row.scale = tagged_scale(doc, matched.row.start, matched.row.end);
+        }
         let Some(node) = node_at(&doc.nodes, matched.row.start) else {
             continue;
         };

@@ -24,6 +24,8 @@ struct Candidate {
     covered_text: String,
     /// For a table row: the char range of its column headings in the passage.
     headings: Option<(usize, usize)>,
+    /// For a "how many" question: the count of the thing asked the sentence gives.
+    count: Option<f64>,
 }
 
 /// What stands above a table row: the words of its caption, headings and row labels, and
@@ -300,27 +302,52 @@ fn compose(
     // "How many people do they employ?" is answered by a count of the thing asked ("67,317
     // employees"), not by any sentence with a figure.
     let wants_count = question.to_lowercase().contains("how many");
-    let counts_asked = |sentence: &str| -> bool {
-        static COUNT: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+    // The count of the thing asked a sentence gives ("79,400 employees", "total workforce
+    // was approximately 171,000"): the largest, when it gives several.
+    let count_asked = |sentence: &str| -> Option<f64> {
+        static AFTER: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+            regex::Regex::new(r"(?:^|[^$\d.,])(\d[\d,]*)\s+((?:[A-Za-z’'-]+\s+){0,2}[A-Za-z]+)")
+                .ok()
+        });
+        static BEFORE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
             regex::Regex::new(
-                r"\b\d[\d,.]*\s+(?:full-time\s+|total\s+|approximately\s+)?([A-Za-z]+)",
+                r"((?:[A-Za-z]+\s+){0,2}[A-Za-z]+)\s+(?:was|were|is|are|of|totaled|totalled|numbered|reached)\s+(?:approximately\s+|about\s+|roughly\s+|over\s+|more\s+than\s+|nearly\s+)?(\d[\d,]*)(?:[^\d%.,]|[.,](?:\s|$)|$)",
             )
             .ok()
         });
         // A year ("2022 Employee Stock Plan") and a table row count nothing.
-        !is_table_row(sentence)
-            && COUNT.as_ref().is_some_and(|re| {
-                re.captures_iter(sentence).any(|c| {
-                    let number = c[0].split_whitespace().next().unwrap_or("");
-                    let year =
-                        number.len() == 4 && (number.starts_with("19") || number.starts_with("20"));
-                    !year
-                        && concepts_of(&c[1])
-                            .iter()
-                            .flatten()
-                            .any(|stem| stems.contains(stem))
-                })
+        if is_table_row(sentence) {
+            return None;
+        }
+        // "13,000 Boeing employees", "23,000 new employees", "total workforce was …": the
+        // thing counted is one of a few words beside the number.
+        let asked = |nouns: &str| {
+            nouns.split_whitespace().any(|noun| {
+                concepts_of(noun)
+                    .iter()
+                    .flatten()
+                    .any(|stem| stems.contains(stem))
             })
+        };
+        let count = |number: &str| {
+            let year = number.len() == 4 && (number.starts_with("19") || number.starts_with("20"));
+            (!year)
+                .then(|| number.replace(',', "").parse::<f64>().ok())
+                .flatten()
+        };
+        let after = AFTER.as_ref().into_iter().flat_map(|re| {
+            re.captures_iter(sentence)
+                .filter(|c| asked(&c[2]))
+                .filter_map(|c| count(&c[1]))
+                .collect::<Vec<_>>()
+        });
+        let before = BEFORE.as_ref().into_iter().flat_map(|re| {
+            re.captures_iter(sentence)
+                .filter(|c| asked(&c[1]))
+                .filter_map(|c| count(&c[2]))
+                .collect::<Vec<_>>()
+        });
+        after.chain(before).reduce(f64::max)
     };
     let mut candidates: Vec<Candidate> = Vec::new();
     for (p, passage) in passages.iter().enumerate() {
@@ -371,6 +398,7 @@ fn compose(
             };
             let coverage = concept_coverage(&covered_text, &concepts);
             let has_figure = has_amount(sentence);
+            let count = wants_count.then(|| count_asked(sentence)).flatten();
             // A statement's row ("Total net sales | 391,035") is mostly the words asked
             // for: reward sentences whose words are the question's, not only many of them.
             let wordy: usize = words(sentence)
@@ -396,7 +424,7 @@ fn compose(
                 } else {
                     0.0
                 }
-                + if wants_count && counts_asked(sentence) {
+                + if wants_count && count.is_some() {
                     0.4
                 } else {
                     0.0
@@ -422,7 +450,16 @@ fn compose(
                 coverage,
                 covered_text,
                 headings: table.and_then(|t| t.headings),
+                count,
             });
+        }
+    }
+    // "How many people does it employ?": the whole is at least any part of it ("57,000
+    // employees … were union represented"), so the largest count of the thing asked wins.
+    let largest_count = candidates.iter().filter_map(|c| c.count).reduce(f64::max);
+    for c in &mut candidates {
+        if c.count.is_some() && c.count == largest_count {
+            c.score += 0.3;
         }
     }
     candidates.sort_by(|a, b| {

@@ -409,6 +409,20 @@ mod tests {
         let headings_only = &text[..text.find("\n\nMGM China").unwrap()];
         let answer = compose_extractive(question, &[passage(headings_only)], &concepts_of, 3);
         assert!(answer.citations.is_empty(), "{answer:?}");
+        // Boeing's 10-K for 2023: the risk factor's union members are part of the workforce
+        // the human-capital section counts; "how many" is answered by the whole.
+        let risk = "Approximately 57,000 employees, which constitute 33% of our total workforce, were union represented as of December 31, 2023 under collective bargaining agreements with varying durations and expiration dates.";
+        let human_capital = "As of December 31, 2023 and 2022, Boeing’s total workforce was approximately 171,000 and 156,000 with 14% and 13% located outside of the U.S. As of December 31, 2023, our workforce included approximately 57,000 union members.";
+        let answer = compose_extractive(
+            "How many employees?",
+            &[passage(risk), passage(human_capital)],
+            &concepts_of,
+            1,
+        );
+        assert!(
+            answer.citations[0].excerpt.contains("171,000"),
+            "{answer:?}"
+        );
         // A signature table's names and dates are no headings: they answer who signed.
         let signatures = "Pursuant to the requirements of the Securities Exchange Act of 1934, this report has been signed below.\n/s/ Luca Maestri | Senior Vice President, Chief Financial Officer (Principal Financial Officer) | November 1, 2024";
         let answer = compose_extractive(

@@ -421,6 +421,27 @@ fn without_unit_words(sentence: &str, v: &Vocabulary) -> String {
         .replace(" ,", ",")
 }
 
+/// `text` with the statements it names blanked out: "the cash flow statement", "the
+/// statement of earnings" say where to look, not what is asked (no cash, no earnings).
+pub fn without_statement_names(text: &str) -> String {
+    let Ok(v) = vocabulary() else {
+        return text.to_string();
+    };
+    // ASCII lowercasing keeps byte offsets, so the names found mark the written text.
+    let mut lower = text.to_ascii_lowercase();
+    let mut out = text.to_string();
+    for names in &v.statements {
+        for name in &names.names {
+            while let Some(at) = find_phrase(&lower, name) {
+                let blank = " ".repeat(name.len());
+                lower.replace_range(at..at + name.len(), &blank);
+                out.replace_range(at..at + name.len(), &blank);
+            }
+        }
+    }
+    out
+}
+
 impl Question {
     /// Read `text`.
     pub fn read(text: &str) -> Result<Question, QuestionError> {
@@ -775,6 +796,8 @@ mod tests {
             "Please utilize information provided primarily within the balance sheet. What is Apple's FY2024 current ratio?",
             "Refer to Apple's consolidated balance sheet. What is Apple's FY2024 current ratio?",
             "Work from the consolidated balance sheet. What is Apple's FY2024 current ratio?",
+            "What is Apple's FY2024 current ratio? Thanks!",
+            "Hi -- What is Apple's FY2024 current ratio? Many thanks.",
         ] {
             let q = read(wrapped);
             assert_eq!(q.content, plain.content, "{wrapped}");
