@@ -46,7 +46,7 @@ fn sqlite_cache_keeps_entries_across_reopening_until_they_expire() {
     assert_eq!(reopened.get("k1").unwrap().as_deref(), Some("v2"));
     // The library in the same file still opens and works.
     let store = docindex_store::SqliteStore::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 15);
+    assert_eq!(store.schema_version().unwrap(), 16);
 }
 
 /// A redis-server of our own on a free loopback port, stopped when dropped.
