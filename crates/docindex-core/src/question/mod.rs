@@ -245,20 +245,7 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
 /// Whether a sentence only lists where to look ("the statement of financial position and the
 /// cash flow statement."), as the resources of an instruction before it.
 fn names_only_sources(sentence: &str, v: &Vocabulary) -> bool {
-    // ASCII lowercasing keeps byte offsets, so the names found mark the written sentence.
-    let mut lower = sentence.to_ascii_lowercase();
-    let mut written = sentence.to_string();
-    let mut named = false;
-    for names in &v.statements {
-        for name in &names.names {
-            while let Some(at) = lower.find(name.as_str()) {
-                named = true;
-                let blank = " ".repeat(name.len());
-                lower.replace_range(at..at + name.len(), &blank);
-                written.replace_range(at..at + name.len(), &blank);
-            }
-        }
-    }
+    let (written, named) = blank_statement_names(sentence, v, |text, name| text.find(name));
     // Whose statement it is ("Refer to Meta Platforms, Inc.'s balance sheet."): a proper
     // name or a possessive is no content.
     let rest: String = written
@@ -427,19 +414,30 @@ pub fn without_statement_names(text: &str) -> String {
     let Ok(v) = vocabulary() else {
         return text.to_string();
     };
+    blank_statement_names(text, v, find_phrase).0
+}
+
+/// `text` with every statement name `find` finds in it blanked, and whether it found one.
+fn blank_statement_names(
+    text: &str,
+    v: &Vocabulary,
+    find: impl Fn(&str, &str) -> Option<usize>,
+) -> (String, bool) {
     // ASCII lowercasing keeps byte offsets, so the names found mark the written text.
     let mut lower = text.to_ascii_lowercase();
     let mut out = text.to_string();
+    let mut named = false;
     for names in &v.statements {
         for name in &names.names {
-            while let Some(at) = find_phrase(&lower, name) {
+            while let Some(at) = find(&lower, name) {
+                named = true;
                 let blank = " ".repeat(name.len());
                 lower.replace_range(at..at + name.len(), &blank);
                 out.replace_range(at..at + name.len(), &blank);
             }
         }
     }
-    out
+    (out, named)
 }
 
 impl Question {
