@@ -367,6 +367,71 @@ fn without_source_clause(sentence: &str, v: &Vocabulary) -> String {
 
 /// `sentence` without parentheses that only give the unit or rounding ("(in USD millions)",
 /// "(in %)") and without trailing unit clauses ("…, in USD billions").
+/// `text` without the scales it asks in, wherever they stand ("Total assets RTX FY 2023 USD
+/// mn", "Cisco capex FY23 $bn"): a unit is how to state the figure, never a word to search
+/// for or to cover. A scale after "in" takes the "in" with it.
+fn without_scale_phrases(text: &str, v: &Vocabulary) -> String {
+    let mut phrases: Vec<&str> = v
+        .scales
+        .iter()
+        .flat_map(|s| s.phrases.iter().map(String::as_str))
+        .collect();
+    phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    let mut out = text.to_string();
+    for phrase in phrases {
+        loop {
+            let lower = out.to_lowercase();
+            // Byte offsets of the lower-cased text are the text's only when lower-casing
+            // kept every character's length.
+            if lower.len() != out.len() {
+                return out;
+            }
+            let Some(at) = find_phrase(&lower, phrase) else {
+                break;
+            };
+            let end = at + phrase.len();
+            let before = lower[..at].trim_end();
+            let start = match before.strip_suffix(" in") {
+                Some(kept) => kept.len(),
+                None if before == "in" => 0,
+                None => at,
+            };
+            out.replace_range(start..end, " ");
+        }
+    }
+    out
+}
+
+/// `text` without the names of the filing it points at ("Form 10-K", "annual report"), with
+/// an article or possessive pronoun before them ("the", "its", "their").
+fn without_document_names(text: &str, v: &Vocabulary) -> String {
+    // ASCII lowercasing keeps byte offsets.
+    let mut lower = text.to_ascii_lowercase();
+    let mut out = text.to_string();
+    for name in &v.document_names {
+        while let Some(at) = find_phrase(&lower, name) {
+            // The word before, when it is one of `words`: where it starts.
+            let word_before = |end: usize, words: &[&str]| {
+                let before = lower[..end].trim_end();
+                words.iter().find_map(|w| {
+                    before
+                        .strip_suffix(w)
+                        .filter(|rest| rest.is_empty() || rest.ends_with(' '))
+                        .map(str::len)
+                })
+            };
+            let start = word_before(at, &["the", "its", "their", "his", "her"]).unwrap_or(at);
+            // "from the 10-K", "Per the annual report,": the pointer goes with the name.
+            let start = word_before(start, &["from", "in", "per", "of", "on", "according to"])
+                .unwrap_or(start);
+            let blank = " ".repeat(at + name.len() - start);
+            lower.replace_range(start..at + name.len(), &blank);
+            out.replace_range(start..at + name.len(), &blank);
+        }
+    }
+    out
+}
+
 fn without_unit_words(sentence: &str, v: &Vocabulary) -> String {
     let mut out = String::with_capacity(sentence.len());
     let mut rest = sentence;
@@ -400,9 +465,13 @@ fn without_unit_words(sentence: &str, v: &Vocabulary) -> String {
         Some(re) => re.replace_all(&out, "").into_owned(),
         None => out,
     };
+    let out = without_scale_phrases(&out, v);
+    let out = without_document_names(&out, v);
     let joined = out.split_whitespace().collect::<Vec<_>>().join(" ");
-    // "shareholders (in USD billions)?" leaves "shareholders ?".
+    // "shareholders (in USD billions)?" leaves "shareholders ?"; "Per the annual report,
+    // what …" leaves ", what …".
     joined
+        .trim_start_matches([',', ';', ':', ' '])
         .replace(" ?", "?")
         .replace(" .", ".")
         .replace(" ,", ",")
@@ -472,7 +541,8 @@ impl Question {
             .find(|r| holds_any(&lower, &r.phrases))
             .map(|r| r.decimals);
 
-        let mut content: Vec<String> = Vec::new();
+        // (sentence kept, whether it asks)
+        let mut content: Vec<(String, bool)> = Vec::new();
         let mut definition = None;
         for sentence in sentences(text) {
             let Some(sentence) = without_label(&sentence, v) else {
@@ -500,9 +570,22 @@ impl Question {
                     continue;
                 }
             }
+            // A sentence that asks for a unit or a rounding ("Answer in USD millions.",
+            // "Round to the nearest whole number.", "Use two decimals.") instructs too.
+            // A sentence that names a period is the question's, whatever unit it asks
+            // ("Boeing stockholders' equity, 2022, in $ mn.").
+            let asks_unit_only = (v
+                .roundings
+                .iter()
+                .any(|r| holds_any(&lower_sentence, &r.phrases))
+                || v.scales
+                    .iter()
+                    .any(|s| holds_any(&lower_sentence, &s.phrases)))
+                && periods::periods_in(&sentence).is_empty();
             // "Divide operating income by total revenue.", "Take gross profit as a share of
             // total revenue.": a definition of the metric asked, without its name.
             if !asks(&sentence)
+                && !asks_unit_only
                 && v.unnamed_definition_openers
                     .iter()
                     .any(|o| lower_sentence.starts_with(o.as_str()))
@@ -533,18 +616,6 @@ impl Question {
                     continue;
                 }
             }
-            // A sentence that asks for a unit or a rounding ("Answer in USD millions.",
-            // "Round to the nearest whole number.") instructs too.
-            // A sentence that names a period is the question's, whatever unit it asks
-            // ("Boeing stockholders' equity, 2022, in $ mn.").
-            let asks_unit_only = (v
-                .roundings
-                .iter()
-                .any(|r| holds_any(&lower_sentence, &r.phrases))
-                || v.scales
-                    .iter()
-                    .any(|s| holds_any(&lower_sentence, &s.phrases)))
-                && periods::periods_in(&sentence).is_empty();
             let instructs = holds_any_prefix(&lower_sentence, &v.instruction_markers)
                 || names_only_sources(&sentence, v)
                 || asks_unit_only;
@@ -558,13 +629,25 @@ impl Question {
                 .trim_matches(|c: char| !c.is_alphanumeric())
                 .is_empty()
             {
-                content.push(cleaned);
+                let asking = asks(&cleaned);
+                content.push((cleaned, asking));
             }
+        }
+        // Beside a sentence that asks, one that does not is the asker's context ("I'm
+        // studying Boeing's annual report (Form 10-K).", "They should be in the 10-K."): its
+        // words are neither searched for nor to be covered. Periods are still read from the
+        // whole text when the question names none.
+        if content.iter().any(|(_, asking)| *asking) {
+            content.retain(|(_, asking)| *asking);
         }
         // A question that is all instruction (nothing asked) is read whole.
         let content = match content.is_empty() {
             true => text.split_whitespace().collect::<Vec<_>>().join(" "),
-            false => content.join(" "),
+            false => content
+                .into_iter()
+                .map(|(sentence, _)| sentence)
+                .collect::<Vec<_>>()
+                .join(" "),
         };
         let content_lower = content.to_lowercase();
         // The period may stand in the instruction around the question ("Imagine you are an
@@ -735,6 +818,48 @@ mod tests {
     }
 
     #[test]
+    fn the_askers_context_the_filings_name_and_units_anywhere_are_not_what_is_asked() {
+        // A sentence beside the question that asks nothing is the asker's context.
+        let q = read("I'm studying Boeing's annual report (Form 10-K). Based on the consolidated statement of cash flows, what was the operating cash flow for FY 2023, in $ millions? No decimals, please.");
+        assert_eq!(q.content, "what was the operating cash flow for FY 2023?");
+        assert_eq!((q.scale, q.decimals), (Some(Scale::Millions), Some(0)));
+        let q = read("Can you confirm what Nike's dividend payments were in 2024? They should be in the 10-K.");
+        assert_eq!(
+            q.content,
+            "Can you confirm what Nike's dividend payments were in 2024?"
+        );
+        // Its period is still read when the question names none.
+        let q =
+            read("I'm updating my model for fiscal 2023. What were Intel's capital expenditures?");
+        assert_eq!(q.content, "What were Intel's capital expenditures?");
+        assert_eq!(q.periods[0].year, 2023);
+        // A scale written anywhere in a terse query is the unit, not a word asked.
+        let q = read("Total assets RTX FY 2023 USD mn");
+        assert_eq!(q.content, "Total assets RTX FY 2023");
+        assert_eq!(q.scale, Some(Scale::Millions));
+        let q = read("Cisco capex FY23 $bn");
+        assert_eq!(q.content, "Cisco capex FY23");
+        assert_eq!(q.scale, Some(Scale::Billions));
+        // The filing's own name says where to look.
+        let q = read("What does Walmart's Form 10-K show for EPS (diluted) in fiscal '24?");
+        assert_eq!(
+            q.content,
+            "What does Walmart's show for EPS (diluted) in fiscal '24?"
+        );
+        let q = read(
+            "Per the annual report, what did P&G's total liabilities come to at FY'23 year-end?",
+        );
+        assert_eq!(
+            q.content,
+            "what did P&G's total liabilities come to at FY'23 year-end?"
+        );
+        // A rounding instruction is not an unnamed definition ("Use …").
+        let q = read("What was Cisco's net cash from operations for 2023? Use two decimals.");
+        assert_eq!(q.decimals, Some(2));
+        assert!(q.definition.is_none());
+    }
+
+    #[test]
     fn labels_greetings_and_definitions_in_words_are_read() {
         let q = read("Role: credit analyst. Source: the consolidated statements of operations in Colgate's 10-K. Question: what was the percent change in diluted EPS from FY22 to FY23? Answer in percent, rounded to one decimal place.");
         assert_eq!(
@@ -745,7 +870,7 @@ mod tests {
         let q = read("Hi -- could you grab Cisco's FY '22 capital expenditures from the 10-K? Please give it in USD thousands.");
         assert_eq!(
             q.content,
-            "could you grab Cisco's FY '22 capital expenditures from the 10-K?"
+            "could you grab Cisco's FY '22 capital expenditures?"
         );
         assert_eq!(q.scale, Some(Scale::Thousands));
         let q = read("Can you figure out Colgate-Palmolive's op margin over FY2021? Divide operating income by total revenue. Round to the nearest tenth of a percent.");

@@ -57,6 +57,9 @@ pub struct Vocabulary {
     /// Openers of a sentence that defines the metric asked without naming it ("divide",
     /// "take", "use").
     pub unnamed_definition_openers: Vec<String>,
+    /// Names of the filing itself ("form 10-k", "annual report"): where to look, never what
+    /// is asked.
+    pub document_names: Vec<String>,
 }
 
 /// The version of the vocabulary this code reads.
@@ -70,7 +73,8 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 10] = [
+        let lists: [(&str, Vec<&String>); 11] = [
+            ("document_names", self.document_names.iter().collect()),
             ("greetings", self.greetings.iter().collect()),
             ("framing_labels", self.framing_labels.iter().collect()),
             (
