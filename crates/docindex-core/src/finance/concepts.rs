@@ -232,15 +232,23 @@ impl ConceptTable {
     pub fn asked_in(&self, question: &str) -> Vec<&Concept> {
         let (question_stems, mut found) = self.phrasings_in(question);
         found.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.cmp(&b.1)));
-        let mut claimed = vec![false; question_stems.len()];
+        // Which concept claimed each word. A shorter phrasing of the concept that claimed
+        // some of its words claims the rest too: in "cash generated from operations",
+        // "generated from operations" and then "cash generation" are cash from operations,
+        // so "cash" alone is not also asked.
+        let mut claimed: Vec<Option<usize>> = vec![None; question_stems.len()];
         let mut chosen: Vec<(usize, usize)> = Vec::new();
         for (c, at, len) in found {
-            if claimed[at..at + len].iter().any(|x| *x) {
+            if claimed[at..at + len]
+                .iter()
+                .any(|x| x.is_some_and(|x| x != c))
+            {
                 continue;
             }
-            claimed[at..at + len].iter_mut().for_each(|x| *x = true);
-            if !chosen.iter().any(|(x, _)| *x == c) {
-                chosen.push((c, at));
+            claimed[at..at + len].iter_mut().for_each(|x| *x = Some(c));
+            match chosen.iter_mut().find(|(x, _)| *x == c) {
+                Some((_, first)) => *first = (*first).min(at),
+                None => chosen.push((c, at)),
             }
         }
         chosen.sort_by_key(|(_, at)| *at);

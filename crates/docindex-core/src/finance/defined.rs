@@ -190,6 +190,22 @@ fn term_of(table: &ConceptTable, phrase: &str, asked: Option<i32>) -> Result<Ter
     })
 }
 
+/// The formula without its scaling to percent ("… / revenue x 100", "…, then multiply by
+/// 100", "… times 100"), and whether it had one: the result is then a percentage, which the
+/// answer shows once (the quotient is not multiplied by a hundred twice).
+fn without_percent_scaling(formula: &str) -> (String, bool) {
+    static HUNDRED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)[,;\s]*(?:\band\s+|\bthen\s+)*(?:\bmultiply(?:\s+(?:it|that|this|the\s+result))?\s+by|\bmultiplied\s+by|\btimes|\bx|×|\*)\s*100\b(?:\s*%)?\.?\s*$",
+        )
+        .ok()
+    });
+    match HUNDRED.as_ref().and_then(|re| re.find(formula)) {
+        Some(m) => (formula[..m.start()].to_string(), true),
+        None => (formula.to_string(), false),
+    }
+}
+
 /// The unit the definition's result is shown in.
 fn unit_of(question: &Question, definition: &Definition) -> MetricUnit {
     let name = format!("{} {}", definition.name, question.content).to_lowercase();
@@ -218,13 +234,15 @@ pub fn defined_metric(
 ) -> Option<Result<MetricResult, String>> {
     let definition = question.definition.as_ref()?;
     // "…, where average total assets is the average of …" explains a term: not a term.
-    let formula_text = definition
-        .formula
-        .split(", where")
-        .next()
-        .unwrap_or(&definition.formula);
+    // "…, with average total assets = (opening + closing) / 2" explains one too.
+    let formula_text = [", where", "; where", ", with ", "; with ", " where "]
+        .iter()
+        .fold(definition.formula.as_str(), |f, sep| {
+            f.split(sep).next().unwrap_or(f)
+        });
+    let (formula_text, in_hundredths) = without_percent_scaling(formula_text);
     let asked_year = question.latest_period().map(|p| p.year);
-    let (expression, terms) = match parse(table, formula_text, asked_year) {
+    let (expression, terms) = match parse(table, &formula_text, asked_year) {
         Ok(parsed) => parsed,
         Err(why) => return Some(Err(why)),
     };
@@ -298,9 +316,10 @@ pub fn defined_metric(
     }
     // A definition without a quotient ("operating income + depreciation") defines an
     // amount, whatever the question calls it.
-    let unit = match formula.contains('/') {
-        true => unit_of(question, definition),
-        false => MetricUnit::Amount,
+    let unit = match (formula.contains('/'), in_hundredths) {
+        (true, true) => MetricUnit::Percent,
+        (true, false) => unit_of(question, definition),
+        (false, _) => MetricUnit::Amount,
     };
     let value = match missing.is_empty() {
         true => evaluate(&formula, &operands),

@@ -123,14 +123,16 @@ pattern!(
         r"(?i)\b(first|second)\s+half\s+(?:of\s+|in\s+)?(?:the\s+)?{FISCAL}(\d{{4}}|\d{{2}})\b"
     )
 );
-pattern!(
-    DATE,
-    r"(?i)\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+\d{1,2},?\s+(\d{4})\b"
-);
-// "12/31/2023", "31 December 2023".
+// A month's name, whole or abbreviated ("Jun", "Sept.").
+const MONTH: &str = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?";
+// "June 30, 2024", "Jun 30, 2024".
+pattern!(DATE, &format!(r"(?i)\b{MONTH}\s+\d{{1,2}},?\s+(\d{{4}})\b"));
+// "12/31/2023", "31 December 2023", "31 Dec 2023", "2023-12-31".
 pattern!(
     OTHER_DATE,
-    r"(?i)\b(?:\d{1,2}/\d{1,2}/(\d{4})|\d{1,2}\s+(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+(\d{4}))\b"
+    &format!(
+        r"(?i)\b(?:\d{{1,2}}/\d{{1,2}}/(\d{{4}})|\d{{1,2}}\s+{MONTH}\s+(\d{{4}})|(\d{{4}})-\d{{2}}-\d{{2}})\b"
+    )
 );
 pattern!(
     FISCAL_YEAR,
@@ -219,7 +221,7 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
     });
     scan(&OTHER_DATE, &|c| {
         Some(AskedPeriod {
-            year: two_or_four_digits(c.get(1).or(c.get(2))?.as_str())?,
+            year: two_or_four_digits(c.get(1).or(c.get(2)).or(c.get(3))?.as_str())?,
             quarter: None,
             half: None,
             basis: YearBasis::PeriodEnd,
@@ -321,6 +323,18 @@ mod tests {
         assert_eq!(ended.len(), 1);
         assert_eq!(ended[0].basis, YearBasis::PeriodEnd);
         assert_eq!(ended[0].column_year(1), 2024);
+        // Abbreviated months and ISO dates are period ends too.
+        for text in [
+            "the twelve months ended Jun 30, 2024",
+            "as at Sept. 30, 2024",
+            "as of 30 Jun 2024",
+            "on 2024-06-30",
+        ] {
+            let ended = periods_in(text);
+            assert_eq!(ended.len(), 1, "{text}");
+            assert_eq!(ended[0].basis, YearBasis::PeriodEnd, "{text}");
+            assert_eq!(ended[0].year, 2024, "{text}");
+        }
     }
 
     #[test]
