@@ -187,7 +187,14 @@ impl ConceptTable {
         let stemmer = Stemmer::create(Algorithm::English);
         // "Based on the cash flow statement, what were its dividends?" asks no cash.
         let question = crate::question::without_statement_names(question);
-        let question_stems = phrase_stems(&stemmer, &question);
+        // "net income YoY growth" is "net income growth": the comparison's shorthand sits
+        // inside the concept's name without being part of it.
+        const COMPARISON_SHORTHAND: [&str; 5] =
+            ["yoy", "y/y", "year-over-year", "year-on-year", "annual"];
+        let question_stems: Vec<String> = phrase_stems(&stemmer, &question)
+            .into_iter()
+            .filter(|stem| !COMPARISON_SHORTHAND.contains(&stem.as_str()))
+            .collect();
         let mut found: Vec<(usize, usize, usize)> = Vec::new();
         for (c, wanted) in &self.phrasings {
             if wanted.len() > question_stems.len() {
@@ -471,6 +478,24 @@ mod tests {
         assert_eq!(
             ids("What was its working capital ratio at fiscal year-end 2022?"),
             ["current_ratio"]
+        );
+    }
+
+    #[test]
+    fn a_concept_claims_its_words_whole_and_shorthand_inside_it_is_skipped() {
+        // "generated from operations" and then "cash generation": cash from operations,
+        // and not cash besides.
+        assert_eq!(
+            ids("What was the cash generated from operations in fiscal 2023?"),
+            ["operating_cash_flow"]
+        );
+        assert_eq!(
+            ids("Nike net income YoY growth fiscal '24 vs fiscal '23 (%)"),
+            ids("Nike net income growth fiscal '24 vs fiscal '23 (%)")
+        );
+        assert_eq!(
+            ids("short-term liabilities at year end"),
+            ["current_liabilities"]
         );
     }
 }

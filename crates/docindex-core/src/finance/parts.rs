@@ -288,10 +288,14 @@ fn names_a_part_after_the_company(question: &str, company: &[String]) -> bool {
 }
 
 fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
-    question
-        .split_whitespace()
-        .skip(1)
-        .map(|w| {
+    // A sentence's first word is capitalised by grammar, not as a name ("… FY2022 figure.
+    // Express the result as a percentage").
+    let tokens: Vec<&str> = question.split_whitespace().collect();
+    tokens
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i > 0 && !tokens[i - 1].ends_with(['.', '?', '!', ':', ';']))
+        .map(|(_, w)| {
             w.trim_matches(|c: char| !c.is_alphanumeric())
                 .trim_end_matches("'s")
                 .trim_end_matches("’s")
@@ -307,7 +311,7 @@ fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
 fn is_part_word(word: &str, company: &[String]) -> bool {
     const NOT_PARTS: &[&str] = &[
         "fiscal", "fy", "i", "us", "u.s", "gaap", "non-gaap", "ceo", "cfo", "q1", "q2", "q3", "q4",
-        "sec", "inc", "corp",
+        "sec", "inc", "corp", "yoy", "y/y", "vs", "ttm", "ltm", "usd",
     ];
     let w = word.to_lowercase();
     if crate::search::is_period_shorthand(&w) {
@@ -443,6 +447,23 @@ fn is_concept_acronym(word: &str) -> bool {
 mod tests {
     use super::*;
     use crate::finance::concept_table;
+
+    #[test]
+    fn a_capital_that_starts_a_sentence_or_a_comparison_shorthand_names_no_part() {
+        let company = vec!["colgate".to_string(), "cl".to_string()];
+        assert!(!names_a_capitalised_part(
+            "take diluted earnings per share for FY2023, subtract the FY2022 figure. Express the result as a percentage.",
+            &company
+        ));
+        assert!(!names_a_capitalised_part(
+            "Colgate net income YoY growth FY23 vs FY22 (%)",
+            &company
+        ));
+        assert!(names_a_capitalised_part(
+            "How much revenue did Hill's Pet Nutrition earn in 2023?",
+            &company
+        ));
+    }
 
     #[test]
     fn names_are_runs_of_capitalised_words() {

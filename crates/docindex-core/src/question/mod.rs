@@ -668,6 +668,29 @@ impl Question {
                             && periods::spanned_years(&content, &periods).is_some()))
             })
             .map_or(Operation::Value, |o| o.operation);
+        // "Growth rate (%) = (fiscal 2022 value - fiscal 2021 value) / fiscal 2021 value x 100.
+        // Apply it to Boeing's revenue.": the definition is of the operation, over whatever
+        // figure the question names, not a metric of line items.
+        let defines_operation = definition.as_ref().and_then(|d| {
+            let name = d.name.to_lowercase();
+            let over_values = d.formula.to_lowercase().contains("value");
+            match (
+                over_values,
+                name.contains("growth"),
+                name.contains("change"),
+            ) {
+                (true, true, _) => Some(Operation::Growth),
+                (true, false, true) if name.contains('%') || name.contains("percent") => {
+                    Some(Operation::Growth)
+                }
+                (true, false, true) => Some(Operation::Change),
+                _ => None,
+            }
+        });
+        let (operation, percent, definition) = match defines_operation {
+            Some(op) => (op, percent || op == Operation::Growth, None),
+            None => (operation, percent, definition),
+        };
         // A change asked in percent is a growth.
         let operation = match (operation, percent) {
             (Operation::Change, true) => Operation::Growth,
@@ -857,6 +880,27 @@ mod tests {
         let q = read("What was Cisco's net cash from operations for 2023? Use two decimals.");
         assert_eq!(q.decimals, Some(2));
         assert!(q.definition.is_none());
+    }
+
+    #[test]
+    fn growth_and_change_are_read_in_their_many_wordings() {
+        let q = read("Growth rate (%) = (fiscal 2022 value - fiscal 2021 value) / fiscal 2021 value x 100. Apply it to Boeing's revenue. Express as a % with one decimal.");
+        assert_eq!(q.operation, Operation::Growth);
+        assert!(q.definition.is_none());
+        assert_eq!(q.periods.len(), 2);
+        let q = read("Lender review: how did Colgate's net cash from operating activities move in percentage terms from 2021 to 2022?");
+        assert_eq!(q.operation, Operation::Growth);
+        let q = read("Exam-style: take Colgate's diluted earnings per share for FY2023, subtract the FY2022 figure, and divide by the FY2022 figure. Express the result as a percentage, to one decimal place.");
+        assert_eq!(q.operation, Operation::Growth);
+        let q = read("Exam-style: subtract Boeing's fiscal 2021 turnover from its fiscal 2022 turnover. Give the difference in $ millions.");
+        assert_eq!(q.operation, Operation::Change);
+        let q = read("JNJ net earnings change FY2021 to FY2022, USD bn?");
+        assert_eq!(q.operation, Operation::Change);
+        // A year-over-year change asked in money is the change, in percent the growth.
+        let q = read("Compute the year-over-year change in GE's net cash from operating activities (FY2023 minus FY2022) in thousands.");
+        assert_eq!(q.operation, Operation::Change);
+        let q = read("What was the year-over-year change in Apple's revenue from FY2022 to FY2023, as a percentage?");
+        assert_eq!(q.operation, Operation::Growth);
     }
 
     #[test]

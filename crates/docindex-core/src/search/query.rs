@@ -130,6 +130,13 @@ const STOPWORDS: &[&str] = &[
     "causes",
     "explain",
     "explains",
+    // How a question compares two periods ("YoY growth FY23 vs FY22"): the operation asked,
+    // which the reading carries; no filing's passage is about "vs".
+    "vs",
+    "vs.",
+    "versus",
+    "yoy",
+    "y/y",
     "wrong",
 ];
 
@@ -270,8 +277,10 @@ fn asks_where_based(words: &[String]) -> bool {
 /// not searched for nor asked of a sentence.
 pub fn is_period_shorthand(word: &str) -> bool {
     static SHORTHAND: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"^(?:q[1-4](?:'?\d{2})?|[1-4]q(?:'?\d{2})?|fy'?\d{2}(?:\d{2})?|h[12])$")
-            .ok()
+        regex::Regex::new(
+            r"^(?:q[1-4](?:'?\d{2})?|[1-4]q(?:'?\d{2})?|fy'?\d{2}(?:\d{2})?|h[12]|'\d{2})$",
+        )
+        .ok()
     });
     SHORTHAND.as_ref().is_some_and(|re| re.is_match(word))
 }
