@@ -153,7 +153,7 @@ pub fn work_out(
                     format!("({} − {}) / {}", last.2, first.2, first.2),
                 )
             };
-            let shown = format!("{}%", rounded(rate, decimals.unwrap_or(1)));
+            let shown = format!("{}%", rounded(rate, decimals.unwrap_or(2)));
             let name = match question.operation {
                 Operation::Cagr => "compound annual growth",
                 _ => "growth",
@@ -312,7 +312,7 @@ mod tests {
         let columns = AskedColumns::of(&q, &doc());
         assert_eq!(columns.years, vec![2022, 2023]);
         let worked = work_out(&q, &columns, &concept(), &r).unwrap();
-        assert_eq!(worked.shown, "10.0%");
+        assert_eq!(worked.shown, "10.00%");
         assert!(
             worked.sentence.contains("(1,100 − 1,000) / 1,000"),
             "{}",
@@ -346,7 +346,7 @@ mod tests {
             Question::read("What is the 2-year CAGR of operating income from FY2021 to FY2023?")
                 .unwrap();
         let worked = work_out(&q, &AskedColumns::of(&q, &doc()), &concept(), &r).unwrap();
-        assert_eq!(worked.shown, "10.0%");
+        assert_eq!(worked.shown, "10.00%");
     }
 
     #[test]

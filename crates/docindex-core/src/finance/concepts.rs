@@ -258,6 +258,32 @@ impl ConceptTable {
                 None => chosen.push((c, at)),
             }
         }
+        // "How much cash did X generate from operations?": "cash" alone is a word of the
+        // other concept asked, cash from operations, not a second figure.
+        let words_claimed = |c: usize| claimed.iter().filter(|x| **x == Some(c)).count();
+        let one_word_of_another = |c: usize| {
+            let Some(at) = claimed.iter().position(|x| *x == Some(c)) else {
+                return false;
+            };
+            let word = &question_stems[at];
+            words_claimed(c) == 1
+                && chosen.iter().any(|&(other, _)| {
+                    // A metric's phrasing ("dividend payout") does not hold its operands.
+                    other != c
+                        && !self.concepts[other].is_metric()
+                        && words_claimed(other) > 1
+                        && self
+                            .phrasings
+                            .iter()
+                            .any(|(o, stems)| *o == other && stems.first() == Some(word))
+                })
+        };
+        let subsumed: Vec<usize> = chosen
+            .iter()
+            .map(|&(c, _)| c)
+            .filter(|&c| one_word_of_another(c))
+            .collect();
+        chosen.retain(|(c, _)| !subsumed.contains(c));
         chosen.sort_by_key(|(_, at)| *at);
         let mut asked: Vec<&Concept> = chosen.into_iter().map(|(c, _)| &self.concepts[c]).collect();
         // "How much did X pay out in dividends?" asks the dividends, not the payout ratio: a
@@ -496,6 +522,15 @@ mod tests {
         assert_eq!(
             ids("short-term liabilities at year end"),
             ["current_liabilities"]
+        );
+        // A word of the other concept's phrasing, apart from it, is that concept's.
+        assert_eq!(
+            ids("How much cash did UnitedHealth generate from operations in 2023?"),
+            ["operating_cash_flow"]
+        );
+        assert_eq!(
+            ids("How much cash and capital expenditures did it report?"),
+            ["cash", "capex"]
         );
     }
 }

@@ -115,7 +115,9 @@ pub fn format_amount(value: f64) -> String {
 
 fn show(value: f64, unit: MetricUnit) -> String {
     match unit {
-        MetricUnit::Percent => format!("{:.1}%", value * 100.0),
+        // Two decimals when the question asks no rounding: "2.27%", not "2.3%" for 2.268%,
+        // so a figure is never off by more than its last digit shows.
+        MetricUnit::Percent => format!("{:.2}%", value * 100.0),
         MetricUnit::Ratio => format!("{value:.2}"),
         MetricUnit::Days => format!("{value:.0} days"),
         MetricUnit::Times => format!("{value:.1}x"),
@@ -294,7 +296,7 @@ mod tests {
         let ratio = metric_in(BANK_BALANCE_SHEET, "loan-to-deposit ratio", Some(2023));
         assert_eq!(ratio.operands[0].printed, "1,300,069");
         assert_eq!(ratio.operands[1].printed, "$ 2,398,962");
-        assert_eq!(ratio.shown.as_deref(), Some("54.2%"));
+        assert_eq!(ratio.shown.as_deref(), Some("54.19%"));
     }
 
     #[test]
