@@ -165,11 +165,13 @@ impl Library {
         }
         // A count ("How many people …?") is often stated in a sentence that does not repeat
         // the question's noun ("total workforce was approximately 171,000"): read further.
-        let read_at_most = match reading.content.to_lowercase().contains("how many") {
-            true => 40,
-            false => 20,
+        // It stands anywhere in the section on the workforce, so more of each section is
+        // read as well.
+        let (read_at_most, per_section) = match reading.asks_a_count() {
+            true => (40, 8),
+            false => (20, 3),
         };
-        let order = reading_order(&results.hits, 3);
+        let order = reading_order(&results.hits, per_section);
         let chosen: Vec<_> = order.into_iter().take(read_at_most).collect();
         on_event(AskEvent::Step(&format!(
             "reading {} passage(s) from {} section(s)",

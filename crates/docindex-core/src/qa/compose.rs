@@ -301,7 +301,7 @@ fn compose(
     let wants_reason = asks_why(question);
     // "How many people do they employ?" is answered by a count of the thing asked ("67,317
     // employees"), not by any sentence with a figure.
-    let wants_count = question.to_lowercase().contains("how many");
+    let wants_count = crate::question::asks_a_count(question);
     // The count of the thing asked a sentence gives ("79,400 employees", "total workforce
     // was approximately 171,000"): the largest, when it gives several.
     let count_asked = |sentence: &str| -> Option<f64> {

@@ -432,6 +432,16 @@ fn without_document_names(text: &str, v: &Vocabulary) -> String {
     out
 }
 
+/// Whether `text` asks for a count ("how many", "headcount", "number of").
+pub fn asks_a_count(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    vocabulary().is_ok_and(|v| {
+        v.count_phrases
+            .iter()
+            .any(|p| find_phrase(&lower, p).is_some())
+    })
+}
+
 fn without_unit_words(sentence: &str, v: &Vocabulary) -> String {
     let mut out = String::with_capacity(sentence.len());
     let mut rest = sentence;
@@ -773,6 +783,12 @@ impl Question {
     }
 
     /// What search should look for: the content, with the statement it names.
+    /// Whether the question asks for a count ("How many people…?", "Compare the
+    /// headcounts of …").
+    pub fn asks_a_count(&self) -> bool {
+        asks_a_count(&self.content)
+    }
+
     pub fn search_text(&self) -> String {
         self.content.clone()
     }
@@ -880,6 +896,14 @@ mod tests {
         let q = read("What was Cisco's net cash from operations for 2023? Use two decimals.");
         assert_eq!(q.decimals, Some(2));
         assert!(q.definition.is_none());
+    }
+
+    #[test]
+    fn a_count_is_asked_by_how_many_and_by_headcount() {
+        assert!(read("How many people does Boeing employ?").asks_a_count());
+        assert!(read("Compare the headcounts of Visa and Palantir").asks_a_count());
+        assert!(read("What was the number of employees at year end?").asks_a_count());
+        assert!(!read("How much did Visa spend on capex in FY2023?").asks_a_count());
     }
 
     #[test]

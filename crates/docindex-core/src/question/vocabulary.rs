@@ -60,6 +60,8 @@ pub struct Vocabulary {
     /// Names of the filing itself ("form 10-k", "annual report"): where to look, never what
     /// is asked.
     pub document_names: Vec<String>,
+    /// Phrases that ask for a count ("how many", "headcount").
+    pub count_phrases: Vec<String>,
 }
 
 /// The version of the vocabulary this code reads.
@@ -73,8 +75,9 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 11] = [
+        let lists: [(&str, Vec<&String>); 12] = [
             ("document_names", self.document_names.iter().collect()),
+            ("count_phrases", self.count_phrases.iter().collect()),
             ("greetings", self.greetings.iter().collect()),
             ("framing_labels", self.framing_labels.iter().collect()),
             (
