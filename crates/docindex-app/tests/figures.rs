@@ -340,3 +340,55 @@ fn a_statements_unit_comes_from_its_tagged_scale_when_it_prints_none() {
         answer.answer
     );
 }
+
+#[test]
+fn a_company_asked_of_a_year_is_answered_from_that_years_filing() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two annual reports of one filer; each reports its year and the one before.
+    let filing = |year: i32, this: &str, prior: &str| {
+        format!(
+            r#"<html xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"><body>
+<p><ix:nonNumeric name="dei:EntityRegistrantName" contextRef="c">Quillfeather Instruments Corp</ix:nonNumeric></p>
+<p>Annual report for fiscal year <ix:nonNumeric name="dei:DocumentFiscalYearFocus" contextRef="c">{year}</ix:nonNumeric></p>
+<p style="font-weight:bold">Consolidated Statements of Operations</p>
+<p>(In millions)</p>
+<table>
+<tr><td></td><td>{year}</td><td>{}</td></tr>
+<tr><td>Total revenues</td><td>{this}</td><td>{prior}</td></tr>
+</table>
+<p>The accompanying notes are an integral part of these statements.</p>
+</body></html>"#,
+            year - 1
+        )
+    };
+    let paths: Vec<PathBuf> = [(2022, "410", "380"), (2023, "455", "412")]
+        .iter()
+        .map(|(year, this, prior)| {
+            let path = dir.path().join(format!("quillfeather_10-K_{year}.html"));
+            std::fs::write(&path, filing(*year, this, prior)).unwrap();
+            path
+        })
+        .collect();
+    let mut library = Library::open(&dir.path().join("lib"), IndexSettings::default()).unwrap();
+    for report in library.index_paths(&paths, 1, &|_| {}).unwrap() {
+        report.result.unwrap();
+    }
+    // The 2023 filing restates 2022 as 412: asked of fiscal 2022, the 2022 filing's 410
+    // is the figure; asked of 2023, the 2023 filing's.
+    let ask = |question: &str| {
+        let request = SearchRequest::new(question);
+        library.ask(question, &request, &|_| {}).unwrap()
+    };
+    let answer = ask("What were Quillfeather's total revenues in fiscal 2022?");
+    assert!(answer.answer.contains("410"), "{}", answer.answer);
+    assert!(
+        answer
+            .documents
+            .iter()
+            .any(|d| d.doc_name.contains("2022") && d.why.contains("fiscal 2022")),
+        "{:?}",
+        answer.documents
+    );
+    let answer = ask("What were Quillfeather's total revenues in fiscal 2023?");
+    assert!(answer.answer.contains("455"), "{}", answer.answer);
+}

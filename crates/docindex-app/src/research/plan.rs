@@ -173,6 +173,34 @@ impl Library {
 
     /// The parts a question names: one per company; for one company and two or more kinds
     /// of filing ("between the 10-Q and the 10-K"), one per filing, its latest of each kind.
+    /// The fiscal year of the company's filing that answers for the year the question
+    /// asks, when the scope holds several years' filings: the filing of that year, else the
+    /// next year's (which reports it as the prior year). `None` when the question names no
+    /// year, the scope already fixes one, or one filing is all there is.
+    fn filing_year_for(&self, request: &SearchRequest, question: &str) -> Result<Option<i32>> {
+        if request.scope.fiscal_year.is_some() || request.scope.doc.is_some() {
+            return Ok(None);
+        }
+        let reading =
+            docindex_core::question::Question::read(question).map_err(crate::AppError::Question)?;
+        let Some(asked) = reading.latest_period().map(|p| p.year) else {
+            return Ok(None);
+        };
+        let years: Vec<i32> = self
+            .scope(&request.scope)?
+            .iter()
+            .filter_map(|d| d.fiscal_year)
+            .collect();
+        let distinct = years
+            .iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        if distinct < 2 {
+            return Ok(None);
+        }
+        Ok([asked, asked + 1].into_iter().find(|y| years.contains(y)))
+    }
+
     pub(super) fn plan_parts(
         &self,
         question: &str,
@@ -217,6 +245,13 @@ impl Library {
                     kind.as_str()
                 ),
                 _ => named,
+            };
+            let why = match self.filing_year_for(&company_request, question)? {
+                Some(year) => {
+                    company_request.scope.fiscal_year = Some(year);
+                    format!("{why}; its filing for fiscal {year} (the year asked)")
+                }
+                None => why,
             };
             plans.push(PartPlan {
                 label: company.clone(),

@@ -925,6 +925,8 @@ mod tests {
         assert_eq!(q.operation, Operation::Change);
         let q = read("What was the year-over-year change in Apple's revenue from FY2022 to FY2023, as a percentage?");
         assert_eq!(q.operation, Operation::Growth);
+        let q = read("What is Adobe's year-over-year change in unadjusted operating income from FY2015 to FY2016 (in units of percents and round to one decimal place)?");
+        assert_eq!(q.operation, Operation::Growth);
     }
 
     #[test]
