@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every question set of tests/eval against its floor (tests/eval/floors.toml), and the
-# question families made from the fixture 10-Ks' tagged facts in three wordings (the
-# generator's own and two held-out sets), with the docindex binary the tests built. A set
+# question families made from the fixture 10-Ks' tagged facts in four wordings (the
+# generator's own and three held-out sets), with the docindex binary the tests built. A set
 # below its floor fails the run. Usage: bash scripts/eval-floors.sh [BINARY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +28,7 @@ done
 # Questions from the tagged facts of the two fixture 10-Ks (Apple FY2024, Tesla FY2023).
 tenks=(tests/fixtures/apple_10-K_FY2024_0000320193-24-000123.html
   tests/fixtures/tesla_10-K_FY2023_0001628280-24-002390.html)
-for wording in builtin heldout heldout-b; do
+for wording in builtin heldout heldout-b heldout-c; do
   templates=()
   [ "$wording" = builtin ] || templates=(--templates "tests/eval/xbrl-templates-$wording.json")
   python3 tests/eval/xbrl_questions.py "${tenks[@]}" --per-filing 40 --seed 11 \
