@@ -104,6 +104,30 @@ const NOT_COMPANIES: &[&str] = &[
     "who",
     "how",
     "it",
+    // The asker's roles and audiences ("the CFO's board slides", "Lender's covenant check").
+    "cfo",
+    "ceo",
+    "coo",
+    "cto",
+    "lender",
+    "lenders",
+    "client",
+    "clients",
+    "analyst",
+    "analysts",
+    "committee",
+    "team",
+    "manager",
+    "pm",
+    "desk",
+    "customer",
+    "editor",
+    "reader",
+    "boss",
+    "professor",
+    "teacher",
+    "student",
+    "regulator",
 ];
 
 /// Words that frame a comparison between companies rather than say what is compared.
@@ -398,7 +422,10 @@ impl CompanyDirectory {
                     .trim_end_matches('\'')
                     .trim_end_matches('’');
                 let forms = [compact(trimmed), compact(bare)];
-                let ticker = (n == 1).then(|| ticker_written(trimmed)).flatten();
+                // "GM%" is a gross margin, not General Motors.
+                let ticker = (n == 1 && !written.contains('%'))
+                    .then(|| ticker_written(trimmed))
+                    .flatten();
                 let filer = self.filers.iter().find(|f| {
                     forms.iter().any(|c| {
                         f.aliases.contains(c) || (capitalised && f.capitalised_aliases.contains(c))
@@ -438,7 +465,15 @@ impl CompanyDirectory {
             else {
                 continue;
             };
-            if NOT_COMPANIES.contains(&compact(name).as_str()) || compact(name).len() < 2 {
+            // "the CFO's slides", "your Board's view": an article or a pronoun before it
+            // makes it a role, not a company (a filer's own "The" is matched above).
+            let after_article = i > 0
+                && ["the", "a", "an", "your", "our", "my", "their", "his", "her"]
+                    .contains(&tokens[i - 1].to_lowercase().as_str());
+            if NOT_COMPANIES.contains(&compact(name).as_str())
+                || compact(name).len() < 2
+                || after_article
+            {
                 continue;
             }
             add(&mut mentions.absent, name);
@@ -450,8 +485,11 @@ impl CompanyDirectory {
 
 /// Whether `token` is a company's legal form ("Inc.", "Co's", "Corporation", "plc").
 fn is_legal_form(token: &str) -> bool {
-    const FORMS: [&str; 14] = [
+    const FORMS: [&str; 17] = [
         "inc",
+        "incorporated",
+        "group",
+        "holdings",
         "co",
         "corp",
         "corporation",
@@ -601,6 +639,25 @@ mod tests {
         assert_eq!(absent("How much did Lowe's spend on buybacks?"), ["Lowe's"]);
         assert_eq!(absent("What is Ford's debt load?"), ["Ford"]);
         assert_eq!(absent("What was Acme's gross margin?"), ["Acme"]);
+        // Roles, audiences and a percentage are no companies.
+        assert!(absent("You are preparing the CFO's board slides. What was Apple's operating margin in FY2023?").is_empty());
+        assert!(absent("Lender's covenant check on Apple: what is the current ratio?").is_empty());
+        let with_gm = CompanyDirectory::new([
+            (Some("GENERAL MOTORS COMPANY"), Some("GM")),
+            (Some("Meta Platforms, Inc."), Some("META")),
+            (Some("UnitedHealth Group Incorporated"), Some("UNH")),
+        ])
+        .unwrap();
+        let comp = with_gm.mentions("For the comp sheet: Meta, GM%, FY '21.");
+        assert_eq!(comp.known, ["Meta Platforms, Inc."]);
+        assert!(comp.absent.is_empty());
+        assert_eq!(
+            with_gm.mentions("What is GM's capex?").known,
+            ["GENERAL MOTORS COMPANY"]
+        );
+        let unh = with_gm.mentions("What did UnitedHealth Group Incorporated's 10-K show?");
+        assert_eq!(unh.known, ["UnitedHealth Group Incorporated"]);
+        assert!(unh.absent.is_empty(), "{:?}", unh.absent);
         let mixed = shared_corpus().mentions("Did Alphabet or Apple earn more in fiscal 2024?");
         assert_eq!(mixed.known, ["Apple Inc."]);
         assert_eq!(mixed.absent, ["Alphabet"]);

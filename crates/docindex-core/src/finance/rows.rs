@@ -124,13 +124,16 @@ impl RowMatch {
         }
         if !self.row.columns.is_empty() {
             s += 0.5;
-            // A table of other periods does not answer for the asked one.
+            // A table of other periods does not answer for the asked one, nor does a row
+            // whose cell for that period is empty ("—": a discontinued operation's line).
             if year.is_some() {
-                s += if self.row.columns.iter().any(|c| c.year == year) {
-                    1.0
-                } else {
-                    -1.0
-                };
+                let has_the_years_figure = self
+                    .row
+                    .columns
+                    .iter()
+                    .zip(&self.row.values)
+                    .any(|(c, v)| c.year == year && v.is_some());
+                s += if has_the_years_figure { 1.0 } else { -1.0 };
             }
             if months.is_some() && self.row.columns.iter().any(|c| c.months.is_some()) {
                 s += if self.row.columns.iter().any(|c| c.months == months) {
