@@ -54,6 +54,10 @@ pub struct Concept {
     pub outflow: bool,
     #[serde(default)]
     pub formula: Option<String>,
+    /// The formula a metric is worked out with when a line item of `formula` has no row
+    /// (gross margin from revenue and cost of revenue when the filer prints no gross profit).
+    #[serde(default)]
+    pub otherwise: Option<String>,
     #[serde(default)]
     pub unit: Option<MetricUnit>,
 }
@@ -86,6 +90,19 @@ fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
         })
         .filter(|s| !s.is_empty())
         .collect()
+}
+
+/// The variables of `formula` (of metric `id`), in order of first use.
+pub fn formula_ids(id: &str, formula: &str) -> Result<Vec<String>, FinanceError> {
+    let tree = evalexpr::build_operator_tree::<evalexpr::DefaultNumericTypes>(formula)
+        .map_err(|e| FinanceError::BadTable(format!("formula of {id}: {e}")))?;
+    let mut ids: Vec<String> = Vec::new();
+    for variable in tree.iter_variable_identifiers() {
+        if !ids.iter().any(|x| x == variable) {
+            ids.push(variable.to_string());
+        }
+    }
+    Ok(ids)
 }
 
 /// Suffix of a formula operand that means "the same line item, one period earlier".
@@ -166,16 +183,14 @@ impl ConceptTable {
 
     /// The variables of a metric's formula, in order of first use (`revenue_prior`
     /// included as written).
+    /// Those of its `otherwise` formula follow.
     pub fn operand_ids(&self, metric: &Concept) -> Result<Vec<String>, FinanceError> {
-        let Some(formula) = &metric.formula else {
-            return Ok(Vec::new());
-        };
-        let tree = evalexpr::build_operator_tree::<evalexpr::DefaultNumericTypes>(formula)
-            .map_err(|e| FinanceError::BadTable(format!("formula of {}: {e}", metric.id)))?;
         let mut ids: Vec<String> = Vec::new();
-        for id in tree.iter_variable_identifiers() {
-            if !ids.iter().any(|x| x == id) {
-                ids.push(id.to_string());
+        for formula in metric.formula.iter().chain(metric.otherwise.iter()) {
+            for id in formula_ids(&metric.id, formula)? {
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
             }
         }
         Ok(ids)

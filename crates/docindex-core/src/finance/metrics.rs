@@ -152,10 +152,31 @@ pub fn compute_metric(
     months: Option<u32>,
 ) -> Result<MetricResult, FinanceError> {
     let formula = metric.formula.clone().unwrap_or_default();
+    let worked = compute_with(table, metric, &formula, rows, year, months)?;
+    // A line item the formula needs has no row: the metric's other formula, when it has
+    // one and finds every operand.
+    if let (false, Some(otherwise)) = (worked.missing.is_empty(), &metric.otherwise) {
+        let other = compute_with(table, metric, otherwise, rows, year, months)?;
+        if other.missing.is_empty() {
+            return Ok(other);
+        }
+    }
+    Ok(worked)
+}
+
+fn compute_with(
+    table: &ConceptTable,
+    metric: &Concept,
+    formula: &str,
+    rows: &[RowMatch],
+    year: Option<i32>,
+    months: Option<u32>,
+) -> Result<MetricResult, FinanceError> {
+    let formula = formula.to_string();
     let unit = metric.unit.unwrap_or(MetricUnit::Amount);
     let mut operands = Vec::new();
     let mut missing = Vec::new();
-    for id in table.operand_ids(metric)? {
+    for id in super::concepts::formula_ids(&metric.id, &formula)? {
         let (base, prior) = match id.strip_suffix(PRIOR_SUFFIX) {
             Some(base) => (base, true),
             None => (id.as_str(), false),
@@ -263,6 +284,19 @@ mod tests {
             .unwrap();
         let rows = find_rows(statements, &table.line_items_for(question));
         compute_metric(table, metric, &rows, year, None).unwrap()
+    }
+
+    #[test]
+    fn a_gross_margin_without_a_gross_profit_row_is_worked_out_from_revenue_and_cost() {
+        const NO_GROSS_PROFIT: &str = "CONSOLIDATED STATEMENTS OF INCOME\n(In millions)\nYear Ended December 31, | 2023 | 2022\nRevenue | 134,902 | 116,609\nCost of revenue | 25,959 | 25,249\nResearch and development | 38,483 | 35,338\n";
+        let margin = metric_in(NO_GROSS_PROFIT, "gross margin", Some(2023));
+        assert!(margin.missing.is_empty(), "{:?}", margin.missing);
+        assert_eq!(margin.shown.as_deref(), Some("80.76%"));
+        assert_eq!(margin.formula, "(revenue - cost_of_revenue) / revenue");
+        // With the row printed, the margin is the row's.
+        let printed = format!("{NO_GROSS_PROFIT}Gross profit | 108,943 | 91,360\n");
+        let margin = metric_in(&printed, "gross margin", Some(2023));
+        assert_eq!(margin.formula, "gross_profit / revenue");
     }
 
     #[test]

@@ -151,6 +151,7 @@ pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> 
         xbrl: Vec::new(),
         outflow: false,
         formula: None,
+        otherwise: None,
         unit: None,
     })
 }

@@ -110,6 +110,7 @@ pub fn part_line_item(part: &str, concept: &Concept, brand: &[String]) -> Concep
         xbrl: Vec::new(),
         outflow: false,
         formula: None,
+        otherwise: None,
         unit: None,
     }
 }
