@@ -6,6 +6,7 @@ pub mod answer;
 pub mod asked;
 pub mod concepts;
 pub mod defined;
+mod lead;
 pub mod located;
 pub mod metrics;
 pub mod named;

@@ -1,0 +1,674 @@
+//! The lead of a figures answer, built in stages from the question's reading: which
+//! concepts are asked (a row the filing names, else the table's), a part's own row, a
+//! metric the question defines, each metric worked out and each line item stated for the
+//! asked period, every figure cited to its row and the column headings with it.
+
+use super::asked::{state_amount, state_metric, work_out, AskedColumns};
+use super::concepts::{Concept, ConceptTable, MetricUnit, Statement, PRIOR_SUFFIX};
+use super::defined::defined_metric;
+use super::located::{best_rows, locate_rows, LocatedRow};
+use super::metrics::{compute_metric, format_amount, MetricResult};
+use super::named::named_line_item;
+use super::parts::{asks_for_share, names_a_part, narrows_the_figure, part_row};
+use super::rows::{normalise_label, RowMatch, StatementRow};
+use super::sections::months_asked;
+use super::stating::{
+    capitalise, company_share_of, display_label, is_attributed, line_item_figure, metric_figure,
+    period_words, printed_metric, row_sentence, scale_words, worked_cited, Citer,
+};
+use crate::model::DocumentIndex;
+use crate::qa::compare::StatedFigure;
+use crate::qa::Citation;
+use crate::question::{Operation, Question};
+use serde::{Deserialize, Serialize};
+
+/// The lead of a figures answer: its text with `[n]` markers, the citations (numbered from
+/// 1), the metrics worked out, and what could not be found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct FiguresLead {
+    pub text: String,
+    pub citations: Vec<Citation>,
+    pub metrics: Vec<MetricResult>,
+    /// Figures the answer computed (they are in no excerpt, but follow from cited cells).
+    pub computed: Vec<String>,
+    /// Operands no statement row was found for, by metric.
+    pub missing: Vec<String>,
+    /// Every line item stated without a metric came from its own statement, for the asked
+    /// period.
+    pub lookups_firm: bool,
+    /// The figures stated, for a comparison across filings; markers are the lead's.
+    pub figures: Vec<StatedFigure>,
+    /// The operation the question asked (a change, growth, an average) was worked out for
+    /// every figure it asked of (always true when it asked for a value).
+    pub operation_done: bool,
+    /// The column year of the period asked, in the filer's calendar.
+    pub asked_year: Option<i32>,
+}
+
+impl FiguresLead {
+    /// Whether a number of the answer ("59,475", "27.4", "365") is a value the lead
+    /// computed or a constant of its formulas.
+    pub fn is_computed(&self, number: &str) -> bool {
+        let digits = |s: &str| -> String {
+            s.chars()
+                .skip_while(|c| !c.is_ascii_digit())
+                .take_while(|c| c.is_ascii_digit() || *c == ',' || *c == '.')
+                .collect::<String>()
+                .trim_end_matches(['.', ','])
+                .to_string()
+        };
+        let wanted = digits(number);
+        !wanted.is_empty() && self.computed.iter().any(|c| digits(c) == wanted)
+    }
+
+    /// The metrics worked out, as an answer reports them.
+    pub fn computed_metrics(&self) -> Vec<crate::qa::ComputedMetric> {
+        self.metrics
+            .iter()
+            .filter_map(|m| {
+                Some(crate::qa::ComputedMetric {
+                    metric: m.metric_id.clone(),
+                    label: m.label.clone(),
+                    value: m.value?,
+                    shown: m.shown.clone()?,
+                    formula: m.formula.clone(),
+                    worked: m.worked(),
+                    scale: m.operands.first().and_then(|o| o.row.scale.clone()),
+                    period: m.operands.first().and_then(|o| o.period.clone()),
+                })
+            })
+            .collect()
+    }
+}
+
+/// The figures a question asks for, from `rows` of `doc`: each metric it names worked out
+/// from its operands' cells for the asked period, else each line item it names stated for
+/// that period. `None` when the question names no concept the rows hold.
+pub fn lead_for(
+    table: &ConceptTable,
+    reading: &Question,
+    doc: &DocumentIndex,
+    rows: &[LocatedRow],
+) -> Option<FiguresLead> {
+    let asking = Asking::new(table, reading, doc, rows);
+    let named = asking.named_concept();
+    let mut asked = asking.asked_concepts(named.as_ref());
+    if asked.is_empty() {
+        return None;
+    }
+    // A question about a part (a product, a segment) is not answered by the totals, unless
+    // it asks for the part's share of them.
+    let part = named.is_none() && names_a_part(asking.question(), doc);
+    if part && !asks_for_share(asking.question()) {
+        return asking.part_lead(&asked);
+    }
+    let mut draft = Draft::new(doc, asking.columns.year);
+    // A metric the question defines is worked out as defined, before (and instead of) the
+    // table's phrasings of it.
+    if draft.state_defined(&asking) {
+        asked.clear();
+    }
+    for concept in asked.iter().filter(|c| c.is_metric()) {
+        draft.state_metric(&asking, concept);
+    }
+    for concept in asked.iter().filter(|c| !c.is_metric()) {
+        draft.state_line_item(&asking, concept);
+    }
+    draft.finish(&asking, &asked, part)
+}
+
+/// What a lead is built from: the question's reading, the columns it asks for, and the
+/// document's own statement rows.
+struct Asking<'a> {
+    table: &'a ConceptTable,
+    reading: &'a Question,
+    doc: &'a DocumentIndex,
+    columns: AskedColumns,
+    months: Option<u32>,
+    rows: Vec<LocatedRow>,
+    matches: Vec<RowMatch>,
+}
+
+impl<'a> Asking<'a> {
+    fn new(
+        table: &'a ConceptTable,
+        reading: &'a Question,
+        doc: &'a DocumentIndex,
+        rows: &[LocatedRow],
+    ) -> Self {
+        let rows: Vec<LocatedRow> = rows
+            .iter()
+            .filter(|r| r.doc_id == doc.doc_id)
+            .cloned()
+            .collect();
+        Asking {
+            table,
+            reading,
+            doc,
+            columns: AskedColumns::of(reading, doc),
+            months: months_asked(&reading.content),
+            matches: rows.iter().map(|r| r.matched.clone()).collect(),
+            rows,
+        }
+    }
+
+    fn question(&self) -> &str {
+        &self.reading.content
+    }
+
+    fn year(&self) -> Option<i32> {
+        self.columns.year
+    }
+
+    /// A row the question names in the filing's words: it answers before the table's
+    /// shorter phrasings, and it is the part asked about when the question names one.
+    fn named_concept(&self) -> Option<Concept> {
+        let concept = named_line_item(self.table, self.question())?;
+        let row = best_rows(
+            self.table,
+            &[&concept],
+            &self.rows,
+            self.year(),
+            self.months,
+        )
+        .into_iter()
+        .next()?;
+        let label = normalise_label(&row.matched.row.label);
+        // A row named in the filing's words that is one of the table's own line items
+        // ("total current liabilities") is that line item, vouched for by its statement.
+        if let Some(own) = self
+            .table
+            .concepts
+            .iter()
+            .find(|c| !c.is_metric() && c.line_items.contains(&label))
+            .filter(|c| self.rows.iter().any(|r| r.matched.concept_id == c.id))
+        {
+            return Some(own.clone());
+        }
+        Some(Concept { label, ..concept })
+    }
+
+    /// The concepts asked: the named row, else the table's concepts the question names,
+    /// without those the reading rules out.
+    fn asked_concepts<'c>(&'c self, named: Option<&'c Concept>) -> Vec<&'c Concept> {
+        let reading = self.reading;
+        let mut asked = match named {
+            Some(concept) => vec![concept],
+            None => self.table.asked_in(self.question()),
+        };
+        // An amount asked ("How much (in USD billions) did it pay out in dividends?") is the
+        // line item's, not a ratio's the same words name ("payout").
+        let asks_amount = reading.scale.is_some()
+            || (self
+                .question()
+                .trim_start()
+                .to_lowercase()
+                .starts_with("how much")
+                && !reading.percent);
+        if asks_amount && asked.iter().any(|c| !c.is_metric()) {
+            asked.retain(|c| !c.is_metric() || c.unit == Some(MetricUnit::Amount));
+        }
+        // A growth the question asks of a line item is worked out on that line item: the
+        // table's generic growth metrics (revenue's, for a bare "growth") do not answer it.
+        if reading.operation != Operation::Value && asked.iter().any(|c| !c.is_metric()) {
+            asked.retain(|c| {
+                !c.formula
+                    .as_deref()
+                    .is_some_and(|f| f.contains(PRIOR_SUFFIX))
+            });
+        }
+        asked
+    }
+
+    /// The lead for a part of the company: only the part's own row answers, never firmly,
+    /// as it is no statement's. `None` when the question asks a metric of the part or the
+    /// part has no row.
+    fn part_lead(&self, asked: &[&Concept]) -> Option<FiguresLead> {
+        let [concept] = asked else {
+            return None;
+        };
+        if concept.is_metric() || narrows_the_figure(self.question(), concept) {
+            return None;
+        }
+        let (row, column) = part_row(
+            self.table,
+            self.question(),
+            self.doc,
+            concept,
+            self.year(),
+            self.months,
+        )?;
+        let mut citer = Citer::new(self.doc);
+        let (heading_marker, row_marker) = citer.cite_row_parts(&row);
+        // No stated figure: a comparison across filings compares the companies' own.
+        Some(FiguresLead {
+            text: format!(
+                "{}.",
+                row_sentence(&row.matched.row, column, heading_marker, row_marker)
+            ),
+            citations: citer.into_citations(),
+            ..FiguresLead::default()
+        })
+    }
+}
+
+/// A lead as it is written: its sentences, the lead's fields so far, and the citations.
+struct Draft<'a> {
+    sentences: Vec<String>,
+    lead: FiguresLead,
+    citer: Citer<'a>,
+    /// Line items already stated as a metric's operands.
+    stated_items: Vec<String>,
+    lookups_firm: bool,
+}
+
+impl<'a> Draft<'a> {
+    fn new(doc: &'a DocumentIndex, year: Option<i32>) -> Self {
+        Draft {
+            sentences: Vec::new(),
+            lead: FiguresLead {
+                operation_done: true,
+                asked_year: year,
+                ..FiguresLead::default()
+            },
+            citer: Citer::new(doc),
+            stated_items: Vec::new(),
+            lookups_firm: true,
+        }
+    }
+
+    /// States the metric the question defines, worked out as defined. Whether it was
+    /// stated (the table's concepts then answer nothing more).
+    fn state_defined(&mut self, asking: &Asking<'_>) -> bool {
+        match defined_lead(asking, &mut self.citer) {
+            Some(Ok((sentence, result))) => {
+                self.sentences.push(sentence);
+                self.lead.computed.extend(result.shown.clone());
+                self.lead
+                    .computed
+                    .extend(result.operands.iter().map(|o| format_amount(o.value)));
+                self.lead
+                    .computed
+                    .extend(["2".to_string(), "365".to_string()]);
+                self.lead.metrics.push(result);
+                true
+            }
+            Some(Err(missing)) => {
+                self.lead.missing.push(missing);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// States a metric: the figure the filing prints for it first, then the working from
+    /// its operands' rows; or what is missing for it.
+    fn state_metric(&mut self, asking: &Asking<'_>, concept: &Concept) {
+        let (year, months) = (asking.year(), asking.months);
+        // What the filing prints as the metric is its own figure: stated first, and the
+        // computation (its definition may differ: EBIT against operating income) after.
+        let printed = printed_metric(asking.table, concept, &asking.rows, year, months);
+        if let Some((row, column)) = printed {
+            let (heading_marker, row_marker) = self.citer.cite_row_parts(row);
+            let r = &row.matched.row;
+            self.sentences
+                .push(row_sentence(r, column, heading_marker, row_marker));
+            if let Some(figure) =
+                line_item_figure(asking.doc, concept, r, column, heading_marker, row_marker)
+            {
+                self.lead.figures.push(StatedFigure {
+                    unit: concept.unit.unwrap_or(MetricUnit::Amount),
+                    ..figure
+                });
+            }
+        }
+        let result = match compute_metric(asking.table, concept, &asking.matches, year, months) {
+            Ok(result) => result,
+            Err(e) => {
+                // The table is checked when it loads; this is our bug, not the filing's.
+                tracing::error!("{}: {e}", concept.id);
+                self.lead
+                    .missing
+                    .push(format!("{}: {e}", capitalise(&concept.label)));
+                return;
+            }
+        };
+        if result.value.is_none() {
+            if printed.is_none() {
+                self.lead.missing.push(why_not_computed(&result));
+            }
+            return;
+        }
+        if disagrees_with_printed(&result, printed) {
+            return;
+        }
+        self.state_working(asking, concept, result, printed.is_some());
+    }
+
+    /// The sentence of a metric worked out: its value in the asked unit, then the formula
+    /// with every operand cited.
+    fn state_working(
+        &mut self,
+        asking: &Asking<'_>,
+        concept: &Concept,
+        result: MetricResult,
+        printed: bool,
+    ) {
+        // Headings once, after the period; each operand's row after its value.
+        let (heading_markers, row_markers) = self.citer.cite_operands(&result, &asking.rows);
+        self.stated_items.extend(
+            result
+                .operands
+                .iter()
+                .map(|o| o.id.trim_end_matches(PRIOR_SUFFIX).to_string()),
+        );
+        let period = result
+            .operands
+            .first()
+            .and_then(|o| o.period.clone())
+            .map(|p| format!(" for {p}"))
+            .unwrap_or_default();
+        let scale = match result.unit {
+            MetricUnit::Amount => {
+                scale_words(result.operands.first().and_then(|o| o.row.scale.as_deref()))
+            }
+            _ => String::new(),
+        };
+        let shown = match result
+            .value
+            .and_then(|v| state_metric(v, result.unit, asking.reading))
+        {
+            Some(rounded) => {
+                self.lead.computed.push(rounded.clone());
+                rounded
+            }
+            None => result.shown.clone().unwrap_or_default(),
+        };
+        let worked = worked_cited(&result, &row_markers);
+        let heading_markers = match heading_markers.is_empty() {
+            true => String::new(),
+            false => format!(" {heading_markers}"),
+        };
+        let worked_out = match printed {
+            true => " worked out from the statements",
+            false => "",
+        };
+        self.sentences.push(format!(
+            "{}{worked_out}{period}{heading_markers}: {shown}{scale} = {worked}",
+            capitalise(&result.label),
+        ));
+        if !printed {
+            if let Some(figure) =
+                metric_figure(asking.doc, concept, &result, &heading_markers, &row_markers)
+            {
+                self.lead.figures.push(figure);
+            }
+        }
+        self.lead.computed.push(shown);
+        // The formula's constants ("× 365") are not figures of the filing either.
+        self.lead.computed.extend(
+            result
+                .formula
+                .split(|c: char| !c.is_ascii_digit() && c != '.')
+                .filter(|t| !t.is_empty() && t.chars().any(|c| c.is_ascii_digit()))
+                .map(str::to_string),
+        );
+        self.lead.metrics.push(result);
+    }
+
+    /// States a line item for the asked period (or the operation asked of it), from its
+    /// row (the company's own share first), and whether that row is firm.
+    fn state_line_item(&mut self, asking: &Asking<'_>, concept: &Concept) {
+        if self.stated_items.contains(&concept.id) {
+            return;
+        }
+        let (year, months) = (asking.year(), asking.months);
+        let Some(best) = best_rows(asking.table, &[concept], &asking.rows, year, months)
+            .into_iter()
+            .next()
+        else {
+            return;
+        };
+        // The company's own share is its figure; the consolidated one follows it.
+        let row = match company_share_of(&asking.rows, best) {
+            Some(own) if is_attributed(&own.matched.row.label) => own,
+            _ => best,
+        };
+        let r = &row.matched.row;
+        let Some(column) = r.column_for(year, months) else {
+            return;
+        };
+        let (heading_marker, row_marker) = self.citer.cite_row_parts(row);
+        let markers = match heading_marker {
+            Some(h) => format!("[{h}][{row_marker}]"),
+            None => format!("[{row_marker}]"),
+        };
+        if asking.reading.operation != Operation::Value {
+            match work_out(asking.reading, &asking.columns, concept, r) {
+                Ok(worked) => {
+                    self.sentences
+                        .push(format!("{} {markers}", worked.sentence));
+                    self.lead.computed.push(worked.shown);
+                }
+                Err(missing) => {
+                    self.lead.operation_done = false;
+                    self.lead.missing.push(missing);
+                }
+            }
+        } else if let Some(headline) = headline(asking, concept, r, column) {
+            self.sentences
+                .push(format!("{} {markers}", headline.sentence));
+            self.lead.computed.push(headline.shown);
+        }
+        self.sentences
+            .push(row_sentence(r, column, heading_marker, row_marker));
+        // "Net income" of a filer with minority holders is followed by the part
+        // attributable to the company, which is what the company itself calls its earnings:
+        // both are stated, the consolidated figure first.
+        if let Some(other) = company_share_of(&asking.rows, row) {
+            let (_, other_marker) = self.citer.cite_row_parts(other);
+            self.sentences.push(row_sentence(
+                &other.matched.row,
+                column,
+                heading_marker,
+                other_marker,
+            ));
+        }
+        if let Some(figure) =
+            line_item_figure(asking.doc, concept, r, column, heading_marker, row_marker)
+        {
+            self.lead.figures.push(figure);
+        }
+        self.lookups_firm &= is_firm_lookup(asking, concept, r, column);
+    }
+
+    /// The lead, or only what is missing when nothing was stated; `None` when nothing was
+    /// stated or found missing.
+    fn finish(self, asking: &Asking<'_>, asked: &[&Concept], part: bool) -> Option<FiguresLead> {
+        let Draft {
+            sentences,
+            mut lead,
+            citer,
+            lookups_firm,
+            ..
+        } = self;
+        if sentences.is_empty() {
+            return (!lead.missing.is_empty()).then(|| FiguresLead {
+                text: format!("{}.", lead.missing.join("; ")),
+                ..lead
+            });
+        }
+        lead.lookups_firm = lookups_firm && !part;
+        // An operation asked of a metric's figure (its growth, its average) is not done here.
+        if asking.reading.operation != Operation::Value && asked.iter().all(|c| c.is_metric()) {
+            lead.operation_done = false;
+        }
+        lead.text = sentences
+            .iter()
+            .map(|s| format!("{}.", s.trim_end()))
+            .collect::<Vec<_>>()
+            .join(" ");
+        lead.citations = citer.into_citations();
+        let operands: Vec<String> = lead
+            .metrics
+            .iter()
+            .flat_map(|m| m.operands.iter().map(|o| format_amount(o.value)))
+            .collect();
+        lead.computed.extend(operands);
+        Some(lead)
+    }
+}
+
+/// Why a metric has no value: an operand without a row, or arithmetic without an answer.
+fn why_not_computed(result: &MetricResult) -> String {
+    match result.missing.is_empty() {
+        // Every operand was found, but the arithmetic has no answer.
+        true => format!(
+            "{}: cannot be computed from these rows (a zero denominator)",
+            capitalise(&result.label)
+        ),
+        false => format!(
+            "{}: no statement row found for {}",
+            capitalise(&result.label),
+            result.missing.join(", ")
+        ),
+    }
+}
+
+/// Whether a working disagrees with the figure the filing prints for the metric by more
+/// than a tenth: another definition (a quarter's return against the filing's annualised
+/// one), which would only confuse.
+fn disagrees_with_printed(result: &MetricResult, printed: Option<(&LocatedRow, usize)>) -> bool {
+    let printed_value = printed
+        .and_then(|(row, column)| (*row.matched.row.values.get(column)?).filter(|v| *v != 0.0));
+    let (Some(printed_value), Some(computed)) = (printed_value, result.value) else {
+        return false;
+    };
+    let computed = match result.unit {
+        MetricUnit::Percent => computed * 100.0,
+        _ => computed,
+    };
+    ((computed - printed_value) / printed_value).abs() > 0.1
+}
+
+/// A line item's figure as the headline states it, and the figure shown.
+struct Headline {
+    sentence: String,
+    shown: String,
+}
+
+/// The line item's figure first, in the unit asked, named by the row's own label: what is
+/// cited is what is named. `None` when the cell is empty or no amount.
+fn headline(
+    asking: &Asking<'_>,
+    concept: &Concept,
+    row: &StatementRow,
+    column: usize,
+) -> Option<Headline> {
+    let value = row
+        .values
+        .get(column)
+        .copied()
+        .flatten()
+        .filter(|_| states_an_amount(row, column))?;
+    let value = if concept.outflow { value.abs() } else { value };
+    let shown = state_amount(value, row.scale.as_deref(), asking.reading, concept);
+    let period = period_words(row, column, &asking.columns);
+    // The row's own label when it is a plain name ("Payment of dividends to
+    // stockholders"); the concept's when the label carries notes or amounts
+    // ("Accounts receivable, net of allowance of $87 at July 27, 2024").
+    let label = match display_label(&row.label) {
+        l if l.is_empty()
+            || l.chars().any(|c| c.is_ascii_digit())
+            || l.split_whitespace().count() > 7 =>
+        {
+            capitalise(&concept.label)
+        }
+        l => l,
+    };
+    Some(Headline {
+        sentence: format!("{}{period}: {shown}", capitalise(&label)),
+        shown,
+    })
+}
+
+/// Whether a line item's row answers firmly: from its own statement, for the asked year
+/// and months; a balance (at a date) never answers for a period ("in the first half").
+fn is_firm_lookup(
+    asking: &Asking<'_>,
+    concept: &Concept,
+    row: &StatementRow,
+    column: usize,
+) -> bool {
+    let (year, months) = (asking.year(), asking.months);
+    let period = row.columns.get(column);
+    let flow_asked_of_a_balance = months.is_some() && concept.statement == Some(Statement::Balance);
+    concept.statement.is_some()
+        && !flow_asked_of_a_balance
+        && row.statement == concept.statement
+        && (year.is_none() || period.and_then(|p| p.year) == year)
+        && (months.is_none()
+            || period.and_then(|p| p.months).is_none()
+            || period.and_then(|p| p.months) == months)
+}
+
+/// The metric the question defines, worked out and cited: its sentence and result, or what
+/// is missing for it. `None` when the question defines no metric.
+fn defined_lead(
+    asking: &Asking<'_>,
+    citer: &mut Citer,
+) -> Option<Result<(String, MetricResult), String>> {
+    let reading = asking.reading;
+    reading.definition.as_ref()?;
+    let line_items: Vec<&Concept> = asking
+        .table
+        .concepts
+        .iter()
+        .filter(|c| !c.is_metric())
+        .collect();
+    let located = locate_rows(asking.doc, &line_items);
+    let matches: Vec<RowMatch> = located.iter().map(|r| r.matched.clone()).collect();
+    let result = match defined_metric(asking.table, reading, &asking.columns, &matches)? {
+        Ok(result) => result,
+        Err(why) => {
+            return Some(Err(format!(
+                "The definition given could not be read: {why}"
+            )))
+        }
+    };
+    let Some(shown) = result.shown.clone() else {
+        return Some(Err(format!(
+            "{}: no statement row found for {}",
+            capitalise(&result.label),
+            result.missing.join(", ")
+        )));
+    };
+    let (heading_markers, row_markers) = citer.cite_operands(&result, &located);
+    let worked = worked_cited(&result, &row_markers);
+    let period = reading
+        .latest_period()
+        .map(|p| format!(" for {}", p.label()))
+        .unwrap_or_default();
+    let headings = match heading_markers.is_empty() {
+        true => String::new(),
+        false => format!(" {heading_markers}"),
+    };
+    Some(Ok((
+        format!(
+            "{}{period} (as the question defines it){headings}: {shown} = {worked}",
+            capitalise(&result.label)
+        ),
+        result,
+    )))
+}
+
+/// Whether a row's cell is an amount a headline may restate in a unit: not a ratio or a
+/// percentage a table "(in millions)" also prints ("Total capital ratio | 17.3").
+fn states_an_amount(row: &StatementRow, column: usize) -> bool {
+    let label = row.label.to_lowercase();
+    let printed = row.printed.get(column).map(String::as_str).unwrap_or("");
+    !printed.contains('%')
+        && !["ratio", "margin", "rate", "percent", "%", "yield", "days"]
+            .iter()
+            .any(|w| label.contains(w))
+}
