@@ -54,22 +54,10 @@ impl Library {
             return Ok(request.scope.doc_type);
         }
         let lower = question.to_lowercase();
-        let quarterly = [
-            "quarter",
-            "10-q",
-            "three months",
-            "six months",
-            "nine months",
-            "q1",
-            "q2",
-            "q3",
-            "q4",
-            "june 30",
-            "march 31",
-            "september 30",
-        ]
-        .iter()
-        .any(|w| lower.contains(w));
+        let quarterly = docindex_core::lexicon::lexicon()
+            .answers
+            .quarterly_phrases
+            .any_in(&lower);
         if quarterly || lower.contains("10-k") && lower.contains("10-q") {
             return Ok(None);
         }
@@ -319,14 +307,14 @@ impl Library {
 /// Whether a question asks which of several figures is the larger ("Which sold more in
 /// fiscal 2023, A or B, and by how much?"): the figures answer it.
 fn compares_figures(question: &str) -> bool {
-    const COMPARATIVES: [&str; 8] = [
-        "more", "higher", "larger", "bigger", "less", "lower", "smaller", "fewer",
-    ];
     let lower = question.trim_start().to_lowercase();
     lower.starts_with("which")
-        && docindex_core::search::words(&lower)
-            .iter()
-            .any(|w| COMPARATIVES.contains(&w.as_str()))
+        && docindex_core::search::words(&lower).iter().any(|w| {
+            docindex_core::lexicon::lexicon()
+                .answers
+                .comparatives
+                .contains(w)
+        })
 }
 
 /// The reasoning step that says how the question was read.

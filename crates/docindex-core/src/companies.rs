@@ -3,6 +3,7 @@
 //! former names from `data/companies.toml`) and tickers. A company the library lacks is
 //! reported as absent, so nothing about it is answered from another company's filing.
 
+use crate::lexicon::lexicon;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
@@ -35,148 +36,6 @@ static KNOWN: LazyLock<Result<KnownCompanies, String>> = LazyLock::new(|| {
     }
     Ok(known)
 });
-
-/// Words that end a company's legal name and say nothing about which company it is.
-const LEGAL_SUFFIXES: &[&str] = &[
-    "inc",
-    "incorporated",
-    "corp",
-    "corporation",
-    "co",
-    "company",
-    "companies",
-    "ltd",
-    "limited",
-    "plc",
-    "nv",
-    "sa",
-    "ag",
-    "se",
-    "llc",
-    "lp",
-    "holdings",
-    "group",
-    "the",
-];
-
-/// First words of names too common to name a company alone ("General", "American").
-const GENERIC_FIRST_WORDS: &[&str] = &[
-    "general",
-    "american",
-    "first",
-    "united",
-    "national",
-    "international",
-    "global",
-    "new",
-    "bank",
-    "capital",
-    "financial",
-    "target",
-    "best",
-    "advanced",
-    "home",
-    "the",
-];
-
-/// Capitalised words whose possessive is the filing's own voice, not a company's name.
-const NOT_COMPANIES: &[&str] = &[
-    "company",
-    "management",
-    "registrant",
-    "board",
-    "group",
-    "firm",
-    "issuer",
-    "fund",
-    "trust",
-    "bank",
-    "year",
-    "quarter",
-    "nation",
-    "world",
-    "america",
-    "investor",
-    "auditor",
-    "today",
-    "what",
-    "which",
-    "who",
-    "how",
-    "it",
-    // The asker's roles and audiences ("the CFO's board slides", "Lender's covenant check").
-    "cfo",
-    "ceo",
-    "coo",
-    "cto",
-    "lender",
-    "lenders",
-    "client",
-    "clients",
-    "analyst",
-    "analysts",
-    "committee",
-    "team",
-    "manager",
-    "pm",
-    "desk",
-    "customer",
-    "editor",
-    "reader",
-    "boss",
-    "professor",
-    "teacher",
-    "student",
-    "regulator",
-];
-
-/// Words that frame a comparison between companies rather than say what is compared.
-const COMPARISON_WORDS: &[&str] = &[
-    "which",
-    "who",
-    "whose",
-    "company",
-    "companies",
-    "firm",
-    "compare",
-    "compared",
-    "comparing",
-    "comparison",
-    "vs",
-    "v",
-    "versus",
-    "against",
-    "with",
-    "higher",
-    "more",
-    "larger",
-    "bigger",
-    "greater",
-    "lower",
-    "less",
-    "smaller",
-    "or",
-    "and",
-    "by",
-    "did",
-    "does",
-    "do",
-    "had",
-    "has",
-    "have",
-    "is",
-    "was",
-    "were",
-    "at",
-    "between",
-    "both",
-    "each",
-    "-",
-    "the",
-    "what",
-    "their",
-    "its",
-];
 
 /// A company of the library: its name as a filing states it, and how people refer to it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -235,7 +94,7 @@ fn core_words(name: &str) -> Vec<String> {
     while words.len() > 1
         && words
             .last()
-            .is_some_and(|w| LEGAL_SUFFIXES.contains(&w.as_str()))
+            .is_some_and(|w| lexicon().companies.legal_suffixes.contains(w.as_str()))
     {
         words.pop();
     }
@@ -276,7 +135,11 @@ impl CompanyDirectory {
                 filer.aliases.insert(words[..2].concat());
             }
             if words.len() > 1 && first.len() >= 3 {
-                if GENERIC_FIRST_WORDS.contains(&first.as_str()) {
+                if lexicon()
+                    .companies
+                    .generic_first_words
+                    .contains(first.as_str())
+                {
                     filer.capitalised_aliases.insert(first.clone());
                 } else {
                     filer.aliases.insert(first.clone());
@@ -289,7 +152,12 @@ impl CompanyDirectory {
                 .and_then(|w| w.split_once('-'))
             {
                 let part = compact(part);
-                if part.len() >= 4 && !GENERIC_FIRST_WORDS.contains(&part.as_str()) {
+                if part.len() >= 4
+                    && !lexicon()
+                        .companies
+                        .generic_first_words
+                        .contains(part.as_str())
+                {
                     filer.aliases.insert(part);
                 }
             }
@@ -312,7 +180,11 @@ impl CompanyDirectory {
                 Some(filer) => {
                     filer.tickers.extend(tickers);
                     for alias in aliases {
-                        if GENERIC_FIRST_WORDS.contains(&alias.as_str()) {
+                        if lexicon()
+                            .companies
+                            .generic_first_words
+                            .contains(alias.as_str())
+                        {
                             filer.capitalised_aliases.insert(alias);
                         } else {
                             filer.aliases.insert(alias);
@@ -359,12 +231,15 @@ impl CompanyDirectory {
                     && lower(at).as_deref() == Some("how")
             };
             let framing = compares
-                && (COMPARISON_WORDS.contains(&word.as_str())
+                && (lexicon().companies.comparison_words.contains(word.as_str())
                     || (word == "how" && by_how_much(i))
                     || (word == "much" && i >= 1 && by_how_much(i - 1)));
             // "the revenue of Apple?": the preposition that led to the name goes with it.
             let leads_to_name = !compares
-                && NAME_PREPOSITIONS.contains(&word.as_str())
+                && lexicon()
+                    .companies
+                    .name_prepositions
+                    .contains(word.as_str())
                 && claimed_bare(&tokens, &claimed, i + 1);
             if !claimed[i] && !framing && !leads_to_name {
                 continue;
@@ -470,7 +345,10 @@ impl CompanyDirectory {
             let after_article = i > 0
                 && ["the", "a", "an", "your", "our", "my", "their", "his", "her"]
                     .contains(&tokens[i - 1].to_lowercase().as_str());
-            if NOT_COMPANIES.contains(&compact(name).as_str())
+            if lexicon()
+                .companies
+                .not_companies
+                .contains(compact(name).as_str())
                 || compact(name).len() < 2
                 || after_article
             {
@@ -485,30 +363,14 @@ impl CompanyDirectory {
 
 /// Whether `token` is a company's legal form ("Inc.", "Co's", "Corporation", "plc").
 fn is_legal_form(token: &str) -> bool {
-    const FORMS: [&str; 17] = [
-        "inc",
-        "incorporated",
-        "group",
-        "holdings",
-        "co",
-        "corp",
-        "corporation",
-        "company",
-        "ltd",
-        "limited",
-        "plc",
-        "llc",
-        "nv",
-        "sa",
-        "ag",
-        "se",
-        "lp",
-    ];
     let bare = token
         .trim_end_matches("'s")
         .trim_end_matches("’s")
         .trim_end_matches(['\'', '’']);
-    FORMS.contains(&compact(bare).as_str())
+    lexicon()
+        .companies
+        .legal_forms
+        .contains(compact(bare).as_str())
 }
 
 /// A ticker as people write one: "$KO", or two to five capitals ("TSLA", "BRK.B").
@@ -522,9 +384,6 @@ fn ticker_written(token: &str) -> Option<String> {
     let upper = bare.chars().all(|c| c.is_ascii_uppercase() || c == '.');
     (upper && (2..=5).contains(&letters)).then(|| bare.to_string())
 }
-
-/// Prepositions that lead to a company's name at a question's end ("for Apple?").
-const NAME_PREPOSITIONS: &[&str] = &["for", "of", "at", "by"];
 
 /// Whether token `i` names a company without a possessive and ends its clause ("for
 /// Apple?", "of Tesla, in USD"), so the preposition before it goes with it.

@@ -17,6 +17,7 @@ pub mod error;
 pub mod finance;
 pub mod import;
 pub mod ingest;
+pub mod lexicon;
 pub mod llm;
 pub mod metadata;
 pub mod model;

@@ -4,17 +4,18 @@
 use super::concepts::{ConceptTable, MetricUnit, PRIOR_SUFFIX};
 pub use super::lead::{lead_for, FiguresLead};
 pub use super::located::{best_rows, locate_rows, LocatedRow};
+use crate::lexicon::lexicon;
+pub use crate::question::asks_for_figure;
 use crate::question::Question;
 use crate::search::asks_why;
 
 /// Whether the question asks for a kind of figure the lead does not state: a ratio, margin
 /// or rate answered with an amount ("working capital ratio" answered with working capital).
 fn asks_unmet_kind(question: &str, lead: &FiguresLead) -> bool {
-    const KINDS: [&str; 6] = ["ratio", "margin", "turnover", "rate", "percentage", "yield"];
     let lower = question.to_lowercase();
     let asks_kind = crate::search::words(&lower)
         .iter()
-        .any(|w| KINDS.contains(&w.as_str()));
+        .any(|w| lexicon().answers.figure_kinds.contains(w.as_str()));
     let states_kind = !lead.metrics.is_empty()
         || lead.figures.iter().any(|f| f.unit != MetricUnit::Amount)
         || lead.computed.iter().any(|c| c.ends_with('%'));
@@ -47,34 +48,6 @@ fn lead_is_firm(
         })
     });
     metrics_firm && lead.lookups_firm && lead.missing.is_empty() && !lead.citations.is_empty()
-}
-
-/// Whether a question asks for a figure ("what was…", "how much…") rather than a judgement
-/// ("why…", "is it trending…", "which segment…"): figures alone answer only the former.
-pub fn asks_for_figure(question: &str) -> bool {
-    let q = question.trim_start().to_lowercase();
-    let judgement = [
-        "why",
-        "which",
-        "where",
-        "what drove",
-        "what caused",
-        "what explains",
-    ]
-    .iter()
-    .any(|w| q.starts_with(w));
-    let figure = [
-        "what was",
-        "what were",
-        "what is",
-        "what share",
-        "how much",
-        "how many",
-        "how fast",
-    ]
-    .iter()
-    .any(|w| q.contains(w));
-    figure && !judgement
 }
 
 /// `answer` (the extractive one) with the figures lead in front: the lead's citations

@@ -2,6 +2,7 @@
 //! question uses, which statement rows hold them, and how a metric is computed.
 
 use super::FinanceError;
+use crate::lexicon::lexicon;
 use crate::search::words;
 use rust_stemmers::{Algorithm, Stemmer};
 use serde::{Deserialize, Serialize};
@@ -204,11 +205,14 @@ impl ConceptTable {
         let question = crate::question::without_statement_names(question);
         // "net income YoY growth" is "net income growth": the comparison's shorthand sits
         // inside the concept's name without being part of it.
-        const COMPARISON_SHORTHAND: [&str; 5] =
-            ["yoy", "y/y", "year-over-year", "year-on-year", "annual"];
         let question_stems: Vec<String> = phrase_stems(&stemmer, &question)
             .into_iter()
-            .filter(|stem| !COMPARISON_SHORTHAND.contains(&stem.as_str()))
+            .filter(|stem| {
+                !lexicon()
+                    .concepts
+                    .comparison_shorthand
+                    .contains(stem.as_str())
+            })
             .collect();
         let mut found: Vec<(usize, usize, usize)> = Vec::new();
         for (c, wanted) in &self.phrasings {
@@ -345,41 +349,23 @@ impl ConceptTable {
 /// did X pay out in dividends?", "… in USD millions"; not "What share of earnings was paid
 /// out?" nor "How much of its earnings …").
 fn asks_an_amount(question: &str) -> bool {
-    const QUOTIENTS: [&str; 14] = [
-        "ratio",
-        "margin",
-        "rate",
-        "percent",
-        "percentage",
-        "share",
-        "proportion",
-        "portion",
-        "turnover",
-        "yield",
-        "days",
-        "times",
-        "multiple",
-        "fraction",
-    ];
-    const MONEY: [&str; 8] = [
-        "usd",
-        "dollars",
-        "dollar",
-        "millions",
-        "billions",
-        "thousands",
-        "million",
-        "billion",
-    ];
     let lower = question.to_lowercase();
     let words = crate::search::words(&lower);
-    if lower.contains('%') || words.iter().any(|w| QUOTIENTS.contains(&w.as_str())) {
+    if lower.contains('%')
+        || words
+            .iter()
+            .any(|w| lexicon().concepts.quotients.contains(w.as_str()))
+    {
         return false;
     }
     let how_much = lower
         .match_indices("how much")
         .any(|(at, m)| !lower[at + m.len()..].trim_start().starts_with("of "));
-    how_much || lower.contains('$') || words.iter().any(|w| MONEY.contains(&w.as_str()))
+    how_much
+        || lower.contains('$')
+        || words
+            .iter()
+            .any(|w| lexicon().concepts.money.contains(w.as_str()))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use super::asked::AskedColumns;
 use super::concepts::{Concept, ConceptTable, MetricUnit};
 use super::metrics::{evaluate, format_amount, MetricResult, Operand};
 use super::rows::RowMatch;
+use crate::lexicon::lexicon;
 use crate::question::{periods::periods_in, Definition, Question};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -209,8 +210,13 @@ fn without_percent_scaling(formula: &str) -> (String, bool) {
 /// The unit the definition's result is shown in.
 fn unit_of(question: &Question, definition: &Definition) -> MetricUnit {
     let name = format!("{} {}", definition.name, question.content).to_lowercase();
-    const PERCENT_NAMES: [&str; 2] = ["margin", "%"];
-    if question.percent || PERCENT_NAMES.iter().any(|n| name.contains(n)) {
+    if question.percent
+        || lexicon()
+            .concepts
+            .percent_names
+            .iter()
+            .any(|n| name.contains(n))
+    {
         MetricUnit::Percent
     } else if name.contains("days")
         || name.contains("dpo")

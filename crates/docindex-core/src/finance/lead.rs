@@ -668,7 +668,9 @@ fn states_an_amount(row: &StatementRow, column: usize) -> bool {
     let label = row.label.to_lowercase();
     let printed = row.printed.get(column).map(String::as_str).unwrap_or("");
     !printed.contains('%')
-        && !["ratio", "margin", "rate", "percent", "%", "yield", "days"]
+        && !crate::lexicon::lexicon()
+            .answers
+            .not_amount_labels
             .iter()
             .any(|w| label.contains(w))
 }

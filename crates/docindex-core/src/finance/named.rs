@@ -10,6 +10,7 @@
 //! stays the table's metric.
 
 use super::concepts::{Concept, ConceptTable};
+use crate::lexicon::lexicon;
 use crate::search::words;
 use rust_stemmers::{Algorithm, Stemmer};
 
@@ -22,59 +23,9 @@ const MAX_WORDS: usize = 6;
 /// A single word is tried as a label only when it is this long: "Occupancy", not "Total".
 const MIN_SINGLE_WORD: usize = 7;
 
-/// Words of the question's grammar, never inside a label.
-const QUESTION_WORDS: &[&str] = &[
-    "are", "big", "can", "could", "did", "do", "does", "get", "had", "has", "have", "how", "is",
-    "large", "many", "much", "say", "says", "was", "were", "what", "when", "where", "which", "who",
-    "why", "will",
-];
-
-/// Words a label does not start or end with (inside one they may stand: "book value per
-/// share", "cash and cash equivalents").
-const EDGE_WORDS: &[&str] = &[
-    "a", "about", "an", "and", "as", "at", "be", "by", "during", "end", "fiscal", "for", "from",
-    "in", "it", "its", "last", "latest", "of", "on", "or", "over", "per", "quarter", "recent",
-    "record", "report", "reported", "so", "than", "that", "the", "their", "there", "this", "to",
-    "with", "year",
-];
-
-/// Single words that are a label's qualifier or a common row of every table, never what a
-/// question names by itself.
-const GENERIC_WORDS: &[&str] = &[
-    "company",
-    "consolidated",
-    "current",
-    "diluted",
-    "balance",
-    "segment",
-    "segments",
-    "business",
-    "results",
-    "financial",
-    "statements",
-    "percentage",
-    "quarterly",
-    "annual",
-    "outstanding",
-    "carrying",
-    "generate",
-    "generated",
-    "company's",
-];
-
-/// Words that qualify a line item without naming another.
-const QUALIFIERS: &[&str] = &[
-    "total",
-    "net",
-    "gross",
-    "overall",
-    "consolidated",
-    "reported",
-];
-
 fn is_edge_word(word: &str) -> bool {
-    EDGE_WORDS.contains(&word)
-        || QUESTION_WORDS.contains(&word)
+    lexicon().named.edge_words.contains(word)
+        || lexicon().named.question_words.contains(word)
         || word.chars().all(|c| c.is_ascii_digit())
         || crate::search::is_period_shorthand(word)
         || crate::metadata::MONTHS.contains(&word)
@@ -103,8 +54,8 @@ pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> 
     // the table's line item, with its statement: it must add a word of its own.
     let adds_a_word = |window: &[String]| {
         window.iter().any(|w| {
-            !QUALIFIERS.contains(&w.as_str())
-                && !EDGE_WORDS.contains(&w.as_str())
+            !lexicon().named.qualifiers.contains(w.as_str())
+                && !lexicon().named.edge_words.contains(w.as_str())
                 && w.split('-')
                     .any(|part| !claimed_stems.contains(stemmer.stem(part).as_ref()))
         })
@@ -115,7 +66,9 @@ pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> 
             let (first, last) = (&window[0], &window[len - 1]);
             if is_edge_word(first)
                 || is_edge_word(last)
-                || window.iter().any(|w| QUESTION_WORDS.contains(&w.as_str()))
+                || window
+                    .iter()
+                    .any(|w| lexicon().named.question_words.contains(w.as_str()))
                 || !adds_a_word(window)
                 || (claimed > 0 && window.iter().any(|w| capitalised.contains(w)))
             {
@@ -125,7 +78,7 @@ pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> 
                 let word = first.as_str();
                 if claimed > 0
                     || word.chars().count() < MIN_SINGLE_WORD
-                    || GENERIC_WORDS.contains(&word)
+                    || lexicon().named.generic_words.contains(word)
                     || table.is_phrasing_word(word)
                 {
                     continue;

@@ -9,12 +9,9 @@
 use super::answer::{best_rows, locate_rows, LocatedRow};
 use super::concepts::{Concept, ConceptTable};
 use super::rows::{is_heading_line, normalise_label};
+use crate::lexicon::lexicon;
 use crate::model::DocumentIndex;
 use crate::search::words;
-
-/// Lower-case words that may join the capitalised words of one name ("Productivity and
-/// Business Processes", "Food & Beverage").
-const JOINERS: &[&str] = &["and", "&", "of", "the"];
 
 /// How many lines above a row its group line may stand (past the group's other rows).
 const GROUP_REACH: usize = 40;
@@ -23,7 +20,7 @@ const GROUP_REACH: usize = 40;
 const CAPTION_LINES: usize = 3;
 
 /// The names of parts `question` uses: runs of capitalised words (after its first word)
-/// that `is_name_word` accepts, possessives dropped, joined by [`JOINERS`]; a run of the
+/// that `is_name_word` accepts, possessives dropped, joined by `lexicon.toml`'s `parts.joiners`; a run of the
 /// company's own words only ("Apple's") is no part. Each name comes with the name less the
 /// company's words it opens with ("MGM China", then "China").
 pub fn part_names(
@@ -34,7 +31,10 @@ pub fn part_names(
     let mut runs: Vec<Vec<String>> = Vec::new();
     let mut run: Vec<String> = Vec::new();
     let flush = |run: &mut Vec<String>, runs: &mut Vec<Vec<String>>| {
-        while run.last().is_some_and(|w| JOINERS.contains(&w.as_str())) {
+        while run
+            .last()
+            .is_some_and(|w| lexicon().parts.joiners.contains(w.as_str()))
+        {
             run.pop();
         }
         if !run.is_empty() {
@@ -54,7 +54,12 @@ pub fn part_names(
             && is_name_word(word);
         if capitalised {
             run.push(word.to_string());
-        } else if !run.is_empty() && JOINERS.contains(&word.to_lowercase().as_str()) {
+        } else if !run.is_empty()
+            && lexicon()
+                .parts
+                .joiners
+                .contains(word.to_lowercase().as_str())
+        {
             run.push(word.to_lowercase());
         } else {
             flush(&mut run, &mut runs);
@@ -67,7 +72,7 @@ pub fn part_names(
     runs.into_iter()
         .filter(|run| {
             run.iter()
-                .any(|w| !JOINERS.contains(&w.as_str()) && !is_company_word(w))
+                .any(|w| !lexicon().parts.joiners.contains(w.as_str()) && !is_company_word(w))
         })
         .map(|run| {
             let own = run.iter().take_while(|w| is_company_word(w)).count();
@@ -215,50 +220,6 @@ fn company_words(doc: &DocumentIndex) -> Vec<String> {
         .collect()
 }
 
-/// Words that qualify a figure rather than name a part of the company: "Apple's total
-/// revenue", "Nike's own stores" are the company's.
-const QUALIFIERS: &[&str] = &[
-    "total",
-    "net",
-    "overall",
-    "consolidated",
-    "reported",
-    "annual",
-    "quarterly",
-    "latest",
-    "current",
-    "own",
-    "biggest",
-    "largest",
-    "main",
-    "key",
-    "core",
-    "underlying",
-    "adjusted",
-    "gaap",
-    "non-gaap",
-    "cash",
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "full-year",
-    "year",
-    "quarter",
-    "fiscal",
-    "business",
-    "results",
-    "financial",
-    "share",
-    "stock",
-    "year-over-year",
-    "yoy",
-    "y/y",
-    "sequential",
-    "organic",
-    "comparable",
-];
-
 /// "Microsoft's cloud", "Apple's services business": analysts name a part in lower case
 /// right after the company's possessive. The word there is a part unless it is a concept's
 /// ("Apple's free cash flow"), a qualifier of one ("total") or a period.
@@ -281,7 +242,7 @@ fn names_a_part_after_the_company(question: &str, company: &[String]) -> bool {
             .to_lowercase();
         !next.is_empty()
             && !next.starts_with(|c: char| c.is_ascii_digit())
-            && !QUALIFIERS.contains(&next.as_str())
+            && !lexicon().parts.qualifiers.contains(next.as_str())
             && !crate::search::is_period_shorthand(&next)
             && !is_concept_word(&next)
             && !is_concept_acronym(&next)
@@ -310,15 +271,11 @@ fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
 /// Whether a capitalised word of a question can name a part of the company: not the
 /// company's own name, a month, a period, or a term the concept table knows.
 fn is_part_word(word: &str, company: &[String]) -> bool {
-    const NOT_PARTS: &[&str] = &[
-        "fiscal", "fy", "i", "us", "u.s", "gaap", "non-gaap", "ceo", "cfo", "q1", "q2", "q3", "q4",
-        "sec", "inc", "corp", "yoy", "y/y", "vs", "ttm", "ltm", "usd",
-    ];
     let w = word.to_lowercase();
     if crate::search::is_period_shorthand(&w) {
         return false;
     }
-    let known = NOT_PARTS.contains(&w.as_str())
+    let known = lexicon().parts.not_parts.contains(w.as_str())
         || crate::metadata::MONTHS.contains(&w.as_str())
         || company.contains(&w)
         || company
@@ -335,10 +292,6 @@ fn is_part_word(word: &str, company: &[String]) -> bool {
 /// Las Vegas Strip Resorts"): a lower-case word of its own right before the figure's
 /// phrasing. The part's total is then not the figure asked.
 pub(crate) fn narrows_the_figure(question: &str, concept: &Concept) -> bool {
-    const FUNCTION_WORDS: &[&str] = &[
-        "a", "an", "the", "its", "their", "of", "in", "on", "for", "to", "at", "and", "how",
-        "what", "which", "much", "many", "was", "were", "is", "are", "did", "does", "do",
-    ];
     let tokens: Vec<&str> = question
         .split_whitespace()
         .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’'))
@@ -361,8 +314,11 @@ pub(crate) fn narrows_the_figure(question: &str, concept: &Concept) -> bool {
             window == wanted.as_slice()
                 && before.chars().all(|c| c.is_lowercase() || c == '-')
                 && !before.is_empty()
-                && !FUNCTION_WORDS.contains(&before_lower.as_str())
-                && !QUALIFIERS.contains(&before_lower.as_str())
+                && !lexicon()
+                    .parts
+                    .function_words
+                    .contains(before_lower.as_str())
+                && !lexicon().parts.qualifiers.contains(before_lower.as_str())
         })
     })
 }

@@ -5,6 +5,7 @@
 use super::concepts::{Concept, Statement};
 use super::statement_names::statement_of_line;
 pub use super::statement_names::statement_of_title;
+use crate::lexicon::lexicon;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
@@ -226,8 +227,12 @@ fn label_matches(label: &str, phrasing: &str) -> Option<bool> {
     // What the company earned or owns is its own, not its subsidiaries' minority holders'
     // ("… attributable to noncontrolling interests"; a consolidated figure "including
     // noncontrolling interests" still is the line).
-    const MINORITY: [&str; 3] = [" to noncontrolling", " to non-controlling", " to minority"];
-    if MINORITY.iter().any(|m| rest.contains(m)) {
+    if lexicon()
+        .tables
+        .minority_phrases
+        .iter()
+        .any(|m| rest.contains(&format!(" {m}")))
+    {
         return None;
     }
     let qualifier = [
@@ -375,6 +380,31 @@ fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
             }
         })
         .collect()
+}
+
+/// "iPhone®: $39,669 (Three Months Ended July 1, 2023); $40,665 (…)": a quoted table row
+/// laid out value by value under the headings of its column, read as the statement rows
+/// are read. With no heading line that divides the values, the row as it stands.
+pub(crate) fn row_under_headings(row: &str, headings: &str) -> String {
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    let Some((label, rest)) = cells.split_first() else {
+        return row.trim().to_string();
+    };
+    let values = value_cells(rest);
+    let heading_lines: Vec<String> = headings.lines().map(str::to_string).collect();
+    let columns = columns_from(&heading_lines, values.len());
+    if values.is_empty() || columns.len() != values.len() {
+        return row.trim().to_string();
+    }
+    let described: Vec<String> = values
+        .iter()
+        .zip(&columns)
+        .map(|(value, column)| match column.heading.is_empty() {
+            true => value.clone(),
+            false => format!("{value} ({})", column.heading),
+        })
+        .collect();
+    format!("{label}: {}", described.join("; "))
 }
 
 /// Whether a heading cell names a period: a year, a month, a length ("Three Months") or
@@ -579,22 +609,23 @@ pub fn period_columns(text: &str) -> Vec<PeriodColumn> {
     Vec::new()
 }
 
-/// Row labels that only say which variant of the line above them a row is: "Earnings per
-/// share:" over "Basic" and "Diluted".
-const VARIANT_LABELS: [&str; 2] = ["basic", "diluted"];
-
 /// The label of row `k`, whose first cell is `first`: a variant label ("Diluted") is read
 /// with the line it qualifies ("Diluted earnings per share"), so it reports what that line
 /// names; any other label as printed.
 fn qualified_label(lines: &[(usize, usize, &str)], k: usize, first: &str) -> String {
     let variant = normalise_label(first);
-    if !VARIANT_LABELS.contains(&variant.as_str()) {
+    if !lexicon().tables.variant_labels.contains(variant.as_str()) {
         return first.to_string();
     }
     // Back past the other variants ("Basic") to the line they share.
     for &(_, _, line) in lines[k.saturating_sub(4)..k].iter().rev() {
         let head = line.split('|').next().unwrap_or("").trim();
-        if head.is_empty() || VARIANT_LABELS.contains(&normalise_label(head).as_str()) {
+        if head.is_empty()
+            || lexicon()
+                .tables
+                .variant_labels
+                .contains(normalise_label(head).as_str())
+        {
             continue;
         }
         let stated = head.trim_end_matches(':').trim();

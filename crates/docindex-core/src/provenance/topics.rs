@@ -38,6 +38,8 @@ pub struct TopicEntry {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Thesaurus {
     pub version: u32,
+    /// Words a topic adds nothing with once an entry has its meaning ("risk", "exposure").
+    pub modifiers: Vec<String>,
     #[serde(rename = "topic")]
     pub topics: Vec<TopicEntry>,
 }
@@ -100,49 +102,6 @@ pub struct TopicConcept {
     /// Phrases whose words never count ("business climate" for climate).
     pub exclude: Vec<String>,
 }
-
-/// Words a topic adds nothing with once a thesaurus entry has its meaning: "climate
-/// change", "supply chain disruption", "China exposure", "interest-rate risk".
-const MODIFIERS: &[&str] = &[
-    "risk",
-    "risks",
-    "exposure",
-    "exposures",
-    "disruption",
-    "disruptions",
-    "change",
-    "changes",
-    "issue",
-    "issues",
-    "matter",
-    "matters",
-    "impact",
-    "impacts",
-    "concern",
-    "concerns",
-    "related",
-    "trend",
-    "trends",
-    "factor",
-    "factors",
-    "and",
-    "or",
-    "of",
-    "the",
-    "to",
-    "in",
-    "on",
-    "our",
-    "their",
-    "its",
-    "a",
-    "an",
-    "for",
-    "with",
-    "about",
-    "any",
-    "all",
-];
 
 /// Build the concept of `topic`. `dictionary` is the scope's (term, definition) pairs: an
 /// acronym the filing defines is matched with its definition.
@@ -218,7 +177,7 @@ pub fn topic_concept(
         // only where the topic is established.
         let content: Vec<&String> = topic_tokens
             .iter()
-            .filter(|t| !MODIFIERS.contains(&t.as_str()) || topic_tokens.len() == 1)
+            .filter(|t| !thesaurus.modifiers.contains(t) || topic_tokens.len() == 1)
             .collect();
         match content.len() {
             0 => {}

@@ -242,6 +242,8 @@ mod combine;
 pub mod compare;
 mod compose;
 mod merge;
+mod passage_rows;
+mod sentences;
 
 pub use compare::{compare, Comparison, StatedFigure};
 

@@ -4,9 +4,11 @@
 //! rounding of the answer, the statements it names, and the definition it gives of its
 //! metric.
 
+mod asks;
 pub mod periods;
 pub mod vocabulary;
 
+pub use asks::{asks_for_figure, Asks};
 pub use periods::{fiscal_offset, AskedPeriod, YearBasis};
 pub use vocabulary::{vocabulary, Vocabulary};
 
@@ -172,32 +174,25 @@ fn capitalise(text: &str) -> String {
 
 /// Whether `text` (ending in a full stop) ends with an abbreviation rather than a sentence.
 fn ends_with_abbreviation(text: &str) -> bool {
-    const ABBREVIATIONS: [&str; 12] = [
-        "inc", "corp", "co", "ltd", "u.s", "e.g", "i.e", "no", "vs", "plc", "n.a", "s.a",
-    ];
     let last = text
         .trim_end_matches('.')
         .rsplit(char::is_whitespace)
         .next()
         .unwrap_or("")
         .to_lowercase();
-    ABBREVIATIONS.contains(&last.as_str())
+    vocabulary().is_ok_and(|v| v.abbreviations.contains(&last))
 }
 
 /// A definition's name without the words that lead into it ("Here the current ratio").
 fn without_lead_words(name: &str) -> String {
-    const LEAD: [&str; 6] = [
-        "here",
-        "where",
-        "and",
-        "the",
-        "note that",
-        "in this question",
-    ];
     let mut rest = name.trim();
+    let Ok(v) = vocabulary() else {
+        return capitalise(rest);
+    };
     loop {
         let lower = rest.to_lowercase();
-        match LEAD
+        match v
+            .definition_lead_words
             .iter()
             .find(|w| lower.starts_with(*w) && lower[w.len()..].starts_with(' '))
         {
@@ -258,77 +253,27 @@ fn names_only_sources(sentence: &str, v: &Vocabulary) -> bool {
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase();
-    // Words that only point at a source ("Refer to the consolidated balance sheet.", "Work
-    // from the statement of operations.", "Use its cash flow statement only.").
-    const FILLER: [&str; 31] = [
-        "the",
-        "and",
-        "only",
-        "a",
-        "an",
-        "its",
-        "of",
-        "or",
-        "statement",
-        "statements",
-        "consolidated",
-        "refer",
-        "referring",
-        "to",
-        "see",
-        "use",
-        "using",
-        "look",
-        "looking",
-        "at",
-        "consult",
-        "check",
-        "work",
-        "working",
-        "from",
-        "in",
-        "per",
-        "your",
-        "as",
-        "source",
-        "company's",
-    ];
     named
         && rest
             .split(|c: char| !c.is_alphanumeric())
-            .all(|w| w.is_empty() || FILLER.contains(&w))
+            .all(|w| w.is_empty() || v.source_pointer_words.iter().any(|f| f == w))
 }
 
 /// Whether a sentence asks something (rather than instructs or defines).
 fn asks(sentence: &str) -> bool {
-    const OPENERS: [&str; 16] = [
-        "what", "how", "which", "who", "whom", "when", "where", "why", "is", "are", "does", "do",
-        "did", "was", "were", "can",
-    ];
-    // An imperative asks too when it names a period: "Report Colgate's equity for 2023",
-    // "Compute the ROA of Cisco for fiscal 2024" (not "Give a response to the question").
-    const IMPERATIVES: [&str; 12] = [
-        "report",
-        "compute",
-        "calculate",
-        "work",
-        "give",
-        "provide",
-        "find",
-        "tell",
-        "state",
-        "show",
-        "determine",
-        "estimate",
-    ];
     let lower = sentence.to_lowercase();
     let first = lower
         .split(|c: char| !c.is_alphanumeric())
         .find(|w| !w.is_empty())
         .unwrap_or("");
+    // An imperative asks too when it names a period: "Report Colgate's equity for 2023",
+    // "Compute the ROA of Cisco for fiscal 2024" (not "Give a response to the question").
+    let opens = |words: fn(&Vocabulary) -> &Vec<String>| {
+        vocabulary().is_ok_and(|v| words(v).iter().any(|w| w == first))
+    };
     sentence.trim_end().ends_with('?')
-        || OPENERS.contains(&first)
-        || (IMPERATIVES.contains(&first) && !periods::periods_in(sentence).is_empty())
+        || opens(|v| &v.question_openers)
+        || (opens(|v| &v.asking_imperatives) && !periods::periods_in(sentence).is_empty())
 }
 
 /// A source clause opening a question sentence ("According to the details clearly outlined

@@ -62,6 +62,16 @@ pub struct Vocabulary {
     pub document_names: Vec<String>,
     /// Phrases that ask for a count ("how many", "headcount").
     pub count_phrases: Vec<String>,
+    /// Abbreviations a full stop may end without ending the sentence ("inc", "u.s").
+    pub abbreviations: Vec<String>,
+    /// Words that lead into a definition's name ("here", "note that").
+    pub definition_lead_words: Vec<String>,
+    /// Words that only point at a source ("refer", "see", "consolidated").
+    pub source_pointer_words: Vec<String>,
+    /// Words a question opens with ("what", "how", "did").
+    pub question_openers: Vec<String>,
+    /// Imperatives that ask when the sentence names a period ("report", "compute").
+    pub asking_imperatives: Vec<String>,
 }
 
 /// The version of the vocabulary this code reads.
@@ -75,7 +85,21 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 12] = [
+        let lists: [(&str, Vec<&String>); 17] = [
+            ("abbreviations", self.abbreviations.iter().collect()),
+            (
+                "definition_lead_words",
+                self.definition_lead_words.iter().collect(),
+            ),
+            (
+                "source_pointer_words",
+                self.source_pointer_words.iter().collect(),
+            ),
+            ("question_openers", self.question_openers.iter().collect()),
+            (
+                "asking_imperatives",
+                self.asking_imperatives.iter().collect(),
+            ),
             ("document_names", self.document_names.iter().collect()),
             ("count_phrases", self.count_phrases.iter().collect()),
             ("greetings", self.greetings.iter().collect()),

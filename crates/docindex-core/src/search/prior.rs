@@ -5,6 +5,7 @@
 //! risk factors, which say what might happen rather than what did.
 
 use super::query::words;
+use crate::lexicon::lexicon;
 use crate::structure::patterns::{is_results_discussion_title, is_risk_factors_title};
 
 /// How much more a passage of the results discussion weighs for a why-question (and how much
@@ -12,67 +13,22 @@ use crate::structure::patterns::{is_results_discussion_title, is_risk_factors_ti
 /// 2.0: 1.3 moves too few questions, 1.6 and 2.0 the same ones.
 pub const EXPLANATION_WEIGHT: f64 = 1.6;
 
-/// Words with which a question asks for the reason behind a figure: "why", "what drove",
-/// "what's behind", "what went wrong", "the cause of".
-const EXPLANATION_WORDS: &[&str] = &[
-    "why", "drove", "drive", "drives", "driven", "driver", "drivers", "cause", "caused", "causes",
-    "reason", "reasons", "explain", "explains", "behind", "wrong",
-];
-
 /// Whether `query` asks why something happened rather than what or how much.
 pub fn asks_why(query: &str) -> bool {
     words(query)
         .iter()
-        .any(|w| EXPLANATION_WORDS.contains(&w.as_str()))
+        .any(|w| lexicon().search.explanation_words.contains(w.as_str()))
 }
 
-/// Words with which a question asks how a figure moved over the period: "how fast is it
-/// growing", "did China sales grow", "how is Macau recovering", "how did iPhone do".
-const MOVEMENT_WORDS: &[&str] = &[
-    "grow",
-    "grew",
-    "growing",
-    "grown",
-    "growth",
-    "fast",
-    "faster",
-    "shrink",
-    "shrank",
-    "shrinking",
-    "decline",
-    "declined",
-    "declining",
-    "fall",
-    "fell",
-    "falling",
-    "rise",
-    "rose",
-    "rising",
-    "jump",
-    "jumped",
-    "drop",
-    "dropped",
-    "slow",
-    "slowed",
-    "slowing",
-    "recover",
-    "recovered",
-    "recovering",
-    "recovery",
-    "perform",
-    "performed",
-    "performing",
-    "trend",
-    "trending",
-    "momentum",
-];
 // Not "performance": a "remaining performance obligation" is a backlog, not a movement.
 
 /// Whether `query` asks how a figure moved ("how fast did LinkedIn grow?", "how did Nike do
 /// in China?") rather than what it was.
 pub fn asks_how_it_moved(query: &str) -> bool {
     let words = words(query);
-    let moved = words.iter().any(|w| MOVEMENT_WORDS.contains(&w.as_str()));
+    let moved = words
+        .iter()
+        .any(|w| lexicon().search.movement_words.contains(w.as_str()));
     // "How did iPhone do…": the question's own verb is "do", after "how did" / "how does".
     let how_did_do = words.first().is_some_and(|w| w == "how")
         && words

@@ -1,270 +1,11 @@
 //! Query expansion: stopwords, stems, the phrasings filings use for what a question says,
 //! and the dictionary of defined terms and acronyms.
 
+use crate::lexicon::lexicon;
 use crate::model::DictionaryEntry;
 use rust_stemmers::{Algorithm, Stemmer};
 use serde::Serialize;
 use std::collections::BTreeSet;
-
-const STOPWORDS: &[&str] = &[
-    "a",
-    "an",
-    "the",
-    "of",
-    "in",
-    "on",
-    "for",
-    "to",
-    "and",
-    "or",
-    "what",
-    "was",
-    "were",
-    "is",
-    "are",
-    "how",
-    "much",
-    "many",
-    "did",
-    "does",
-    "do",
-    "which",
-    "who",
-    "whom",
-    "when",
-    "where",
-    "why",
-    "by",
-    "with",
-    "from",
-    "at",
-    "as",
-    "be",
-    "been",
-    "it",
-    "its",
-    "their",
-    "our",
-    "we",
-    "this",
-    "that",
-    "these",
-    "those",
-    "about",
-    "during",
-    "any",
-    "has",
-    "have",
-    "had",
-    "there",
-    "company",
-    "companies",
-    // Filings date figures by period ("three months ended July 1, 2023"); "fiscal" in a
-    // question only says which kind of year it means.
-    "fiscal",
-    "s",
-    "tell",
-    "me",
-    "describe",
-    "list",
-    "show",
-    "give",
-    "please",
-    // English function words a question is phrased with, which no filing's passage is
-    // about ("can" is not one of them: a packager's can is its product).
-    "into",
-    "more",
-    "most",
-    "will",
-    "would",
-    "could",
-    "should",
-    "even",
-    "though",
-    "although",
-    "like",
-    "look",
-    "get",
-    "got",
-    "way",
-    "so",
-    "than",
-    "then",
-    "also",
-    "some",
-    "such",
-    "very",
-    "just",
-    "here",
-    "if",
-    "i",
-    "you",
-    "they",
-    "them",
-    "he",
-    "she",
-    "his",
-    "her",
-    "my",
-    "your",
-    "being",
-    "doing",
-    "having",
-    "am",
-    "too",
-    // "How big is the backlog?": the size asked of a figure, not a word of it.
-    "big",
-    // How a question asks for a reason ("what drove", "what's behind"): the answer's form,
-    // not its topic. Filings give reasons as "due to", "driven by" (see `asks_why`).
-    "drove",
-    "drive",
-    "drives",
-    "driven",
-    "driver",
-    "drivers",
-    "behind",
-    "reason",
-    "reasons",
-    "cause",
-    "caused",
-    "causes",
-    "explain",
-    "explains",
-    // How a question compares two periods ("YoY growth FY23 vs FY22"): the operation asked,
-    // which the reading carries; no filing's passage is about "vs".
-    "vs",
-    "vs.",
-    "versus",
-    "yoy",
-    "y/y",
-    "wrong",
-];
-
-/// Phrasings that mean the same thing in filings. A question asks "how much stock did they
-/// buy back" while the filing says "repurchased"; an analyst's "head office" is the filing's
-/// "headquarters". A query using one phrasing also searches the others of its group.
-const EQUIVALENTS: &[&[&str]] = &[
-    &["buy back", "buyback", "repurchase", "repurchased"],
-    &[
-        "head office",
-        "headquarters",
-        "headquartered",
-        "principal executive offices",
-    ],
-    &[
-        "employees",
-        "employ",
-        "headcount",
-        "workforce",
-        "people",
-        "staff",
-    ],
-    &["relationship", "partnership", "collaboration"],
-    // Before "revenue": a balance-sheet liability, which "net sales" must not widen.
-    &[
-        "deferred revenue",
-        "unearned revenue",
-        "contract liabilities",
-    ],
-    &["revenue", "net sales", "net revenues", "turnover"],
-    &["profit", "net income", "earnings", "net earnings"],
-    // Whole phrases where FTS5's Porter stemmer would widen a word: "accountants" alone
-    // matches every "account" and "accounting" (74,000 of 340,000 passages at 1,000 filings).
-    &[
-        "auditor",
-        "independent registered public accounting firm",
-        "independent accountants",
-    ],
-    &["lawsuit", "litigation", "legal proceedings"],
-    &["debt", "borrowings", "indebtedness", "term debt"],
-    &["bonds", "notes", "senior notes", "debentures"],
-    &["obligor", "issuer"],
-    &["new money", "net proceeds", "proceeds"],
-    &["layoffs", "job cuts", "headcount reductions", "severance"],
-    &["capex", "capital expenditures"],
-    // "How long will the cash last?": a development-stage company's runway, which a
-    // prospectus states as cash "sufficient to fund" operations for a period.
-    &["runway", "cash runway", "cash last", "sufficient to fund"],
-    &[
-        "competitors",
-        "competing",
-        "competes with",
-        "compete",
-        "competition",
-    ],
-    // ASC 606's name for what analysts call backlog.
-    &[
-        "backlog",
-        "remaining performance obligations",
-        "remaining performance obligation",
-    ],
-    &[
-        "comps",
-        "comparable store sales",
-        "comparable sales",
-        "same-store sales",
-        "comparable store net sales",
-    ],
-    &["raise", "net proceeds"],
-    &["stake", "ownership interest"],
-    // Item 12 of a 10-K, a proxy's and a prospectus's ownership table: "Security Ownership
-    // of Certain Beneficial Owners", "Principal Stockholders", holders of "more than 5%".
-    &[
-        "biggest shareholders",
-        "largest shareholders",
-        "major shareholders",
-        "biggest investors",
-        "largest investors",
-        "principal stockholders",
-        "principal shareholders",
-        "beneficial owners",
-        "beneficial ownership",
-    ],
-    &["shareholders", "stockholders", "shareowners"],
-    &["cfo", "chief financial officer"],
-    &["ceo", "chief executive officer"],
-    &["coo", "chief operating officer"],
-    &["pay", "compensation"],
-    &["outlook", "guidance"],
-    &[
-        "one-off",
-        "one-time",
-        "non-recurring",
-        "nonrecurring",
-        "unusual",
-        "discrete",
-    ],
-    &["fine", "penalty", "penalties"],
-    &["buy", "acquire", "acquisition"],
-    &["made", "manufactured", "manufacturing"],
-    &["quarter", "three months", "three-month"],
-    &["year", "twelve months", "annual"],
-];
-
-/// Which way a figure moved, in an analyst's words and a filing's ("grow" is "increased").
-/// An answer's sentence covers the question's word with any of its group's; they are not
-/// searched for, since nearly every passage of a results discussion says "increased" or
-/// "higher" (searched, they cost a fresh why-question its evidence).
-const CHANGE_DIRECTIONS: &[&[&str]] = &[
-    &[
-        "grow", "growth", "grew", "increase", "rise", "rose", "higher",
-    ],
-    &[
-        "fall",
-        "fell",
-        "decline",
-        "decrease",
-        "drop",
-        "lower",
-        "shrink",
-        "contraction",
-        "compression",
-    ],
-];
-
-/// "Where is Converse based?": an analyst's "based" (or "located") asked with "where" is the
-/// filing's "headquartered". One way only: a filing's "based" is nearly always "based on".
-const WHERE_BASED: &[&str] = &["headquartered", "headquarters"];
 
 /// Whether `words` ask where something is based or located.
 fn asks_where_based(words: &[String]) -> bool {
@@ -293,10 +34,10 @@ fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every group of `table` ([`EQUIVALENTS`], [`CHANGE_DIRECTIONS`]) the query uses, whole.
+/// Every group of `table` (`lexicon.toml`'s `search.equivalents`, `lexicon.toml`'s `search.change_directions`) the query uses, whole.
 /// Longer phrases claim their words first, so "buy back" is a buy-back and not also a
 /// purchase.
-fn equivalent_groups(query: &str, table: &[&[&str]]) -> Vec<Vec<String>> {
+fn equivalent_groups(query: &str, table: &[crate::lexicon::WordList]) -> Vec<Vec<String>> {
     let stemmer = Stemmer::create(Algorithm::English);
     let query_stems = phrase_stems(&stemmer, query);
     // (group, first word, word count) of every phrase found in the query.
@@ -328,7 +69,7 @@ fn equivalent_groups(query: &str, table: &[&[&str]]) -> Vec<Vec<String>> {
     }
     used.sort_unstable();
     used.into_iter()
-        .map(|g| table[g].iter().map(|p| (*p).to_string()).collect())
+        .map(|g| table[g].iter().map(|p| p.to_string()).collect())
         .collect()
 }
 
@@ -343,7 +84,7 @@ pub struct Expansion {
     #[serde(default)]
     pub equivalents: Vec<String>,
     /// The equivalence groups those came from, each whole, and the groups of the change
-    /// directions the query names ([`CHANGE_DIRECTIONS`]: an answer's sentence covers the
+    /// directions the query names (`lexicon.toml`'s `search.change_directions`: an answer's sentence covers the
     /// query's word with any of them, though they are not searched).
     #[serde(default)]
     pub equivalent_groups: Vec<Vec<String>>,
@@ -365,7 +106,7 @@ fn content_stems<'a>(
     texts
         .into_iter()
         .flat_map(|t| words(t))
-        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+        .filter(|w| !lexicon().search.stopwords.contains(w.as_str()))
         .map(|w| stemmer.stem(&w).to_string())
         .collect()
 }
@@ -482,7 +223,7 @@ pub fn without_company_name(query: &str, company: &str, ticker: Option<&str>) ->
     let anything_left = kept
         .iter()
         .flat_map(|t| words(t))
-        .any(|w| !STOPWORDS.contains(&w.as_str()));
+        .any(|w| !lexicon().search.stopwords.contains(w.as_str()));
     if anything_left {
         kept.join(" ")
     } else {
@@ -495,7 +236,7 @@ pub fn without_company_name(query: &str, company: &str, ticker: Option<&str>) ->
 pub fn company_words(company: &str) -> Vec<String> {
     words(company)
         .into_iter()
-        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+        .filter(|w| !lexicon().search.stopwords.contains(w.as_str()))
         .collect()
 }
 
@@ -600,7 +341,7 @@ pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
     let where_based = asks_where_based(&words(query));
     let terms: Vec<String> = words(query)
         .into_iter()
-        .filter(|w| !STOPWORDS.contains(&w.as_str()) && !is_period_shorthand(w))
+        .filter(|w| !lexicon().search.stopwords.contains(w.as_str()) && !is_period_shorthand(w))
         .filter(|w| !(where_based && (w == "based" || w == "located")))
         .collect();
     let lowered = query.to_lowercase();
@@ -628,9 +369,16 @@ pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
         parts.push(format!("NEAR({}, 6)", near.join(" ")));
     }
     parts.extend(added.iter().map(|a| fts_phrase(a)));
-    let mut groups = equivalent_groups(query, EQUIVALENTS);
+    let mut groups = equivalent_groups(query, &lexicon().search.equivalents);
     if where_based {
-        groups.push(WHERE_BASED.iter().map(|p| (*p).to_string()).collect());
+        groups.push(
+            lexicon()
+                .search
+                .where_based
+                .iter()
+                .map(str::to_string)
+                .collect(),
+        );
     }
     let lowered_terms = words(query);
     let equivalents: Vec<String> = groups
@@ -645,7 +393,10 @@ pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
     parts.dedup();
     let fts_all_terms = all_concepts_expression(&parts, &terms, &groups, &equivalents);
     let mut answer_groups = groups;
-    answer_groups.extend(equivalent_groups(query, CHANGE_DIRECTIONS));
+    answer_groups.extend(equivalent_groups(
+        query,
+        &lexicon().search.change_directions,
+    ));
     Expansion {
         terms,
         added,

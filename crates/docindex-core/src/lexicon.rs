@@ -1,0 +1,280 @@
+//! The word lists search, company resolution, parts, named rows, tables and answers read
+//! text with (`data/lexicon.toml`, compiled in), versioned and checked on load: one home
+//! for vocabulary, so that a word is added where it is explained, not in Rust source.
+
+use serde::Deserialize;
+use std::sync::LazyLock;
+
+/// The version of `data/lexicon.toml` this code reads.
+const VERSION: u32 = 1;
+
+/// The lexicon does not load or fails its checks: a bug in the build, not the user's input.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("data/lexicon.toml: {0}")]
+pub struct LexiconError(String);
+
+impl LexiconError {
+    pub fn fault(&self) -> crate::Fault {
+        crate::Fault::Bug
+    }
+}
+
+/// A list of lower-case words or phrases.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(transparent)]
+pub struct WordList(Vec<String>);
+
+impl WordList {
+    /// Whether `word` is in the list, exactly.
+    pub fn contains(&self, word: impl AsRef<str>) -> bool {
+        let word = word.as_ref();
+        self.0.iter().any(|w| w == word)
+    }
+
+    /// Whether `text` holds any entry as a substring.
+    pub fn any_in(&self, text: &str) -> bool {
+        self.0.iter().any(|w| text.contains(w.as_str()))
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(String::as_str)
+    }
+
+    pub fn as_slice(&self) -> &[String] {
+        &self.0
+    }
+
+    fn check(&self, name: &str) -> Result<(), LexiconError> {
+        if self.0.is_empty() {
+            return Err(LexiconError(format!("{name} is empty")));
+        }
+        for (i, word) in self.0.iter().enumerate() {
+            if word.trim().is_empty() || word.trim() != word || word.chars().any(char::is_uppercase)
+            {
+                return Err(LexiconError(format!(
+                    "{name}: {word:?} must be non-empty, trimmed and lower case"
+                )));
+            }
+            if self.0[..i].contains(word) {
+                return Err(LexiconError(format!("{name}: {word:?} is listed twice")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Words search reads a query with.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchWords {
+    pub stopwords: WordList,
+    pub explanation_words: WordList,
+    pub movement_words: WordList,
+    pub where_based: WordList,
+    pub equivalents: Vec<WordList>,
+    pub change_directions: Vec<WordList>,
+}
+
+/// Words company resolution reads a question with.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompanyWords {
+    pub legal_suffixes: WordList,
+    pub legal_forms: WordList,
+    pub generic_first_words: WordList,
+    pub not_companies: WordList,
+    pub comparison_words: WordList,
+    pub name_prepositions: WordList,
+}
+
+/// Words that tell a part of the company (a product, a segment) from the rest.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartWords {
+    pub joiners: WordList,
+    pub qualifiers: WordList,
+    pub not_parts: WordList,
+    pub function_words: WordList,
+}
+
+/// Words around a row the question names in the filing's own words.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamedRowWords {
+    pub question_words: WordList,
+    pub edge_words: WordList,
+    pub generic_words: WordList,
+    pub qualifiers: WordList,
+}
+
+/// Words that tell what kind of figure a concept or a question asks for.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConceptWords {
+    pub comparison_shorthand: WordList,
+    pub quotients: WordList,
+    pub money: WordList,
+    pub percent_names: WordList,
+}
+
+/// Words that tell what an answer must give.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerWords {
+    pub figure_phrases: WordList,
+    pub figure_questions: WordList,
+    pub judgement_openers: WordList,
+    pub figure_kinds: WordList,
+    pub not_amount_labels: WordList,
+    pub comparatives: WordList,
+    pub quarterly_phrases: WordList,
+}
+
+/// Words of tables' labels and headings.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableWords {
+    pub period_heading_words: WordList,
+    pub minority_phrases: WordList,
+    pub variant_labels: WordList,
+}
+
+/// The whole lexicon.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lexicon {
+    pub version: u32,
+    pub search: SearchWords,
+    pub companies: CompanyWords,
+    pub parts: PartWords,
+    pub named: NamedRowWords,
+    pub concepts: ConceptWords,
+    pub answers: AnswerWords,
+    pub tables: TableWords,
+}
+
+impl Lexicon {
+    fn check(&self) -> Result<(), LexiconError> {
+        if self.version != VERSION {
+            return Err(LexiconError(format!(
+                "version {} (this build reads {VERSION})",
+                self.version
+            )));
+        }
+        let s = &self.search;
+        let c = &self.companies;
+        let p = &self.parts;
+        let n = &self.named;
+        let k = &self.concepts;
+        let a = &self.answers;
+        let t = &self.tables;
+        let lists: [(&str, &WordList); 31] = [
+            ("search.stopwords", &s.stopwords),
+            ("search.explanation_words", &s.explanation_words),
+            ("search.movement_words", &s.movement_words),
+            ("search.where_based", &s.where_based),
+            ("companies.legal_suffixes", &c.legal_suffixes),
+            ("companies.legal_forms", &c.legal_forms),
+            ("companies.generic_first_words", &c.generic_first_words),
+            ("companies.not_companies", &c.not_companies),
+            ("companies.comparison_words", &c.comparison_words),
+            ("companies.name_prepositions", &c.name_prepositions),
+            ("parts.joiners", &p.joiners),
+            ("parts.qualifiers", &p.qualifiers),
+            ("parts.not_parts", &p.not_parts),
+            ("parts.function_words", &p.function_words),
+            ("named.question_words", &n.question_words),
+            ("named.edge_words", &n.edge_words),
+            ("named.generic_words", &n.generic_words),
+            ("named.qualifiers", &n.qualifiers),
+            ("concepts.comparison_shorthand", &k.comparison_shorthand),
+            ("concepts.quotients", &k.quotients),
+            ("concepts.money", &k.money),
+            ("concepts.percent_names", &k.percent_names),
+            ("answers.figure_phrases", &a.figure_phrases),
+            ("answers.figure_questions", &a.figure_questions),
+            ("answers.judgement_openers", &a.judgement_openers),
+            ("answers.figure_kinds", &a.figure_kinds),
+            ("answers.not_amount_labels", &a.not_amount_labels),
+            ("answers.comparatives", &a.comparatives),
+            ("answers.quarterly_phrases", &a.quarterly_phrases),
+            ("tables.period_heading_words", &t.period_heading_words),
+            ("tables.minority_phrases", &t.minority_phrases),
+        ];
+        for (name, list) in lists {
+            list.check(name)?;
+        }
+        t.variant_labels.check("tables.variant_labels")?;
+        for (name, groups) in [
+            ("search.equivalents", &s.equivalents),
+            ("search.change_directions", &s.change_directions),
+        ] {
+            if groups.is_empty() {
+                return Err(LexiconError(format!("{name} is empty")));
+            }
+            for group in groups {
+                group.check(name)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn load() -> Result<Lexicon, LexiconError> {
+    let lexicon: Lexicon = toml::from_str(include_str!("../data/lexicon.toml"))
+        .map_err(|e| LexiconError(e.to_string()))?;
+    lexicon.check()?;
+    Ok(lexicon)
+}
+
+static LEXICON: LazyLock<Result<Lexicon, LexiconError>> = LazyLock::new(load);
+static EMPTY: LazyLock<Lexicon> = LazyLock::new(Lexicon::default);
+
+/// Whether the built-in lexicon loads and passes its checks (`docindex doctor`, tests).
+pub fn lexicon_status() -> Result<(), LexiconError> {
+    LEXICON.as_ref().map(|_| ()).map_err(Clone::clone)
+}
+
+/// The built-in lexicon. It is compiled in and checked by the tests, so it always loads in
+/// a released build; were it broken, every list reads as empty (reported once as an error)
+/// rather than taking the reader down.
+pub fn lexicon() -> &'static Lexicon {
+    match LEXICON.as_ref() {
+        Ok(lexicon) => lexicon,
+        Err(e) => {
+            static REPORTED: std::sync::Once = std::sync::Once::new();
+            REPORTED.call_once(|| tracing::error!("{e}"));
+            &EMPTY
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lexicon_loads_and_is_checked() {
+        lexicon_status().unwrap();
+        let lexicon = lexicon();
+        assert!(lexicon.search.stopwords.contains("the"));
+        assert!(!lexicon.search.stopwords.contains("revenue"));
+        let mut bad = lexicon.clone();
+        bad.version = 99;
+        assert!(bad.check().is_err());
+        let mut bad = lexicon.clone();
+        bad.parts.not_parts.0.push("FY".into());
+        assert!(bad.check().unwrap_err().to_string().contains("lower case"));
+        let mut bad = lexicon.clone();
+        bad.search.stopwords.0.push("the".into());
+        assert!(bad.check().unwrap_err().to_string().contains("twice"));
+        let mut bad = lexicon.clone();
+        bad.answers.comparatives.0.clear();
+        assert!(bad.check().unwrap_err().to_string().contains("empty"));
+        let unknown = format!(
+            "{}\n[extra]\nwords = [\"x\"]\n",
+            include_str!("../data/lexicon.toml")
+        );
+        assert!(toml::from_str::<Lexicon>(&unknown).is_err());
+    }
+}
