@@ -95,6 +95,7 @@ pub struct PartWords {
     pub qualifiers: WordList,
     pub not_parts: WordList,
     pub function_words: WordList,
+    pub share_phrases: WordList,
 }
 
 /// Words around a row the question names in the filing's own words.
@@ -168,7 +169,7 @@ impl Lexicon {
         let k = &self.concepts;
         let a = &self.answers;
         let t = &self.tables;
-        let lists: [(&str, &WordList); 31] = [
+        let lists: [(&str, &WordList); 32] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -183,6 +184,7 @@ impl Lexicon {
             ("parts.qualifiers", &p.qualifiers),
             ("parts.not_parts", &p.not_parts),
             ("parts.function_words", &p.function_words),
+            ("parts.share_phrases", &p.share_phrases),
             ("named.question_words", &n.question_words),
             ("named.edge_words", &n.edge_words),
             ("named.generic_words", &n.generic_words),

@@ -371,18 +371,10 @@ pub(crate) fn part_row(
 
 /// "What share of revenue came from Services?": the totals are the denominator.
 pub(crate) fn asks_for_share(question: &str) -> bool {
-    let q = question.to_lowercase();
-    [
-        "share of",
-        "percentage of",
-        "percent of",
-        "% of",
-        "portion of",
-        "proportion of",
-        "mix",
-    ]
-    .iter()
-    .any(|w| q.contains(w))
+    lexicon()
+        .parts
+        .share_phrases
+        .any_in(&question.to_lowercase())
 }
 
 /// "EBITDA", "FCF", "ROE": acronyms the concept table knows, not names of parts.

@@ -293,17 +293,9 @@ fn without_source_clause(sentence: &str, v: &Vocabulary) -> String {
     };
     let clause = &lower[..comma];
     let names_a_source = v.statements.iter().any(|s| holds_any(clause, &s.names))
-        || [
-            "information",
-            "details",
-            "data",
-            "statement",
-            "figures",
-            "10-k",
-            "filing",
-        ]
-        .iter()
-        .any(|w| clause.contains(w));
+        || v.source_clause_nouns
+            .iter()
+            .any(|w| clause.contains(w.as_str()));
     match names_a_source {
         true => sentence[comma + 1..].trim().to_string(),
         false => sentence.to_string(),

@@ -62,6 +62,8 @@ pub struct Vocabulary {
     pub document_names: Vec<String>,
     /// Phrases that ask for a count ("how many", "headcount").
     pub count_phrases: Vec<String>,
+    /// Nouns of a source clause opening a question ("the details", "the 10-k").
+    pub source_clause_nouns: Vec<String>,
     /// Abbreviations a full stop may end without ending the sentence ("inc", "u.s").
     pub abbreviations: Vec<String>,
     /// Words that lead into a definition's name ("here", "note that").
@@ -85,7 +87,11 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 17] = [
+        let lists: [(&str, Vec<&String>); 18] = [
+            (
+                "source_clause_nouns",
+                self.source_clause_nouns.iter().collect(),
+            ),
             ("abbreviations", self.abbreviations.iter().collect()),
             (
                 "definition_lead_words",
