@@ -124,6 +124,7 @@ pub struct ConceptWords {
 pub struct AnswerWords {
     pub figure_phrases: WordList,
     pub figure_questions: WordList,
+    pub printed_figure_openers: WordList,
     pub judgement_openers: WordList,
     pub figure_kinds: WordList,
     pub not_amount_labels: WordList,
@@ -169,7 +170,7 @@ impl Lexicon {
         let k = &self.concepts;
         let a = &self.answers;
         let t = &self.tables;
-        let lists: [(&str, &WordList); 32] = [
+        let lists: [(&str, &WordList); 33] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -195,6 +196,7 @@ impl Lexicon {
             ("concepts.percent_names", &k.percent_names),
             ("answers.figure_phrases", &a.figure_phrases),
             ("answers.figure_questions", &a.figure_questions),
+            ("answers.printed_figure_openers", &a.printed_figure_openers),
             ("answers.judgement_openers", &a.judgement_openers),
             ("answers.figure_kinds", &a.figure_kinds),
             ("answers.not_amount_labels", &a.not_amount_labels),

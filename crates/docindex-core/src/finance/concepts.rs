@@ -309,7 +309,8 @@ impl ConceptTable {
         // question that asks an amount and names no kind of quotient is asked of the amounts
         // it names.
         let is_amount = |c: &Concept| c.unit.is_none_or(|u| u == MetricUnit::Amount);
-        if asks_an_amount(question) && asked.iter().any(|c| is_amount(c)) {
+        if crate::question::asks_an_amount_of_money(question) && asked.iter().any(|c| is_amount(c))
+        {
             asked.retain(|c| is_amount(c));
         }
         asked
@@ -343,29 +344,6 @@ impl ConceptTable {
         }
         out
     }
-}
-
-/// Whether `question` asks for an amount of money and names no kind of quotient ("How much
-/// did X pay out in dividends?", "… in USD millions"; not "What share of earnings was paid
-/// out?" nor "How much of its earnings …").
-fn asks_an_amount(question: &str) -> bool {
-    let lower = question.to_lowercase();
-    let words = crate::search::words(&lower);
-    if lower.contains('%')
-        || words
-            .iter()
-            .any(|w| lexicon().concepts.quotients.contains(w.as_str()))
-    {
-        return false;
-    }
-    let how_much = lower
-        .match_indices("how much")
-        .any(|(at, m)| !lower[at + m.len()..].trim_start().starts_with("of "));
-    how_much
-        || lower.contains('$')
-        || words
-            .iter()
-            .any(|w| lexicon().concepts.money.contains(w.as_str()))
 }
 
 #[cfg(test)]

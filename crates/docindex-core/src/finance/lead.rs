@@ -9,7 +9,7 @@ use super::defined::defined_metric;
 use super::located::{best_rows, locate_rows, LocatedRow};
 use super::metrics::{compute_metric, format_amount, MetricResult};
 use super::named::named_line_item;
-use super::parts::{asks_for_share, names_a_part, narrows_the_figure, part_row};
+use super::parts::{names_a_part, narrows_the_figure, part_row};
 use super::rows::{normalise_label, RowMatch, StatementRow};
 use super::sections::months_asked;
 use super::stating::{
@@ -19,6 +19,7 @@ use super::stating::{
 use crate::model::DocumentIndex;
 use crate::qa::compare::StatedFigure;
 use crate::qa::Citation;
+use crate::question::asks_for_share;
 use crate::question::{Operation, Question};
 use serde::{Deserialize, Serialize};
 

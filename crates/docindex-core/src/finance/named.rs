@@ -34,7 +34,7 @@ fn is_edge_word(word: &str) -> bool {
 /// The ad-hoc concept of the row labels `question` names, longest first; `None` when the
 /// question asks for no figure or names nothing longer than the table's own phrasings.
 pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> {
-    if !asks_for_an_amount(question) {
+    if !crate::question::asks_for_a_printed_figure(question) {
         return None;
     }
     let tokens = words(question);
@@ -107,15 +107,6 @@ pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> 
         otherwise: None,
         unit: None,
     })
-}
-
-/// "What was…", "how much…", "how big is…": a question a printed figure can answer.
-fn asks_for_an_amount(question: &str) -> bool {
-    let q = question.trim_start().to_lowercase();
-    super::answer::asks_for_figure(question)
-        || ["how big", "how large", "what's", "what is"]
-            .iter()
-            .any(|w| q.starts_with(w))
 }
 
 #[cfg(test)]

@@ -369,14 +369,6 @@ pub(crate) fn part_row(
     Some((row, column))
 }
 
-/// "What share of revenue came from Services?": the totals are the denominator.
-pub(crate) fn asks_for_share(question: &str) -> bool {
-    lexicon()
-        .parts
-        .share_phrases
-        .any_in(&question.to_lowercase())
-}
-
 /// "EBITDA", "FCF", "ROE": acronyms the concept table knows, not names of parts.
 /// "Operating" in "Operating Income: Tesla vs Microsoft": a word of a phrasing the concept
 /// table knows, capitalised as in a heading, names no part.

@@ -8,7 +8,10 @@ mod asks;
 pub mod periods;
 pub mod vocabulary;
 
-pub use asks::{asks_for_figure, Asks};
+pub use asks::{
+    asks_about_results, asks_an_amount_of_money, asks_for_a_printed_figure, asks_for_figure,
+    asks_for_share, asks_how_it_moved, asks_where_based, asks_why, Asks,
+};
 pub use periods::{fiscal_offset, AskedPeriod, YearBasis};
 pub use vocabulary::{vocabulary, Vocabulary};
 

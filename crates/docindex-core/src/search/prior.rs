@@ -4,45 +4,13 @@
 //! financial review), which the SEC requires to explain material changes, and not by the
 //! risk factors, which say what might happen rather than what did.
 
-use super::query::words;
-use crate::lexicon::lexicon;
+pub use crate::question::{asks_about_results, asks_how_it_moved, asks_why};
 use crate::structure::patterns::{is_results_discussion_title, is_risk_factors_title};
 
 /// How much more a passage of the results discussion weighs for a why-question (and how much
 /// less one of the risk factors weighs). Measured with `docindex eval` over 1.3, 1.6 and
 /// 2.0: 1.3 moves too few questions, 1.6 and 2.0 the same ones.
 pub const EXPLANATION_WEIGHT: f64 = 1.6;
-
-/// Whether `query` asks why something happened rather than what or how much.
-pub fn asks_why(query: &str) -> bool {
-    words(query)
-        .iter()
-        .any(|w| lexicon().search.explanation_words.contains(w.as_str()))
-}
-
-// Not "performance": a "remaining performance obligation" is a backlog, not a movement.
-
-/// Whether `query` asks how a figure moved ("how fast did LinkedIn grow?", "how did Nike do
-/// in China?") rather than what it was.
-pub fn asks_how_it_moved(query: &str) -> bool {
-    let words = words(query);
-    let moved = words
-        .iter()
-        .any(|w| lexicon().search.movement_words.contains(w.as_str()));
-    // "How did iPhone do…": the question's own verb is "do", after "how did" / "how does".
-    let how_did_do = words.first().is_some_and(|w| w == "how")
-        && words
-            .get(1)
-            .is_some_and(|w| matches!(w.as_str(), "did" | "does" | "is" | "are"))
-        && words.iter().skip(2).any(|w| w == "do" || w == "doing");
-    moved || how_did_do
-}
-
-/// Whether `query` is answered by the results discussion first: it asks why a figure moved
-/// or how.
-pub fn asks_about_results(query: &str) -> bool {
-    asks_why(query) || asks_how_it_moved(query)
-}
 
 /// The prior of a section for a why-question, from its own title and its ancestors' (in any
 /// order): [`EXPLANATION_WEIGHT`] inside the results discussion, its inverse inside the risk

@@ -7,12 +7,6 @@ use rust_stemmers::{Algorithm, Stemmer};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
-/// Whether `words` ask where something is based or located.
-fn asks_where_based(words: &[String]) -> bool {
-    words.first().is_some_and(|w| w == "where")
-        && words.iter().any(|w| w == "based" || w == "located")
-}
-
 /// "Q2", "2Q23", "FY2023": which period a question means. Filings date their figures by
 /// column headings ("Three Months Ended June 30, 2023"), never with these words, so they are
 /// not searched for nor asked of a sentence.
@@ -338,7 +332,7 @@ fn words_of_phrases(phrases: &[String]) -> Vec<String> {
 /// Expand `query` with the dictionary: an acronym in the query brings its definition, a
 /// defined phrase in the query brings its acronym.
 pub fn expand(query: &str, dictionary: &[(String, String)]) -> Expansion {
-    let where_based = asks_where_based(&words(query));
+    let where_based = crate::question::asks_where_based(&words(query));
     let terms: Vec<String> = words(query)
         .into_iter()
         .filter(|w| !lexicon().search.stopwords.contains(w.as_str()) && !is_period_shorthand(w))
