@@ -173,13 +173,13 @@ impl SqliteStore {
             source,
         };
         let conn = Connection::open(path).map_err(open_err)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(open_err)?;
+        // Before anything that locks: another process may be creating the library.
+        conn.busy_timeout(BUSY_WAIT).map_err(open_err)?;
+        set_wal(&conn).map_err(open_err)?;
         conn.pragma_update(None, "foreign_keys", "ON")
             .map_err(open_err)?;
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(open_err)?;
-        conn.busy_timeout(BUSY_WAIT).map_err(open_err)?;
         let (chunk_counts, title_counts) = register_ranking(&conn).map_err(open_err)?;
         let mut store = SqliteStore {
             conn,
@@ -225,6 +225,23 @@ impl SqliteStore {
             chunk_counts,
             title_counts,
         })
+    }
+}
+
+/// Switches the library to write-ahead logging. Switching takes an exclusive lock, and SQLite
+/// reports a busy library at once rather than through the busy handler: another opener
+/// switching it at the same moment is waited for, up to [`BUSY_WAIT`].
+fn set_wal(conn: &Connection) -> rusqlite::Result<()> {
+    let started = std::time::Instant::now();
+    loop {
+        match conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0)) {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy && started.elapsed() < BUSY_WAIT =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            other => return other.map(|_| ()),
+        }
     }
 }
 

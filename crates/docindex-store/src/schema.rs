@@ -306,27 +306,40 @@ ALTER TABLE facts ADD COLUMN scale INTEGER;
 ];
 
 impl SqliteStore {
+    /// Brings the library to this build's schema, one migration per write transaction. The
+    /// version is read again inside each transaction, so any number of processes opening a
+    /// new library together each find it created and migrated once; a library at a newer
+    /// version than this build knows is refused.
     pub(crate) fn migrate(&mut self) -> Result<()> {
-        let version: i64 = self
-            .conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))?;
         let known = MIGRATIONS.len() as i64;
+        let too_new = |found: i64, path: &std::path::Path| StoreError::TooNew {
+            path: path.to_path_buf(),
+            found,
+            known,
+        };
+        // A library already current needs no write lock.
+        let version = self.schema_version()?;
         if version > known {
-            return Err(StoreError::TooNew {
-                path: self.path.clone(),
-                found: version,
-                known,
-            });
+            return Err(too_new(version, &self.path));
         }
-        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        if version == known {
+            return Ok(());
+        }
+        loop {
             let tx = self
                 .conn
                 .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+            if version > known {
+                return Err(too_new(version, &self.path));
+            }
+            let Some(sql) = MIGRATIONS.get(version as usize) else {
+                return Ok(());
+            };
             tx.execute_batch(sql)?;
-            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.pragma_update(None, "user_version", version + 1)?;
             tx.commit()?;
         }
-        Ok(())
     }
 
     /// The schema version of the open library.

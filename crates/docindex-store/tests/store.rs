@@ -191,3 +191,28 @@ fn a_document_stored_before_section_types_gets_them_when_read() {
     let back = store.get(&doc.doc_id).unwrap().unwrap();
     assert_eq!(back.nodes, doc.nodes);
 }
+
+#[test]
+fn many_openers_of_a_new_library_all_open_it_at_the_current_schema() {
+    // The desktop app, the CLI and the MCP server may first open a library together: every
+    // opener must find it created and migrated once, whoever came first.
+    for trial in 0..40 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lib.sqlite");
+        let start = std::sync::Arc::new(std::sync::Barrier::new(8));
+        let openers: Vec<_> = (0..8)
+            .map(|_| {
+                let (path, start) = (path.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    SqliteStore::open(&path).and_then(|s| s.schema_version())
+                })
+            })
+            .collect();
+        let versions: Vec<_> = openers.into_iter().map(|t| t.join().unwrap()).collect();
+        let reopened = SqliteStore::open(&path).unwrap().schema_version().unwrap();
+        for version in versions {
+            assert_eq!(version.unwrap(), reopened, "trial {trial}");
+        }
+    }
+}
