@@ -412,7 +412,7 @@ impl Library {
     /// Index one file exactly as `index_paths` would (same reader, model and settings) but
     /// store nothing: what `docindex bench` times.
     pub fn build_document(&self, path: &Path) -> Result<DocumentIndex> {
-        let (bytes, name) = read_source(path)?;
+        let (bytes, name) = read_source(path, u64::MAX)?;
         let tools = IndexTools {
             pdf_reader: Some(&PdfiumReader),
             llm: self.llm.as_deref(),
@@ -698,12 +698,44 @@ fn build_from_bytes(
     }
 }
 
-/// A file's bytes and the name it is indexed under (its file name).
-fn read_source(path: &Path) -> Result<(Vec<u8>, String)> {
-    let bytes = std::fs::read(path).map_err(|source| AppError::Read {
+/// What a path that is no regular file is ("a named pipe", "a character device").
+fn special_file_kind(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_fifo() {
+            return "a named pipe";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = meta;
+    "a special file"
+}
+
+/// A file's bytes, at most `limit` of them (a file that grows while it is read, or reports
+/// less than it holds, is refused past the limit), and the name it is indexed under.
+fn read_source(path: &Path, limit: u64) -> Result<(Vec<u8>, String)> {
+    use std::io::Read;
+    let read_err = |source| AppError::Read {
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit.saturating_add(1)).read_to_end(&mut bytes))
+        .map_err(read_err)?;
+    if bytes.len() as u64 > limit {
+        return Err(AppError::File {
+            path: path.to_path_buf(),
+            source: IngestError::OverLimit { limit },
+        });
+    }
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
@@ -743,13 +775,20 @@ fn prepare(
             "this is a folder, not a file".into(),
         )));
     }
+    if !meta.is_file() {
+        // A pipe blocks its reader forever and a device never ends: only files are read.
+        return Err(file_err(IngestError::Unsupported(format!(
+            "this is {}, not a regular file",
+            special_file_kind(&meta)
+        ))));
+    }
     if meta.len() > settings.max_bytes {
         return Err(file_err(IngestError::TooLarge {
             size: meta.len(),
             limit: settings.max_bytes,
         }));
     }
-    let (bytes, name) = read_source(path)?;
+    let (bytes, name) = read_source(path, settings.max_bytes)?;
     let sha = sha256_hex(&bytes);
     let settings_key = tools.settings_key(settings);
     // Without a model, an index a model enhanced from the same bytes and base settings is

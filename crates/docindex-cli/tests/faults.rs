@@ -160,3 +160,40 @@ fn two_processes_writing_one_library_take_turns() {
         .unwrap();
     assert!(String::from_utf8_lossy(&tree.stdout).contains("Item 7"));
 }
+
+#[test]
+fn pipes_and_devices_are_refused_by_name_and_the_rest_is_indexed() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let inputs = dir.path().join("inputs");
+    std::fs::create_dir(&inputs).unwrap();
+    // A named pipe blocks its reader forever; /dev/zero never ends, whatever --max-bytes says.
+    let pipe = inputs.join("filing.html");
+    assert!(Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap()
+        .success());
+    std::os::unix::fs::symlink("/dev/zero", inputs.join("zero.html")).unwrap();
+    std::fs::copy(fixture(EIGHT_K), inputs.join(EIGHT_K)).unwrap();
+    let out = docindex(&lib)
+        .args(["--max-bytes", "1000000", "index"])
+        .arg(&pipe)
+        .arg(inputs.join("zero.html"))
+        .arg(inputs.join(EIGHT_K))
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("filing.html") && stderr.contains("a named pipe, not a regular file"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("zero.html") && stderr.contains("a device, not a regular file"),
+        "{stderr}"
+    );
+    let listed = json(docindex(&lib).args(["--json", "list"]));
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+}

@@ -25,6 +25,10 @@ pub enum IngestError {
     Unsupported(String),
     #[error("the file is {size} bytes, over the configured limit of {limit} bytes")]
     TooLarge { size: u64, limit: u64 },
+    #[error(
+        "the file holds more than the configured limit of {limit} bytes, though it reported less"
+    )]
+    OverLimit { limit: u64 },
     #[error("the document has no readable text after conversion")]
     NoText,
     #[error("the PDF is encrypted or password-protected; remove the password and try again")]
