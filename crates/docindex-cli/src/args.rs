@@ -273,10 +273,14 @@ pub struct SearchArgs {
 
 #[derive(Args)]
 pub struct BenchArgs {
-    #[arg(required_unless_present_any = ["search", "provenance"])]
+    #[arg(required_unless_present_any = ["search", "provenance", "headings"])]
     pub paths: Vec<PathBuf>,
     #[arg(long, default_value_t = default_jobs())]
     pub jobs: usize,
+    /// Add a row for a written Markdown file of this many numbered headings, nested six
+    /// deep (building its tree must grow linearly: 100,000 headings is the row to watch).
+    #[arg(long, value_name = "N")]
+    pub headings: Option<usize>,
     /// Repetitions of the single-threaded per-file measurement.
     #[arg(long, default_value_t = 3)]
     pub repeat: usize,

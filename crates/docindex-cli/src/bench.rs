@@ -11,6 +11,7 @@ use std::time::Instant;
 
 pub fn run(
     paths: &[PathBuf],
+    headings: Option<usize>,
     jobs: usize,
     repeat: usize,
     settings: IndexSettings,
@@ -20,12 +21,36 @@ pub fn run(
     // settings as `docindex index`.
     let scratch = std::env::temp_dir().join(format!("docindex-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
+    let mut paths = paths.to_vec();
+    if let Some(count) = headings {
+        paths.push(write_headings(&scratch, count)?);
+    }
     let outcome = match model {
-        Some(config) => economy(&scratch, paths, settings, config),
-        None => throughput(&scratch, paths, jobs, repeat, settings),
+        Some(config) => economy(&scratch, &paths, settings, config),
+        None => throughput(&scratch.join("library"), &paths, jobs, repeat, settings),
     };
     let _ = std::fs::remove_dir_all(&scratch);
     outcome
+}
+
+/// A Markdown file of `count` numbered headings, nested one to six deep and back, each
+/// with a line of text: the shape whose tree once took minutes to build at 100,000.
+fn write_headings(scratch: &Path, count: usize) -> Result<PathBuf> {
+    use std::fmt::Write;
+    std::fs::create_dir_all(scratch)?;
+    let path = scratch.join(format!("{count}-headings.md"));
+    let mut text = String::with_capacity(count * 40);
+    for i in 0..count {
+        let level = 1 + (i / 3) % 6;
+        writeln!(
+            text,
+            "{} {}. Heading of the section\n",
+            "#".repeat(level),
+            i + 1
+        )?;
+    }
+    std::fs::write(&path, text)?;
+    Ok(path)
 }
 
 fn throughput(

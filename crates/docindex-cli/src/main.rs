@@ -70,6 +70,7 @@ fn run(cli: Cli) -> Result<i32> {
         }
         return bench::run(
             &args.paths,
+            args.headings,
             args.jobs,
             args.repeat,
             settings,

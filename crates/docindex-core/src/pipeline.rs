@@ -354,7 +354,7 @@ fn index_canonical(
     progress.stage(Stage::Tree, 1, 1);
     check_cancel(progress)?;
     let doc_title = canonical.title.clone().unwrap_or_else(|| name.to_string());
-    let paths: Vec<String> = nodes.iter().map(|n| node_path(&nodes, n)).collect();
+    let paths = node_paths(&nodes);
     if let Some(enhancer) = enhancer.as_mut() {
         let own_texts: Vec<&str> = flat
             .iter()
@@ -534,20 +534,28 @@ struct FlatNode {
     own_blocks: std::ops::Range<usize>,
 }
 
-fn node_path(nodes: &[Node], node: &Node) -> String {
-    let mut titles = vec![node.title.as_str()];
-    let mut current = node.parent_id.as_deref();
-    while let Some(id) = current {
-        match nodes.iter().find(|n| n.node_id == id) {
-            Some(parent) => {
+/// Each node's titles from the root down ("Part II › Item 7 › Liquidity"), its parents
+/// found by id through one map: a tree of 100,000 headings is walked in linear time.
+fn node_paths(nodes: &[Node]) -> Vec<String> {
+    let by_id: std::collections::HashMap<&str, &Node> =
+        nodes.iter().map(|n| (n.node_id.as_str(), n)).collect();
+    nodes
+        .iter()
+        .map(|node| {
+            let mut titles = vec![node.title.as_str()];
+            let mut current = node.parent_id.as_deref();
+            // A parent chain never loops in a tree we built; the bound keeps it so.
+            while let Some(parent) = current.and_then(|id| by_id.get(id)) {
+                if titles.len() > nodes.len() {
+                    break;
+                }
                 titles.push(parent.title.as_str());
                 current = parent.parent_id.as_deref();
             }
-            None => break,
-        }
-    }
-    titles.reverse();
-    titles.join(" › ")
+            titles.reverse();
+            titles.join(" › ")
+        })
+        .collect()
 }
 
 fn flatten(
@@ -623,4 +631,48 @@ fn flatten(
         ids.push(node_id);
     }
     ids
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::NoProgress;
+
+    #[test]
+    fn every_node_path_runs_from_the_root_through_its_parents() {
+        let mut text = String::new();
+        for i in 0..3000 {
+            let level = 1 + (i / 3) % 6;
+            text.push_str(&format!(
+                "{} {}. Part\n\nText {i}.\n\n",
+                "#".repeat(level),
+                i + 1
+            ));
+        }
+        let doc = index_document(
+            "deep.md",
+            text.as_bytes(),
+            &IndexSettings::default(),
+            &mut NoProgress,
+        )
+        .unwrap();
+        let paths = node_paths(&doc.nodes);
+        assert_eq!(paths.len(), doc.nodes.len());
+        for (node, path) in doc.nodes.iter().zip(&paths) {
+            let mut depth = 1;
+            let mut parent = node.parent_id.as_deref();
+            while let Some(id) = parent {
+                depth += 1;
+                parent = doc
+                    .nodes
+                    .iter()
+                    .find(|n| n.node_id == id)
+                    .and_then(|n| n.parent_id.as_deref());
+            }
+            assert_eq!(path.split(" › ").count(), depth, "{path}");
+            assert!(path.ends_with(&node.title), "{path}");
+        }
+        // The deepest headings sit six deep.
+        assert!(paths.iter().any(|p| p.split(" › ").count() >= 6));
+    }
 }
