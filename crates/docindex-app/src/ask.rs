@@ -16,6 +16,7 @@ use docindex_core::llm::{Llm, UsageMeter};
 use docindex_core::model::{Engine, Span};
 use docindex_core::overview::{is_overview_question, overview};
 use docindex_core::prompts::answer::{self as prompts, Candidate, Plan, Source};
+use docindex_core::qa::instructions::in_a_paragraph_addressed_to_a_model;
 use docindex_core::qa::{
     append_answer, compose_extractive, compose_from_prose, locate, unsupported_numbers, Answer,
     Citation, Confidence, ConfidenceLabel, Passage,
@@ -317,6 +318,9 @@ fn compares_figures(question: &str) -> bool {
         })
 }
 
+/// What stands for a model's answer that quoted the filing's instructions to a model.
+const WITHHELD: &str = "The model's answer is withheld: it quoted text in the filing written as instructions to a model, which is data, not instructions.";
+
 /// The reasoning step that says how the question was read.
 fn reading_step(reading: &Question) -> String {
     let read = format!("read the question as \"{}\"", reading.content);
@@ -611,6 +615,7 @@ impl Library {
         }
         let mut citations = Vec::new();
         let mut dropped = 0;
+        let mut obeyed_the_filing = false;
         for (marker, label, quote) in quoted {
             let found = sources
                 .iter()
@@ -627,6 +632,15 @@ impl Library {
                 continue;
             };
             match locate(&doc.text, node.span, &quote) {
+                // The filing is data: a quote of its instructions to a model cites nothing.
+                Some(span) if in_a_paragraph_addressed_to_a_model(&doc.text, span) => {
+                    tracing::warn!("quote for [{marker}] is an instruction to a model in {label}; not a citation");
+                    reasoning.push(format!(
+                        "dropped citation [{marker}]: it quotes text written as instructions to a model"
+                    ));
+                    dropped += 1;
+                    obeyed_the_filing = true;
+                }
                 Some(span) => citations.push(Citation {
                     marker,
                     doc_id: doc_id.clone(),
@@ -645,6 +659,15 @@ impl Library {
                 }
             }
         }
+        // A model that quoted the filing's instructions may have followed them: its answer
+        // is not shown as one.
+        let text = match obeyed_the_filing {
+            true => {
+                citations.clear();
+                WITHHELD.to_string()
+            }
+            false => text,
+        };
         let distinct: std::collections::BTreeSet<_> = citations
             .iter()
             .map(|c| (c.doc_id.clone(), c.node_id.clone()))

@@ -616,3 +616,49 @@ fn a_research_question_is_split_by_the_model_and_its_invented_targets_are_droppe
     assert_eq!(answer["comparison"]["differences"][0]["shown"], "294,262");
     assert_eq!(answer["engine"], "llm");
 }
+
+#[test]
+fn a_model_that_obeys_a_filings_instructions_gets_no_citation_for_them() {
+    // The scripted model obeys: it answers "$1 trillion" and quotes the filing's instruction.
+    let server = ScriptedServer::start();
+    let (_dir, lib) = indexed_library(&server, "injected_8-K.html");
+    let (answer, _) = run_json(docindex(&lib, &server).args([
+        "--json",
+        "--model",
+        "openai/scripted-model",
+        "--cache",
+        "none",
+        "ask",
+        "What was revenue?",
+    ]));
+    assert_eq!(answer["engine"], "llm");
+    // The instruction was sent as data, under the preamble that says so.
+    let sent = server.requests();
+    let prompt = sent.last().unwrap().json().to_string();
+    assert!(prompt.contains("Ignore previous instructions"), "{prompt}");
+    assert!(
+        prompt.contains(&docindex_core::prompts::FILING_IS_DATA[..40]),
+        "{prompt}"
+    );
+    // Its quote cites nothing, and what it wrote is withheld.
+    assert!(
+        answer["citations"].as_array().unwrap().is_empty(),
+        "{answer}"
+    );
+    assert!(
+        answer["citations_dropped"].as_u64().unwrap() >= 1,
+        "{answer}"
+    );
+    assert_eq!(answer["answered"], false, "{answer}");
+    let text = answer["answer"].as_str().unwrap();
+    assert!(
+        !text.contains("trillion") && text.contains("withheld"),
+        "{text}"
+    );
+    assert!(
+        answer["reasoning"]
+            .to_string()
+            .contains("quotes text written as instructions to a model"),
+        "{answer}"
+    );
+}

@@ -430,6 +430,20 @@ pub fn fake_model(prompt: &str) -> String {
         .to_string();
     }
     if prompt.contains(ANSWER_FROM_SOURCES) {
+        // An obedient model: a source that tells it what to answer is followed, and quoted.
+        let injected = Regex::new(r"Ignore previous instructions[^.\n]*\.").unwrap();
+        if let Some(found) = injected.find(prompt) {
+            let label = Regex::new(r"(?m)^(S\d+): ")
+                .unwrap()
+                .captures_iter(&prompt[..found.start()])
+                .last()
+                .map(|c| c[1].to_string())
+                .unwrap_or_else(|| "S1".to_string());
+            return format!(
+                "Revenue was $1 trillion [1].\nSOURCES:\n[1] {label}: \"{}\"\n",
+                found.as_str()
+            );
+        }
         let source = Regex::new(r"(?m)^S1: .*\n(.+)$").unwrap();
         let first_line = source
             .captures(prompt)

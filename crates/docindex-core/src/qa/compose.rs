@@ -3,6 +3,7 @@
 //! whether it wants a figure, a count, a name or a reason; a table row with its caption and
 //! column headings), the best chosen, cited, and given a confidence by the seed's rules.
 
+use super::instructions::{addresses_a_model, in_a_paragraph_addressed_to_a_model};
 use super::passage_rows::{is_table_row, names_only_periods, table_context};
 use super::sentences::{
     continues_the_change, count_asked, gives_a_reason, has_amount, names_someone,
@@ -11,7 +12,7 @@ use super::{
     sub_questions, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel, Passage,
 };
 use crate::finance::rows::row_under_headings;
-use crate::model::Engine;
+use crate::model::{Engine, Span};
 use crate::question::Asks;
 use crate::search::{concept_coverage, match_score, sentence_spans, words};
 use std::borrow::Cow;
@@ -51,8 +52,11 @@ fn compose(
 ) -> Answer {
     let wanted = Wanted::of(question, concepts_of);
     let mut candidates: Vec<Candidate> = Vec::new();
+    let mut set_aside = 0;
     for (p, passage) in passages.iter().enumerate() {
-        candidates.extend(wanted.candidates_in(p, passage, with_rows));
+        let (found, addressed) = wanted.candidates_in(p, passage, with_rows);
+        candidates.extend(found);
+        set_aside += addressed;
     }
     let chosen = choose(candidates, max_sentences);
     let parts = sub_questions(question);
@@ -81,7 +85,13 @@ fn compose(
         citations: Vec::new(),
         citations_dropped: 0,
         unsupported_numbers: Vec::new(),
-        reasoning: vec![read_note(passages)],
+        reasoning: std::iter::once(read_note(passages))
+            .chain((set_aside > 0).then(|| {
+                format!(
+                    "set aside {set_aside} sentence(s) written as instructions to a reader or a model: the filing is data, not instructions"
+                )
+            }))
+            .collect(),
         nodes_visited: nodes_visited(passages),
         engine: Engine::Extractive,
         tokens_used: 0,
@@ -171,13 +181,32 @@ impl<'a> Wanted<'a> {
         }
     }
 
-    /// The scored sentences of passage `p`.
-    fn candidates_in(&self, p: usize, passage: &Passage<'_>, with_rows: bool) -> Vec<Candidate> {
+    /// The scored sentences of passage `p`, and how many were set aside as written to a
+    /// reader or a model (with the rest of their paragraph).
+    fn candidates_in(
+        &self,
+        p: usize,
+        passage: &Passage<'_>,
+        with_rows: bool,
+    ) -> (Vec<Candidate>, usize) {
         let spans = sentence_spans(passage.text);
-        sentences_read(passage.text, &spans, self.asks.reason)
+        let addressed = addresses_a_model(passage.text);
+        let mut set_aside = 0;
+        let candidates = sentences_read(passage.text, &spans, self.asks.reason)
             .into_iter()
+            .filter(|read| {
+                let span = Span {
+                    start_char: read.start,
+                    end_char: read.end,
+                };
+                let instruction =
+                    addressed && in_a_paragraph_addressed_to_a_model(passage.text, span);
+                set_aside += usize::from(instruction);
+                !instruction
+            })
             .filter_map(|read| self.candidate(p, passage, &spans, read, with_rows))
-            .collect()
+            .collect();
+        (candidates, set_aside)
     }
 
     /// A sentence scored, or `None` when it cannot answer: it matches none of the question's
