@@ -5,6 +5,7 @@
 pub mod ask;
 mod error;
 mod file_progress;
+mod model_answer;
 use file_progress::FileProgress;
 pub mod eval;
 pub mod export;

@@ -1,0 +1,436 @@
+//! The LLM engine's answer: the model plans which sections to read (from the offline
+//! ranking's candidates and the cross-references of what it read), reads, then answers
+//! with markers and quotes; only quotes found in their section, and not in text written as
+//! instructions to a model, become citations.
+
+use crate::ask::AskEvent;
+use crate::search::SearchResults;
+use crate::{AppError, Library, Result};
+use docindex_core::charmap::CharMap;
+use docindex_core::finance::FiguresLead;
+use docindex_core::llm::json::complete_json;
+use docindex_core::llm::{Llm, UsageMeter};
+use docindex_core::model::{Engine, Span};
+use docindex_core::prompts::answer::{self as prompts, Candidate, Plan, Source};
+use docindex_core::qa::instructions::in_a_paragraph_addressed_to_a_model;
+use docindex_core::qa::{
+    locate, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel,
+};
+use docindex_core::question::Question;
+use docindex_core::store::DocumentStore;
+use std::collections::HashMap;
+
+/// What stands for a model's answer that quoted the filing's instructions to a model.
+const WITHHELD: &str = "The model's answer is withheld: it quoted text in the filing written as instructions to a model, which is data, not instructions.";
+
+/// A lead's text without its citation markers, for a prompt.
+fn strip_markers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0;
+    for c in text.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// At most this many plan steps before the model must answer.
+const MAX_STEPS: usize = 3;
+
+impl Library {
+    /// The LLM engine: the model plans which sections to read (from the offline ranking's
+    /// candidates and the cross-references of what it read), reads, then answers with
+    /// markers and quotes; only quotes found in their section become citations.
+    pub(crate) fn ask_with_llm(
+        &self,
+        llm: &dyn Llm,
+        question: &str,
+        results: &SearchResults,
+        figures: Option<&FiguresLead>,
+        on_event: &dyn Fn(AskEvent),
+    ) -> Result<Answer> {
+        let meter = UsageMeter::default();
+        let mut reasoning = Vec::new();
+        let step = |text: String, reasoning: &mut Vec<String>| {
+            on_event(AskEvent::Step(&text));
+            reasoning.push(text);
+        };
+        let mut candidates: Vec<(String, String, String)> = Vec::new();
+        let mut shown: HashMap<String, (String, String)> = HashMap::new();
+        for hit in results.hits.iter().take(10) {
+            add_candidate(&mut shown, &mut candidates, &hit.doc_id, &hit.node_id);
+        }
+        let mut docs = HashMap::new();
+        let mut sources: Vec<Source> = Vec::new();
+        let mut source_nodes: Vec<(String, String)> = Vec::new();
+        let mut visited = Vec::new();
+        let mut dropped_ids = 0;
+        // The operands of a metric the question names: their rows (and headings), verbatim,
+        // one source per section, so the model cites cells that can be verified.
+        if let Some(lead) = figures.filter(|l| !l.citations.is_empty()) {
+            let mut by_node: Vec<((String, String), Vec<&str>)> = Vec::new();
+            for c in &lead.citations {
+                let key = (c.doc_id.clone(), c.node_id.clone());
+                match by_node.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, lines)) => lines.push(&c.excerpt),
+                    None => by_node.push((key, vec![&c.excerpt])),
+                }
+            }
+            for ((doc_id, node_id), lines) in by_node {
+                let Some(doc) = self.cached_doc(&mut docs, &doc_id)? else {
+                    continue;
+                };
+                sources.push(Source {
+                    label: format!("S{}", sources.len() + 1),
+                    path: doc.path_of(&node_id),
+                    text: lines.join("\n"),
+                });
+                source_nodes.push((doc_id, node_id));
+            }
+            step(
+                format!("gave the model {} statement row(s)", lead.citations.len()),
+                &mut reasoning,
+            );
+        }
+        for _ in 0..MAX_STEPS {
+            let listing: Vec<Candidate> = candidates
+                .iter()
+                .filter(|(id, ..)| !visited.contains(id))
+                .filter_map(|(id, doc_id, node_id)| {
+                    let doc = self.cached_doc(&mut docs, doc_id).ok()??;
+                    let node = doc.node(node_id)?;
+                    Some(Candidate {
+                        node_id: id.clone(),
+                        path: doc.path_of(node_id),
+                        summary: node.summary.chars().take(200).collect(),
+                    })
+                })
+                .collect();
+            let reply = complete_json::<Plan>(llm, &prompts::plan(question, &listing, &sources))
+                .map_err(AppError::Llm)?;
+            for r in &reply.replies {
+                meter.record(r);
+            }
+            let plan = reply.value;
+            step(
+                format!("plan: {} {}", plan.action, plan.node_ids.join(", ")),
+                &mut reasoning,
+            );
+            match plan.action.as_str() {
+                "read" => {
+                    let mut read_any = false;
+                    for id in plan.node_ids.iter().take(3) {
+                        let Some((doc_id, node_id)) = shown.get(id).cloned() else {
+                            tracing::warn!(
+                                "the model named section {id:?}, which it was not offered; ignored"
+                            );
+                            dropped_ids += 1;
+                            continue;
+                        };
+                        if visited.contains(id) {
+                            continue;
+                        }
+                        visited.push(id.clone());
+                        let Some(doc) = self.cached_doc(&mut docs, &doc_id)? else {
+                            continue;
+                        };
+                        let Some(node) = doc.node(&node_id) else {
+                            continue;
+                        };
+                        let text = best_text(&doc.text, node.span, results, &doc_id, &node_id);
+                        sources.push(Source {
+                            label: format!("S{}", sources.len() + 1),
+                            path: doc.path_of(&node_id),
+                            text,
+                        });
+                        source_nodes.push((doc_id.clone(), node_id.clone()));
+                        step(format!("read {}", doc.path_of(&node_id)), &mut reasoning);
+                        read_any = true;
+                        // Follow the section's cross-references: their targets become readable.
+                        let targets: Vec<String> = doc
+                            .cross_refs
+                            .iter()
+                            .filter(|r| r.source_node_id == node_id)
+                            .filter_map(|r| r.target_node_id.clone())
+                            .collect();
+                        for target in targets {
+                            add_candidate(&mut shown, &mut candidates, &doc_id, &target);
+                        }
+                    }
+                    if !read_any {
+                        break;
+                    }
+                }
+                "give_up" if sources.is_empty() => {
+                    let why = plan
+                        .reason
+                        .unwrap_or_else(|| "the sections do not cover it".into());
+                    step(format!("gave up: {why}"), &mut reasoning);
+                    return Ok(not_answered(question, reasoning, visited, &meter));
+                }
+                _ => break,
+            }
+        }
+        if sources.is_empty() {
+            // The model answered without reading: give it the best passages anyway.
+            for hit in results.hits.iter().take(3) {
+                let Some(doc) = self.cached_doc(&mut docs, &hit.doc_id)? else {
+                    continue;
+                };
+                let Some(node) = doc.node(&hit.node_id) else {
+                    continue;
+                };
+                sources.push(Source {
+                    label: format!("S{}", sources.len() + 1),
+                    path: hit.path.clone(),
+                    text: best_text(&doc.text, node.span, results, &hit.doc_id, &hit.node_id),
+                });
+                source_nodes.push((hit.doc_id.clone(), hit.node_id.clone()));
+            }
+        }
+        if sources.is_empty() {
+            return Ok(not_answered(question, reasoning, visited, &meter));
+        }
+        // The answer, streamed; what follows SOURCES: is parsed, not shown.
+        let mut full = String::new();
+        let mut emitted = 0;
+        let figures_note = figures
+            .filter(|l| !l.computed.is_empty() || !l.missing.is_empty())
+            .map(|l| strip_markers(&l.text));
+        let reading = Question::read(question)
+            .map_err(AppError::Question)?
+            .summary();
+        let request = prompts::answer(
+            question,
+            &sources,
+            figures_note.as_deref(),
+            reading.as_deref(),
+        );
+        let streamed = llm.stream(&request, &mut |delta| {
+            full.push_str(delta);
+            let stop = full
+                .find("SOURCES:")
+                .unwrap_or(full.len().saturating_sub(8));
+            let mut end = stop.max(emitted);
+            while !full.is_char_boundary(end) {
+                end -= 1;
+            }
+            if end > emitted {
+                on_event(AskEvent::Token(&full[emitted..end]));
+                emitted = end;
+            }
+            true
+        });
+        let reply = match streamed {
+            Ok(reply) => reply,
+            Err(e) => {
+                // Show what arrived before the failure; the caller saves nothing.
+                let end = full.find("SOURCES:").unwrap_or(full.len());
+                if end > emitted {
+                    on_event(AskEvent::Token(&full[emitted..end]));
+                }
+                return Err(AppError::Llm(e));
+            }
+        };
+        meter.record(&reply);
+        let (text, quoted) = prompts::split_sources(&reply.text);
+        if emitted < text.len() && text.is_char_boundary(emitted) {
+            on_event(AskEvent::Token(&text[emitted..]));
+        }
+        let mut citations = Vec::new();
+        let mut dropped = 0;
+        let mut obeyed_the_filing = false;
+        for (marker, label, quote) in quoted {
+            let found = sources
+                .iter()
+                .position(|s| s.label == label)
+                .and_then(|i| source_nodes.get(i).cloned());
+            let Some((doc_id, node_id)) = found else {
+                dropped += 1;
+                continue;
+            };
+            let Some(doc) = self.cached_doc(&mut docs, &doc_id)? else {
+                continue;
+            };
+            let Some(node) = doc.node(&node_id) else {
+                continue;
+            };
+            match locate(&doc.text, node.span, &quote) {
+                // The filing is data: a quote of its instructions to a model cites nothing.
+                Some(span) if in_a_paragraph_addressed_to_a_model(&doc.text, span) => {
+                    tracing::warn!("quote for [{marker}] is an instruction to a model in {label}; not a citation");
+                    reasoning.push(format!(
+                        "dropped citation [{marker}]: it quotes text written as instructions to a model"
+                    ));
+                    dropped += 1;
+                    obeyed_the_filing = true;
+                }
+                Some(span) => citations.push(Citation {
+                    marker,
+                    doc_id: doc_id.clone(),
+                    doc_name: doc.doc_name.clone(),
+                    node_id: node_id.clone(),
+                    title: node.title.clone(),
+                    start_page: node.start_page,
+                    end_page: node.end_page,
+                    excerpt: CharMap::new(&doc.text).slice(span).to_string(),
+                    start_char: span.start_char,
+                    end_char: span.end_char,
+                }),
+                None => {
+                    tracing::warn!("quote for [{marker}] is not in {label}; not a citation");
+                    dropped += 1;
+                }
+            }
+        }
+        // A model that quoted the filing's instructions may have followed them: its answer
+        // is not shown as one.
+        let text = match obeyed_the_filing {
+            true => {
+                citations.clear();
+                WITHHELD.to_string()
+            }
+            false => text,
+        };
+        let distinct: std::collections::BTreeSet<_> = citations
+            .iter()
+            .map(|c| (c.doc_id.clone(), c.node_id.clone()))
+            .collect();
+        let label = if distinct.len() >= 3 && dropped == 0 {
+            ConfidenceLabel::High
+        } else if !citations.is_empty() {
+            ConfidenceLabel::Medium
+        } else {
+            ConfidenceLabel::Low
+        };
+        let verified_share = citations.len() as f64 / (citations.len() + dropped).max(1) as f64;
+        // The statement cells the lead found are kept beside the model's quotes, so that a
+        // comparison's cells open their rows.
+        let shift = citations.iter().map(|c| c.marker).max().unwrap_or(0);
+        let stated: Vec<_> = figures
+            .map(|lead| lead.figures.iter().map(|f| f.shifted(shift)).collect())
+            .unwrap_or_default();
+        let cell_citations: Vec<Citation> = figures
+            .into_iter()
+            .filter(|_| !stated.is_empty())
+            .flat_map(|lead| lead.citations.iter())
+            .map(|c| Citation {
+                marker: c.marker + shift,
+                ..c.clone()
+            })
+            .collect();
+        let excerpts: Vec<&str> = citations.iter().map(|c| c.excerpt.as_str()).collect();
+        let totals = meter.totals();
+        // A figure the statements' arithmetic gives is supported by the cited cells.
+        Ok(Answer {
+            question: question.to_string(),
+            unsupported_numbers: unsupported_numbers(&text, &excerpts)
+                .into_iter()
+                .filter(|n| !figures.is_some_and(|l| l.is_computed(n)))
+                .collect(),
+            computed: figures
+                .map(FiguresLead::computed_metrics)
+                .unwrap_or_default(),
+            answered: !citations.is_empty(),
+            answer: text,
+            confidence: Confidence {
+                label,
+                score: verified_share
+                    * match label {
+                        ConfidenceLabel::High => 0.95,
+                        ConfidenceLabel::Medium => 0.7,
+                        ConfidenceLabel::Low => 0.2,
+                    },
+                answered: usize::from(!citations.is_empty()),
+                unanswered: usize::from(citations.is_empty()),
+                source_nodes: distinct.len(),
+            },
+            citations,
+            citations_dropped: dropped + dropped_ids,
+            reasoning,
+            nodes_visited: visited,
+            engine: Engine::Llm,
+            tokens_used: totals.prompt_tokens + totals.completion_tokens,
+            from_cache: false,
+            figures: stated,
+            comparison: None,
+            documents: Vec::new(),
+            invented_dropped: 0,
+            cell_citations,
+        })
+    }
+
+    fn cached_doc<'d>(
+        &self,
+        docs: &'d mut HashMap<String, Option<docindex_core::model::DocumentIndex>>,
+        doc_id: &str,
+    ) -> Result<Option<&'d docindex_core::model::DocumentIndex>> {
+        if !docs.contains_key(doc_id) {
+            docs.insert(doc_id.to_string(), self.store.get(doc_id)?);
+        }
+        Ok(docs.get(doc_id).and_then(Option::as_ref))
+    }
+}
+
+/// Offer a section to the model under an id it can repeat: short doc id, colon, node id.
+fn add_candidate(
+    shown: &mut HashMap<String, (String, String)>,
+    candidates: &mut Vec<(String, String, String)>,
+    doc_id: &str,
+    node_id: &str,
+) {
+    let id = format!("{}:{node_id}", &doc_id[..doc_id.len().min(6)]);
+    if !shown.contains_key(&id) {
+        shown.insert(id.clone(), (doc_id.to_string(), node_id.to_string()));
+        candidates.push((id, doc_id.to_string(), node_id.to_string()));
+    }
+}
+
+/// What the model reads of a section: its best passages from the search when it was a hit,
+/// else its opening text; about 700 tokens at most.
+fn best_text(
+    text: &str,
+    span: Span,
+    results: &SearchResults,
+    doc_id: &str,
+    node_id: &str,
+) -> String {
+    let from_hit: Option<String> = results
+        .hits
+        .iter()
+        .find(|h| h.doc_id == doc_id && h.node_id == node_id)
+        .map(|h| {
+            h.passages
+                .iter()
+                .take(3)
+                .map(|p| p.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n…\n")
+        });
+    let body = from_hit.unwrap_or_else(|| CharMap::new(text).slice(span).to_string());
+    body.chars().take(2800).collect()
+}
+
+fn not_answered(
+    question: &str,
+    reasoning: Vec<String>,
+    visited: Vec<String>,
+    meter: &UsageMeter,
+) -> Answer {
+    let totals = meter.totals();
+    Answer {
+        confidence: Confidence {
+            score: 0.1,
+            ..Answer::unanswered(question).confidence
+        },
+        reasoning,
+        nodes_visited: visited,
+        engine: Engine::Llm,
+        tokens_used: totals.prompt_tokens + totals.completion_tokens,
+        ..Answer::unanswered(question)
+    }
+}
