@@ -78,6 +78,12 @@ pub enum AppError {
 }
 
 impl AppError {
+    /// Whether the library could not be written because it is read-only for this user (a
+    /// shared folder, another user's library): what was asked is still answered.
+    pub fn is_read_only(&self) -> bool {
+        matches!(self, AppError::Store(StoreError::ReadOnly { .. }))
+    }
+
     pub fn fault(&self) -> Fault {
         match self {
             AppError::File { source, .. } => source.fault(),

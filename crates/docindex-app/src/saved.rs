@@ -29,6 +29,39 @@ pub struct SavedEntry {
     pub created_at: String,
 }
 
+/// Where a result went: saved under an id, or not saved because the library is read-only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Saved {
+    As(i64),
+    ReadOnly,
+}
+
+impl Saved {
+    /// The note a user reads after the result.
+    pub fn note(&self) -> String {
+        match self {
+            Saved::As(id) => format!("saved as #{id} (docindex saved {id})"),
+            Saved::ReadOnly => "not saved: the library is read-only for this user".to_string(),
+        }
+    }
+
+    pub fn id(&self) -> Option<i64> {
+        match self {
+            Saved::As(id) => Some(*id),
+            Saved::ReadOnly => None,
+        }
+    }
+}
+
+/// A save's outcome with a read-only library as an outcome, not an error.
+pub fn saved_unless_read_only(saved: Result<i64>) -> Result<Saved> {
+    match saved {
+        Ok(id) => Ok(Saved::As(id)),
+        Err(e) if e.is_read_only() => Ok(Saved::ReadOnly),
+        Err(e) => Err(e),
+    }
+}
+
 impl Library {
     pub fn save_answer(&self, answer: &Answer) -> Result<i64> {
         let json = serde_json::to_string(answer).map_err(|e| AppError::Settings(e.to_string()))?;

@@ -136,6 +136,19 @@ pub fn exit_code(fault: Fault) -> i32 {
     }
 }
 
+/// A fault in what the user asked of the CLI itself (an output path that cannot be
+/// written), reported with exit code 1 like the library's input errors.
+#[derive(Debug)]
+pub struct UserInputError(pub String);
+
+impl std::fmt::Display for UserInputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UserInputError {}
+
 /// Whether an error is stdout closed under us (`docindex tree DOC | head`).
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
@@ -153,6 +166,8 @@ fn main() {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        // Colour only for a person at a terminal: piped warnings stay plain text.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .without_time()
         .init();
     let cli = Cli::parse();
@@ -162,10 +177,11 @@ fn main() {
         Err(err) if is_broken_pipe(&err) => std::process::exit(0),
         Err(err) => {
             eprintln!("error: {err:#}");
-            let code = err
-                .downcast_ref::<AppError>()
-                .map(|e| exit_code(e.fault()))
-                .unwrap_or(3);
+            let code = match err.downcast_ref::<AppError>() {
+                Some(e) => exit_code(e.fault()),
+                None if err.downcast_ref::<UserInputError>().is_some() => exit_code(Fault::User),
+                None => 3,
+            };
             std::process::exit(code);
         }
     }

@@ -29,7 +29,7 @@ pub fn print_search(out: &mut impl Write, results: &SearchResults) -> Result<()>
             "{:>2}. {:.2}  {} {}  {}{}  [{}..{}]",
             i + 1,
             hit.score,
-            hit.doc_name,
+            one_line(&hit.doc_name),
             hit.node_id,
             hit.path,
             pages,
@@ -85,7 +85,7 @@ pub fn print_files(out: &mut impl Write, files: &[VotedFile]) -> Result<()> {
             "{:>2}. {:.2}  {}  {} {}  (summary {:.2}, text {:.2}; {} section(s))",
             i + 1,
             file.vote.total,
-            file.doc_name,
+            one_line(&file.doc_name),
             file.company.as_deref().unwrap_or("—"),
             file.doc_type.as_str(),
             file.vote.summary_votes,
@@ -167,7 +167,23 @@ pub fn print_documents(out: &mut impl Write, documents: &[DocumentUse]) -> Resul
     }
     writeln!(out, "documents used:")?;
     for d in documents {
-        writeln!(out, "  {} — {}", d.doc_name, d.why)?;
+        writeln!(out, "  {} — {}", one_line(&d.doc_name), d.why)?;
     }
     Ok(())
+}
+
+/// `text` on one line of a table: control characters (a newline or tab in a file's name)
+/// are written as escapes, so a row is never split.
+pub fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .map(|c| match c.is_control() {
+                true => c.escape_default().to_string(),
+                false => c.to_string(),
+            })
+            .collect(),
+    )
 }

@@ -81,6 +81,31 @@ fn a_read_only_library_is_named_and_left_whole() {
     assert_eq!(listed, before);
     let found = String::from_utf8(read(&["search", "results of operations"])).unwrap();
     assert!(found.contains(EIGHT_K), "{found}");
+    // Asked and scanned: the answer and the report are given, and said not to be saved.
+    let asked = |args: &[&str]| {
+        let out = as_reader()
+            .arg("--library")
+            .arg(&lib)
+            .args(args)
+            .env("DOCINDEX_SKIP_EMBED", "1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("not saved: the library is read-only"),
+            "{stderr}"
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let answer = asked(&["ask", "What were net sales for the quarter?"]);
+    assert!(answer.contains("confidence:"), "{answer}");
+    let answer: serde_json::Value =
+        serde_json::from_str(&asked(&["--json", "ask", "What were net sales?"])).unwrap();
+    assert!(answer["answer"].is_string(), "{answer}");
+    let report: serde_json::Value =
+        serde_json::from_str(&asked(&["--json", "provenance", "net sales"])).unwrap();
+    assert!(report["topic"].is_string(), "{report}");
     let mut command = as_reader();
     let fixture_copy = dir.path().join(PRESS_RELEASE);
     std::fs::copy(fixture(PRESS_RELEASE), &fixture_copy).unwrap();
@@ -196,4 +221,48 @@ fn pipes_and_devices_are_refused_by_name_and_the_rest_is_indexed() {
     );
     let listed = json(docindex(&lib).args(["--json", "list"]));
     assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+}
+
+#[test]
+fn a_csv_path_that_cannot_be_written_is_refused_before_the_scan() {
+    let (dir, lib) = library_of(&[EIGHT_K]);
+    let csv = dir.path().join("no-such-folder").join("report.csv");
+    let out = docindex(&lib)
+        .args(["provenance", "net sales", "--csv"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("cannot write the CSV to {}", csv.display())),
+        "{stderr}"
+    );
+    // Nothing was scanned and saved for a report the user could not have.
+    let saved = json(docindex(&lib).args(["--json", "saved"]));
+    assert_eq!(saved.as_array().map(Vec::len), Some(0), "{saved}");
+}
+
+#[test]
+fn a_file_name_holding_a_newline_keeps_its_row_and_piped_warnings_are_plain() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let odd = dir.path().join("press\nrelease.html");
+    std::fs::copy(fixture(PRESS_RELEASE), &odd).unwrap();
+    let out = docindex(&lib)
+        .arg("index")
+        .arg(&odd)
+        .env("DOCINDEX_LOG", "info")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // Logged lines reach a pipe without colour codes.
+    assert!(stderr.contains("INFO"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    let listed = docindex(&lib).arg("list").output().unwrap();
+    let listed = String::from_utf8(listed.stdout).unwrap();
+    let rows: Vec<&str> = listed.lines().collect();
+    assert_eq!(rows.len(), 2, "{listed}");
+    assert!(rows[1].ends_with("press\\nrelease.html"), "{listed}");
 }

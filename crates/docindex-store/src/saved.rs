@@ -1,15 +1,17 @@
 //! Saved answers and provenance reports, as JSON with their kind and title.
 
-use crate::{Result, SqliteStore};
+use crate::{Result, SqliteStore, StoreError};
 use rusqlite::{params, OptionalExtension};
 
 impl SqliteStore {
     /// Keep a result (an answer, a provenance report) as JSON; returns its id.
     pub fn save(&self, kind: &str, title: &str, json: &str) -> Result<i64> {
-        self.conn.execute(
-            "INSERT INTO saved (kind, title, json) VALUES (?1, ?2, ?3)",
-            params![kind, title, json],
-        )?;
+        self.conn
+            .execute(
+                "INSERT INTO saved (kind, title, json) VALUES (?1, ?2, ?3)",
+                params![kind, title, json],
+            )
+            .map_err(|e| StoreError::from(e).at(&self.path))?;
         Ok(self.conn.last_insert_rowid())
     }
 

@@ -2,7 +2,7 @@
 //! and saved results.
 
 use crate::args::{ExportArgs, ExportFormat};
-use crate::print::page_range;
+use crate::print::{one_line, page_range};
 use crate::Session;
 use anyhow::{Context, Result};
 use docindex_app::export;
@@ -48,7 +48,7 @@ pub fn list(session: &Session) -> Result<i32> {
                 } else {
                     "-".to_string()
                 },
-                d.doc_name,
+                one_line(&d.doc_name),
                 match d.warnings.len() {
                     0 => String::new(),
                     n => format!(

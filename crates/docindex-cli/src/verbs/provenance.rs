@@ -2,10 +2,11 @@
 //! CSV on request.
 
 use crate::args::ProvenanceArgs;
-use crate::print::page_range;
+use crate::print::{one_line, page_range};
 use crate::Session;
 use anyhow::{Context, Result};
 use docindex_app::provenance::{self, ProvenanceEvent};
+use docindex_app::saved::{saved_unless_read_only, Saved};
 use docindex_core::provenance::ScanOptions;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -24,8 +25,16 @@ pub fn run(session: &Session, args: ProvenanceArgs) -> Result<i32> {
         ProgressStyle::with_template("  scanning [{bar:30}] {pos}/{len} sections, {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    // The CSV's path is checked before the scan, so a path that cannot be written costs no
+    // scan and saves no report.
+    let csv_file = match &args.csv {
+        Some(path) => Some(std::fs::File::create(path).map_err(|e| {
+            crate::UserInputError(format!("cannot write the CSV to {}: {e}", path.display()))
+        })?),
+        None => None,
+    };
     let hits = std::sync::atomic::AtomicUsize::new(0);
-    let report = session
+    let scanned = session
         .library
         .provenance(topic, &scope, options, &|event| match event {
             ProvenanceEvent::Progress { done, total } => {
@@ -36,15 +45,25 @@ pub fn run(session: &Session, args: ProvenanceArgs) -> Result<i32> {
                 let n = hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 bar.set_message(format!("{n} with evidence"));
             }
-        })?;
+        });
     bar.finish_and_clear();
-    let saved_id = session.library.save_report(&report)?;
-    if !session.json {
-        eprintln!("saved as #{saved_id} (docindex saved {saved_id})");
+    let report = match scanned {
+        Ok(report) => report,
+        Err(e) => {
+            // No report: the CSV created for it is not left behind empty.
+            if let (Some(path), Some(_)) = (&args.csv, &csv_file) {
+                let _ = std::fs::remove_file(path);
+            }
+            return Err(e.into());
+        }
+    };
+    let saved = saved_unless_read_only(session.library.save_report(&report))?;
+    if !session.json || saved == Saved::ReadOnly {
+        eprintln!("{}", saved.note());
     }
-    if let Some(path) = &args.csv {
-        std::fs::write(path, provenance::to_csv(&report)?)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    if let (Some(path), Some(mut file)) = (&args.csv, csv_file) {
+        file.write_all(provenance::to_csv(&report)?.as_bytes())
+            .with_context(|| format!("cannot write the CSV to {}", path.display()))?;
     }
     if session.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
@@ -80,7 +99,12 @@ pub fn run(session: &Session, args: ProvenanceArgs) -> Result<i32> {
             writeln!(
                 out,
                 "{:.2}  {} {}  {}{}  ({})",
-                e.relevance, e.doc_name, e.node_id, e.path, pages, e.reason
+                e.relevance,
+                one_line(&e.doc_name),
+                e.node_id,
+                e.path,
+                pages,
+                e.reason
             )?;
             for x in e.excerpts.iter().take(args.excerpts) {
                 let text: String = x.text.chars().take(200).collect();

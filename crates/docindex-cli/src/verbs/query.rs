@@ -1,10 +1,13 @@
 //! The verbs that ask the library something: search and ask.
 
 use crate::args::{AskArgs, FusionArg, SearchArgs};
-use crate::print::{page_range, print_comparison, print_documents, print_files, print_search};
+use crate::print::{
+    one_line, page_range, print_comparison, print_documents, print_files, print_search,
+};
 use crate::Session;
 use anyhow::Result;
 use docindex_app::ask::AskEvent;
+use docindex_app::saved::{saved_unless_read_only, Saved};
 use docindex_core::search::Fusion;
 use std::io::Write;
 
@@ -54,12 +57,15 @@ pub fn ask(session: &Session, args: AskArgs) -> Result<i32> {
             }
         }
     })?;
-    let saved_id = session.library.save_answer(&answer)?;
+    let saved = saved_unless_read_only(session.library.save_answer(&answer))?;
+    if session.json && saved == Saved::ReadOnly {
+        eprintln!("{}", saved.note());
+    }
     if session.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
     } else {
         writeln!(out)?;
-        eprintln!("  · saved as #{saved_id} (docindex saved {saved_id})");
+        eprintln!("  · {}", saved.note());
         writeln!(
             out,
             "confidence: {:?} ({:.2}); {} source section(s)",
@@ -74,7 +80,13 @@ pub fn ask(session: &Session, args: AskArgs) -> Result<i32> {
             writeln!(
                 out,
                 "[{}] {} {} {}{} [{}..{}]",
-                c.marker, c.doc_name, c.node_id, c.title, pages, c.start_char, c.end_char
+                c.marker,
+                one_line(&c.doc_name),
+                c.node_id,
+                c.title,
+                pages,
+                c.start_char,
+                c.end_char
             )?;
         }
         if !answer.unsupported_numbers.is_empty() {
