@@ -266,3 +266,45 @@ fn a_file_name_holding_a_newline_keeps_its_row_and_piped_warnings_are_plain() {
     assert_eq!(rows.len(), 2, "{listed}");
     assert!(rows[1].ends_with("press\\nrelease.html"), "{listed}");
 }
+
+#[test]
+fn text_that_could_not_be_decoded_is_reported_and_mostly_undecodable_text_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("lib");
+    let utf16 = |text: &str, broken: usize| {
+        let mut bytes = vec![0xFF, 0xFE];
+        for unit in text.encode_utf16() {
+            bytes.extend(unit.to_le_bytes());
+        }
+        for _ in 0..broken {
+            bytes.extend(0xDC00u16.to_le_bytes());
+        }
+        bytes
+    };
+    let memo =
+        "# Quarterly memo\n\nNet sales were $5 million in the quarter, up from $4 million.\n";
+    let some = dir.path().join("memo.txt");
+    std::fs::write(&some, utf16(memo, 4)).unwrap();
+    let noise = dir.path().join("noise.txt");
+    std::fs::write(&noise, utf16("Net sales", 200)).unwrap();
+    let out = docindex(&lib)
+        .arg("index")
+        .arg(&some)
+        .arg(&noise)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("noise.txt") && stderr.contains("could not be decoded as UTF-16LE"),
+        "{stderr}"
+    );
+    let listed = json(docindex(&lib).args(["--json", "list"]));
+    let warnings = listed[0]["warnings"].to_string();
+    assert!(
+        warnings.contains("4 character(s)") && warnings.contains("could not be decoded"),
+        "{listed}"
+    );
+    let table = String::from_utf8(docindex(&lib).arg("list").output().unwrap().stdout).unwrap();
+    assert!(table.contains("1 warning"), "{table}");
+}

@@ -29,6 +29,8 @@ pub enum IngestError {
         "the file holds more than the configured limit of {limit} bytes, though it reported less"
     )]
     OverLimit { limit: u64 },
+    #[error("{percent}% of the text could not be decoded as {encoding}: the file is not text in that encoding")]
+    Undecodable { encoding: String, percent: u32 },
     #[error("the document has no readable text after conversion")]
     NoText,
     #[error("the PDF is encrypted or password-protected; remove the password and try again")]

@@ -151,7 +151,9 @@ pub fn index_document_with(
         let format = ingest::detect_format(name, &decoded.text)?;
         check_cancel(progress)?;
         progress.stage(Stage::Canonical, 0, 1);
-        let canonical = ingest::to_canonical(format, &decoded.text)?;
+        let mut canonical = ingest::to_canonical(format, &decoded.text)?;
+        // Text that could not be decoded is indexed as U+FFFD: the user is told how much.
+        canonical.warnings.extend(decoded.warning());
         (format, canonical, decoded.encoding)
     };
     check_cancel(progress)?;

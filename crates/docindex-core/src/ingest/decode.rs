@@ -8,6 +8,54 @@ use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 pub struct Decoded {
     pub text: String,
     pub encoding: &'static str,
+    /// Characters that could not be decoded and stand as U+FFFD in `text`.
+    pub replaced: usize,
+}
+
+/// Past this share of characters that could not be decoded, a text is refused: it is not
+/// in the encoding it claims (or seems) to be, and an index of it would be noise.
+pub const MAX_UNDECODABLE_SHARE: f64 = 0.2;
+
+impl Decoded {
+    fn of(
+        text: std::borrow::Cow<'_, str>,
+        encoding: &'static Encoding,
+        lossy: bool,
+    ) -> Result<Self> {
+        let replaced = match lossy {
+            true => text
+                .chars()
+                .filter(|c| *c == char::REPLACEMENT_CHARACTER)
+                .count(),
+            false => 0,
+        };
+        let total = text.chars().count().max(1);
+        let share = replaced as f64 / total as f64;
+        if share > MAX_UNDECODABLE_SHARE {
+            return Err(IngestError::Undecodable {
+                encoding: encoding.name().to_string(),
+                percent: (share * 100.0).round() as u32,
+            });
+        }
+        Ok(Decoded {
+            text: text.into_owned(),
+            encoding: encoding.name(),
+            replaced,
+        })
+    }
+
+    /// The warning a user reads when some of the text could not be decoded.
+    pub fn warning(&self) -> Option<String> {
+        let total = self.text.chars().count().max(1);
+        (self.replaced > 0).then(|| {
+            format!(
+                "{} character(s) ({:.1}% of the text) could not be decoded as {} and were replaced with U+FFFD",
+                self.replaced,
+                self.replaced as f64 * 100.0 / total as f64,
+                self.encoding
+            )
+        })
+    }
 }
 
 /// Decode `bytes`, refusing empty input and binary data.
@@ -19,18 +67,12 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded> {
         return Err(IngestError::Binary(kind.to_string()));
     }
     if let Some((encoding, _)) = Encoding::for_bom(bytes) {
-        let (text, _, _) = encoding.decode(bytes);
-        return Ok(Decoded {
-            text: text.into_owned(),
-            encoding: encoding.name(),
-        });
+        let (text, _, lossy) = encoding.decode(bytes);
+        return Decoded::of(text, encoding, lossy);
     }
     if let Some(encoding) = utf16_without_bom(bytes) {
-        let (text, _) = encoding.decode_without_bom_handling(bytes);
-        return Ok(Decoded {
-            text: text.into_owned(),
-            encoding: encoding.name(),
-        });
+        let (text, lossy) = encoding.decode_without_bom_handling(bytes);
+        return Decoded::of(text, encoding, lossy);
     }
     let sample = &bytes[..bytes.len().min(64 * 1024)];
     if looks_binary(sample) {
@@ -39,10 +81,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded> {
         ));
     }
     if let Ok(text) = std::str::from_utf8(bytes) {
-        return Ok(Decoded {
-            text: text.to_owned(),
-            encoding: UTF_8.name(),
-        });
+        return Decoded::of(std::borrow::Cow::Borrowed(text), UTF_8, false);
     }
     let encoding = declared_charset(sample)
         .filter(|e| *e != UTF_8)
@@ -52,11 +91,8 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded> {
             detector.feed(bytes, true);
             detector.guess(None, chardetng::Utf8Detection::Allow)
         });
-    let (text, _) = encoding.decode_without_bom_handling(bytes);
-    Ok(Decoded {
-        text: text.into_owned(),
-        encoding: encoding.name(),
-    })
+    let (text, lossy) = encoding.decode_without_bom_handling(bytes);
+    Decoded::of(text, encoding, lossy)
 }
 
 fn binary_signature(bytes: &[u8]) -> Option<&'static str> {
@@ -136,6 +172,37 @@ mod tests {
         let decoded = decode(&bytes).unwrap();
         assert_eq!(decoded.text, "Net sales €5");
         assert_eq!(decoded.encoding, "UTF-16LE");
+    }
+
+    #[test]
+    fn text_that_does_not_decode_is_counted_and_past_a_fifth_refused() {
+        // UTF-16LE with a BOM, and lone surrogates where characters should be.
+        let utf16 = |text: &str, broken: usize| {
+            let mut bytes = vec![0xFF, 0xFE];
+            for unit in text.encode_utf16() {
+                bytes.extend(unit.to_le_bytes());
+            }
+            for _ in 0..broken {
+                bytes.extend(0xD800u16.to_le_bytes());
+                bytes.extend(u16::from(b'x').to_le_bytes());
+            }
+            bytes
+        };
+        let clean = decode(&utf16("Net sales were $5 million in the quarter.", 0)).unwrap();
+        assert_eq!(clean.replaced, 0);
+        assert_eq!(clean.warning(), None);
+        let some = decode(&utf16("Net sales were $5 million in the quarter.", 3)).unwrap();
+        assert_eq!(some.replaced, 3);
+        let warning = some.warning().unwrap();
+        assert!(
+            warning.starts_with("3 character(s)") && warning.contains("UTF-16LE"),
+            "{warning}"
+        );
+        let mostly = decode(&utf16("Net sales", 40)).err().unwrap();
+        assert!(
+            matches!(mostly, IngestError::Undecodable { ref encoding, .. } if encoding == "UTF-16LE"),
+            "{mostly:?}"
+        );
     }
 
     #[test]
