@@ -30,6 +30,13 @@ pub struct Cli {
     /// Refuse files larger than this many bytes.
     #[arg(long, global = true, default_value_t = IndexSettings::default().max_bytes)]
     pub max_bytes: u64,
+    /// Refuse PDFs whose compressed streams (images aside) inflate past this many times the
+    /// file's size (and past 16 MB): decompression bombs, refused before they are read.
+    #[arg(long, global = true, default_value_t = IndexSettings::default().max_pdf_inflation)]
+    pub max_pdf_inflation: u64,
+    /// Stop reading a PDF after this many seconds (checked between pages).
+    #[arg(long, global = true, default_value_t = IndexSettings::default().max_pdf_seconds)]
+    pub max_pdf_seconds: u64,
     /// Language model for LLM-enhanced indexing, LiteLLM style: openai/gpt-4o,
     /// anthropic/claude-sonnet-4-5, azure/<deployment>, bedrock/<model id>, ollama/<model>,
     /// hosted_vllm/<model>. Keys and base URLs come from the usual environment variables

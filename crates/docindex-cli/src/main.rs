@@ -43,6 +43,8 @@ fn run(cli: Cli) -> Result<i32> {
             max_node_tokens: cli.max_node_tokens,
         },
         max_bytes: cli.max_bytes,
+        max_pdf_inflation: cli.max_pdf_inflation,
+        max_pdf_seconds: cli.max_pdf_seconds,
         ..IndexSettings::default()
     };
     let model = model_config(&cli)?;

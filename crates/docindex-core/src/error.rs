@@ -29,6 +29,10 @@ pub enum IngestError {
         "the file holds more than the configured limit of {limit} bytes, though it reported less"
     )]
     OverLimit { limit: u64 },
+    #[error("the PDF's compressed streams inflate to more than {limit_mb} MB, the budget ({ratio} times the file's size, at least 16 MB): a decompression bomb, refused before reading")]
+    PdfInflates { limit_mb: u64, ratio: u64 },
+    #[error("reading the PDF took longer than the configured budget of {seconds} s (stopped after page {pages})")]
+    PdfTooSlow { seconds: u64, pages: u32 },
     #[error("{percent}% of the text could not be decoded as {encoding}: the file is not text in that encoding")]
     Undecodable { encoding: String, percent: u32 },
     #[error("the document has no readable text after conversion")]

@@ -4,6 +4,7 @@
 use crate::charmap::CharMap;
 use crate::enhance::{Enhancer, LlmOptions, Parsed};
 use crate::error::{IngestError, Result};
+use crate::ingest::pdf::inflation::{inflated_within, InflationBudget};
 use crate::ingest::pdf::{CharBoxes, PdfAssembler, PdfLimits, PdfReader};
 use crate::ingest::{self, Canonical};
 use crate::llm::Llm;
@@ -24,6 +25,11 @@ pub struct IndexSettings {
     pub max_bytes: u64,
     /// PDFs with more pages than this are refused (memory grows with pages kept).
     pub max_pdf_pages: u32,
+    /// PDFs whose compressed streams (images aside) inflate to more than this many times
+    /// their size, and past 16 MB, are refused before they are read: decompression bombs.
+    pub max_pdf_inflation: u64,
+    /// Reading one PDF may take at most this long (checked between pages).
+    pub max_pdf_seconds: u64,
 }
 
 impl Default for IndexSettings {
@@ -33,6 +39,8 @@ impl Default for IndexSettings {
             chunk_tokens: 200,
             max_bytes: 100 * 1024 * 1024,
             max_pdf_pages: 5000,
+            max_pdf_inflation: 50,
+            max_pdf_seconds: 300,
         }
     }
 }
@@ -240,13 +248,32 @@ fn read_pdf(
     settings: &IndexSettings,
     progress: &mut dyn ProgressSink,
 ) -> Result<Canonical> {
+    let budget = InflationBudget {
+        ratio: settings.max_pdf_inflation,
+        floor: 16 * 1024 * 1024,
+    }
+    .for_file(bytes.len());
+    if let Err(limit) = inflated_within(bytes, budget) {
+        return Err(IngestError::PdfInflates {
+            limit_mb: limit / (1024 * 1024),
+            ratio: settings.max_pdf_inflation,
+        });
+    }
     let mut assembler = PdfAssembler::new();
     let limits = PdfLimits {
         max_pages: settings.max_pdf_pages,
     };
+    let started = std::time::Instant::now();
+    let seconds = settings.max_pdf_seconds;
     let info = reader.read(bytes, limits, &mut |page, total| {
         progress.stage(Stage::Canonical, u64::from(page.number), u64::from(total));
         check_cancel(progress)?;
+        if started.elapsed().as_secs() >= seconds {
+            return Err(IngestError::PdfTooSlow {
+                seconds,
+                pages: page.number,
+            });
+        }
         assembler.add_page(page);
         Ok(())
     })?;

@@ -421,3 +421,75 @@ fn statements_and_notes_of_pdf_filings_are_typed_with_their_periods() {
         );
     }
 }
+
+/// A one-page PDF whose content stream is `content`, Flate-compressed.
+fn pdf_with_content(content: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(content).unwrap();
+    let data = encoder.finish().unwrap();
+    let mut objects: Vec<Vec<u8>> = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>".to_vec(),
+        format!("<< /Length {} /Filter /FlateDecode >>\nstream\n", data.len()).into_bytes(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
+    ];
+    objects[3].extend(data);
+    objects[3].extend(b"\nendstream");
+    let mut pdf = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf.extend(format!("{} 0 obj\n", i + 1).into_bytes());
+        pdf.extend(object);
+        pdf.extend(b"\nendobj\n");
+    }
+    let xref = pdf.len();
+    pdf.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).into_bytes());
+    for offset in offsets {
+        pdf.extend(format!("{offset:010} 00000 n \n").into_bytes());
+    }
+    pdf.extend(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .into_bytes(),
+    );
+    pdf
+}
+
+#[test]
+fn a_pdf_whose_streams_inflate_past_the_budget_is_refused_before_it_is_read() {
+    let text = b"BT /F1 12 Tf 72 720 Td (Revenue was 5 million) Tj ET\n".to_vec();
+    // A page of text is read.
+    let doc = index(
+        "memo.pdf",
+        &pdf_with_content(&text),
+        &IndexSettings::default(),
+    )
+    .unwrap();
+    assert!(doc.text.contains("Revenue was 5 million"), "{}", doc.text);
+    // The same page with 20 MB of drawing operators after it: a 40 KB file that would cost
+    // the reader hundreds of megabytes.
+    let mut bomb = text.clone();
+    bomb.extend(b"0 0 m 1 1 l S\n".repeat(20 * 1024 * 1024 / 14));
+    let bytes = pdf_with_content(&bomb);
+    assert!(bytes.len() < 200_000, "{}", bytes.len());
+    let err = index("bomb.pdf", &bytes, &IndexSettings::default()).unwrap_err();
+    assert_eq!(
+        err,
+        IngestError::PdfInflates {
+            limit_mb: 16,
+            ratio: 50
+        }
+    );
+    assert!(err.to_string().contains("decompression bomb"), "{err}");
+    // The budget is the user's to raise.
+    let generous = IndexSettings {
+        max_pdf_inflation: 1000,
+        ..IndexSettings::default()
+    };
+    assert!(index("bomb.pdf", &bytes, &generous).is_ok());
+}

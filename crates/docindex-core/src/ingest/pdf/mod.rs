@@ -15,6 +15,7 @@ use std::sync::LazyLock;
 mod boxes;
 mod columns;
 mod furniture;
+pub mod inflation;
 mod lines;
 mod paragraphs;
 mod reader;
