@@ -31,3 +31,40 @@ fn the_offline_answer_never_quotes_instructions_written_into_a_filing() {
         );
     }
 }
+
+#[test]
+fn provenance_shows_instructions_written_into_a_filing_flagged() {
+    let (_dir, lib) = library_of(&[INJECTED]);
+    let report = json(docindex(&lib).args(["--json", "provenance", "revenue"]));
+    let excerpts: Vec<&serde_json::Value> = report["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e["excerpts"].as_array().unwrap())
+        .collect();
+    let flagged = |x: &&serde_json::Value| x["addressed_to_a_model"] == true;
+    assert!(
+        excerpts
+            .iter()
+            .filter(|x| x["text"].as_str().unwrap().contains("trillion"))
+            .all(|x| flagged(x)),
+        "{report}"
+    );
+    assert!(
+        excerpts
+            .iter()
+            .filter(|x| x["text"].as_str().unwrap().contains("$5.2 million"))
+            .all(|x| !flagged(x)),
+        "{report}"
+    );
+    assert!(excerpts.iter().any(flagged), "{report}");
+    let shown = docindex(&lib)
+        .args(["provenance", "revenue"])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8(shown.stdout).unwrap();
+    assert!(
+        shown.contains("[written as instructions to a model"),
+        "{shown}"
+    );
+}

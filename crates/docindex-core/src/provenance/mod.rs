@@ -28,6 +28,10 @@ pub struct TopicExcerpt {
     /// Why it is evidence: the terms matched, or the model's judgement.
     #[serde(default)]
     pub reason: String,
+    /// It stands in a paragraph written as instructions to a reader or a model ("Ignore
+    /// previous instructions…"): shown flagged, since the filing is data.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub addressed_to_a_model: bool,
 }
 
 impl TopicExcerpt {
@@ -164,6 +168,22 @@ pub fn scan(
                 keep.then(|| sentence_relevance(m, titled))
             })
             .collect();
+        // Sentences of a paragraph written to a reader or a model are excerpts of their own,
+        // flagged, never merged with the filing's statements beside them.
+        let any_addressed = crate::qa::instructions::addresses_a_model(text);
+        let addressed: Vec<bool> = sentences
+            .iter()
+            .map(|&(start_char, end_char, _)| {
+                any_addressed
+                    && crate::qa::instructions::in_a_paragraph_addressed_to_a_model(
+                        text,
+                        Span {
+                            start_char,
+                            end_char,
+                        },
+                    )
+            })
+            .collect();
         let mut excerpts: Vec<TopicExcerpt> = Vec::new();
         let mut run: Vec<usize> = Vec::new();
         let flush = |run: &mut Vec<usize>, excerpts: &mut Vec<TopicExcerpt>| {
@@ -192,6 +212,7 @@ pub fn scan(
                     relevance,
                     terms,
                     reason,
+                    addressed_to_a_model: run.first().is_some_and(|&first| addressed[first]),
                 });
             }
             run.clear();
@@ -199,7 +220,9 @@ pub fn scan(
         for (s, keep) in kept.iter().enumerate() {
             let joins = keep.is_some()
                 && run.last().is_some_and(|&prev| {
-                    prev + 1 == s && sentences[s].1 - sentences[run[0]].0 <= MAX_EXCERPT_CHARS
+                    prev + 1 == s
+                        && addressed[prev] == addressed[s]
+                        && sentences[s].1 - sentences[run[0]].0 <= MAX_EXCERPT_CHARS
                 });
             if !joins {
                 flush(&mut run, &mut excerpts);

@@ -18,9 +18,9 @@ pub fn addresses_a_model(text: &str) -> bool {
             r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*",
             r"(?:previous|prior|above|earlier|preceding|system|original)\s+",
             r"(?:instructions?|prompts?|directions?|rules?|messages?)",
-            r"|\b(?:the|an?)\s+(?:ai\s+)?(?:assistant|model|chatbot|llm|language\s+model)\s+",
+            r"|\b(?:the|an?)\s+(?:ai\s+)?(?:assistant|chatbot|llm|ai\s+model|language\s+model)\s+",
             r"(?:must|should|shall|will|is\s+to|needs\s+to)\b",
-            r"|(?:^|\n)\s*(?:#+\s*)?(?:system|assistant|user|developer|instructions?)\s*:",
+            r"|(?:^|\n)\s*(?:#+\s*)?(?:system|assistant|developer)\s*:",
             r"|\byou\s+are\s+now\b|\bas\s+an\s+ai\b|\bnew\s+instructions\s*:",
             r"|<\|?(?:im_start|system|endoftext)\|?>",
         ))
