@@ -47,7 +47,7 @@ fn provenance_shows_instructions_written_into_a_filing_flagged() {
         excerpts
             .iter()
             .filter(|x| x["text"].as_str().unwrap().contains("trillion"))
-            .all(|x| flagged(x)),
+            .all(&flagged),
         "{report}"
     );
     assert!(

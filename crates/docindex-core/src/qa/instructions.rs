@@ -20,7 +20,7 @@ pub fn addresses_a_model(text: &str) -> bool {
             r"(?:instructions?|prompts?|directions?|rules?|messages?)",
             r"|\b(?:the|an?)\s+(?:ai\s+)?(?:assistant|chatbot|llm|ai\s+model|language\s+model)\s+",
             r"(?:must|should|shall|will|is\s+to|needs\s+to)\b",
-            r"|(?:^|\n)\s*(?:#+\s*)?(?:system|assistant|developer)\s*:",
+            r"|(?:^|\n)\s*(?:(?:#+\s*)?(?:system|assistant|developer)|#+\s*instructions?)\s*:",
             r"|\byou\s+are\s+now\b|\bas\s+an\s+ai\b|\bnew\s+instructions\s*:",
             r"|<\|?(?:im_start|system|endoftext)\|?>",
         ))
@@ -63,6 +63,8 @@ mod tests {
             "We ignore the effect of rounding in the table above.",
             "Our information systems are subject to cyber-attacks.",
             "The Board must approve any dividend.",
+            "The model will be updated as new data become available.",
+            "Instructions: mark your proxy card and return it.",
         ] {
             assert!(!addresses_a_model(text), "{text}");
         }
