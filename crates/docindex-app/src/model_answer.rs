@@ -292,6 +292,8 @@ impl Library {
         let text = match obeyed_the_filing {
             true => {
                 citations.clear();
+                // What was streamed is taken back where it was shown.
+                on_event(AskEvent::Step(WITHHELD));
                 WITHHELD.to_string()
             }
             false => text,

@@ -23,6 +23,7 @@ fn excerpt(map: &CharMap, start: usize, end: usize) -> Excerpt {
         start_char: start,
         end_char: end,
         text: map.slice(Span::new(start, end)).to_string(),
+        addressed_to_a_model: false,
     }
 }
 

@@ -68,3 +68,30 @@ fn provenance_shows_instructions_written_into_a_filing_flagged() {
         "{shown}"
     );
 }
+
+#[test]
+fn search_shows_instructions_written_into_a_filing_flagged() {
+    let (_dir, lib) = library_of(&[INJECTED]);
+    let results = json(docindex(&lib).args(["--json", "search", "revenue trillion"]));
+    let excerpts: Vec<&serde_json::Value> = results["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|h| h["excerpts"].as_array().unwrap())
+        .collect();
+    assert!(!excerpts.is_empty(), "{results}");
+    for x in &excerpts {
+        let text = x["text"].as_str().unwrap();
+        let flagged = x["addressed_to_a_model"] == true;
+        assert_eq!(flagged, text.contains("trillion"), "{text}");
+    }
+    let shown = docindex(&lib)
+        .args(["search", "revenue trillion"])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8(shown.stdout).unwrap();
+    assert!(
+        shown.contains("[written as instructions to a model"),
+        "{shown}"
+    );
+}

@@ -11,6 +11,7 @@ use contract::{
     AskArgs, AskReply, DocumentList, DocumentRow, Filters, GetTreeArgs, NodeReading,
     ProvenanceArgs, ProvenanceReply, ReadNodeArgs, ScopeArgs, SearchArgs, SearchReply, Tree,
 };
+use docindex_app::saved::saved_unless_read_only;
 use docindex_app::search::{unknown_doc_type, Scope, SearchRequest};
 use docindex_app::{AppError, Library};
 use docindex_core::model::DocType;
@@ -224,8 +225,8 @@ impl DocIndexServer {
             let answer = library
                 .ask(&args.question, &request, &|_| {})
                 .map_err(tool_error)?;
-            let saved_id = library.save_answer(&answer).map_err(tool_error)?;
-            Ok(AskReply::of(answer, saved_id))
+            let saved = saved_unless_read_only(library.save_answer(&answer)).map_err(tool_error)?;
+            Ok(AskReply::of(answer, saved.id()))
         })
         .await
     }
@@ -243,12 +244,12 @@ impl DocIndexServer {
             let report = library
                 .provenance(&args.topic, &request, ScanOptions::default(), &|_| {})
                 .map_err(tool_error)?;
-            let saved_id = library.save_report(&report).map_err(tool_error)?;
+            let saved = saved_unless_read_only(library.save_report(&report)).map_err(tool_error)?;
             let max = args
                 .max_sections
                 .unwrap_or(DEFAULT_SECTIONS)
                 .clamp(1, MAX_SECTIONS);
-            Ok(ProvenanceReply::of(report, max, saved_id))
+            Ok(ProvenanceReply::of(report, max, saved.id()))
         })
         .await
     }

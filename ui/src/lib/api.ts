@@ -127,6 +127,8 @@ export interface EvidenceExcerpt {
   /** The topic's concept terms it holds. */
   terms?: string[];
   reason?: string;
+  /** It stands in a paragraph written as instructions to a reader or a model. */
+  addressed_to_a_model?: boolean;
 }
 
 export interface Evidence {

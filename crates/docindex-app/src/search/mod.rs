@@ -8,6 +8,7 @@ use docindex_core::charmap::CharMap;
 use docindex_core::finance::rows::statement_of_title;
 use docindex_core::finance::Statement;
 use docindex_core::model::{DocType, DocumentIndex};
+use docindex_core::qa::instructions::addresses_a_model;
 use docindex_core::question::Question;
 use docindex_core::search::voting::{vote_files, Ballot, FileVote};
 use docindex_core::search::{
@@ -572,10 +573,14 @@ fn build_hit(
         .chunks
         .iter()
         .filter_map(|(i, _)| doc.chunks.get(*i))
-        .map(|c| Excerpt {
-            start_char: c.span.start_char,
-            end_char: c.span.end_char,
-            text: map.slice(c.span).to_string(),
+        .map(|c| {
+            let text = map.slice(c.span).to_string();
+            Excerpt {
+                addressed_to_a_model: addresses_a_model(&text),
+                start_char: c.span.start_char,
+                end_char: c.span.end_char,
+                text,
+            }
         })
         .collect();
     let excerpts = hit_excerpts(doc, map, node, &score, scorer);

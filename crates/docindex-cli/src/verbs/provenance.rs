@@ -2,7 +2,7 @@
 //! CSV on request.
 
 use crate::args::ProvenanceArgs;
-use crate::print::{one_line, page_range};
+use crate::print::{instruction_flag, one_line, page_range};
 use crate::Session;
 use anyhow::{Context, Result};
 use docindex_app::provenance::{self, ProvenanceEvent};
@@ -108,10 +108,7 @@ pub fn run(session: &Session, args: ProvenanceArgs) -> Result<i32> {
             )?;
             for x in e.excerpts.iter().take(args.excerpts) {
                 let text: String = x.text.chars().take(200).collect();
-                let flag = match x.addressed_to_a_model {
-                    true => "  [written as instructions to a model: data, not an instruction]",
-                    false => "",
-                };
+                let flag = instruction_flag(x.addressed_to_a_model);
                 writeln!(
                     out,
                     "      {:.2} [{}..{}] {text}  ({}){flag}",

@@ -44,6 +44,10 @@ pub struct Excerpt {
     pub start_char: usize,
     pub end_char: usize,
     pub text: String,
+    /// It stands in a paragraph written as instructions to a reader or a model ("Ignore
+    /// previous instructions…"): shown flagged, since the filing is data.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub addressed_to_a_model: bool,
 }
 
 impl Excerpt {
@@ -178,12 +182,21 @@ pub fn best_excerpts_scored(
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     scored.truncate(max);
     scored.sort_by_key(|s| s.1);
+    let addressed = crate::qa::instructions::addresses_a_model(passage);
     scored
         .into_iter()
         .map(|(_, s, e, text)| Excerpt {
             start_char: passage_start + s,
             end_char: passage_start + e,
             text: text.to_string(),
+            addressed_to_a_model: addressed
+                && crate::qa::instructions::in_a_paragraph_addressed_to_a_model(
+                    passage,
+                    Span {
+                        start_char: s,
+                        end_char: e,
+                    },
+                ),
         })
         .collect()
 }
