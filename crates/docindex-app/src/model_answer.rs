@@ -12,6 +12,7 @@ use docindex_core::llm::json::complete_json;
 use docindex_core::llm::{Llm, UsageMeter};
 use docindex_core::model::{Engine, Span};
 use docindex_core::prompts::answer::{self as prompts, Candidate, Plan, Source};
+use docindex_core::qa::grounding::{locate_close, where_stated};
 use docindex_core::qa::instructions::in_a_paragraph_addressed_to_a_model;
 use docindex_core::qa::{
     locate, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel,
@@ -259,7 +260,11 @@ impl Library {
             let Some(node) = doc.node(&node_id) else {
                 continue;
             };
-            match locate(&doc.text, node.span, &quote) {
+            let verbatim = locate(&doc.text, node.span, &quote);
+            if verbatim.is_none() {
+                tracing::debug!("quote for [{marker}] is not verbatim in {label}; looking for the sentence it means");
+            }
+            match verbatim.or_else(|| locate_close(&doc.text, node.span, &quote)) {
                 // The filing is data: a quote of its instructions to a model cites nothing.
                 Some(span) if in_a_paragraph_addressed_to_a_model(&doc.text, span) => {
                     tracing::warn!("quote for [{marker}] is an instruction to a model in {label}; not a citation");
@@ -298,6 +303,14 @@ impl Library {
             }
             false => text,
         };
+        // The lead's cells are numbered after the model's own markers.
+        let shift = citations.iter().map(|c| c.marker).max().unwrap_or(0);
+        let text = match (obeyed_the_filing, figures) {
+            (false, Some(lead)) => {
+                ground_figures(text, lead, shift, &mut citations, &mut reasoning)
+            }
+            _ => text,
+        };
         let distinct: std::collections::BTreeSet<_> = citations
             .iter()
             .map(|c| (c.doc_id.clone(), c.node_id.clone()))
@@ -312,7 +325,6 @@ impl Library {
         let verified_share = citations.len() as f64 / (citations.len() + dropped).max(1) as f64;
         // The statement cells the lead found are kept beside the model's quotes, so that a
         // comparison's cells open their rows.
-        let shift = citations.iter().map(|c| c.marker).max().unwrap_or(0);
         let stated: Vec<_> = figures
             .map(|lead| lead.figures.iter().map(|f| f.shifted(shift)).collect())
             .unwrap_or_default();
@@ -435,4 +447,50 @@ fn not_answered(
         tokens_used: totals.prompt_tokens + totals.completion_tokens,
         ..Answer::unanswered(question)
     }
+}
+
+/// The lead's figures the model's answer states (equal after scale and the rounding it
+/// wrote), cited to their cells right after the figure: a right figure whose row the model
+/// misquoted is grounded, never thrown away. `shift` numbers the cells after the model's
+/// own markers.
+fn ground_figures(
+    text: String,
+    lead: &FiguresLead,
+    shift: usize,
+    citations: &mut Vec<Citation>,
+    reasoning: &mut Vec<String>,
+) -> String {
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    for figure in &lead.figures {
+        let Some(end) = where_stated(&text, figure) else {
+            continue;
+        };
+        let markers: Vec<usize> = figure.markers.iter().map(|m| m + shift).collect();
+        if markers.is_empty() || inserts.iter().any(|(at, _)| *at == end) {
+            continue;
+        }
+        for cell in lead
+            .citations
+            .iter()
+            .filter(|c| figure.markers.contains(&c.marker))
+        {
+            if !citations.iter().any(|c| c.marker == cell.marker + shift) {
+                citations.push(Citation {
+                    marker: cell.marker + shift,
+                    ..cell.clone()
+                });
+            }
+        }
+        reasoning.push(format!(
+            "grounded the figure the answer states to the statement cell it equals: {} ({})",
+            figure.row_label, figure.shown
+        ));
+        inserts.push((end, markers.iter().map(|m| format!("[{m}]")).collect()));
+    }
+    let mut text = text;
+    inserts.sort_by_key(|i| std::cmp::Reverse(i.0));
+    for (at, markers) in inserts {
+        text.insert_str(at, &format!(" {markers}"));
+    }
+    text
 }

@@ -662,3 +662,43 @@ fn a_model_that_obeys_a_filings_instructions_gets_no_citation_for_them() {
         "{answer}"
     );
 }
+
+#[test]
+fn a_small_models_right_figure_with_a_loose_quote_comes_out_cited() {
+    // The scripted small model states the figure it was given and quotes its source with a
+    // word dropped and the case changed: the figure is grounded to its cell, the quote to
+    // the sentence it means.
+    let server = ScriptedServer::start();
+    let (_dir, lib) = indexed_library(&server, "apple_10-K_FY2024_0000320193-24-000123.html");
+    let (answer, _) = run_json(docindex(&lib, &server).args([
+        "--json",
+        "--model",
+        "openai/scripted-model",
+        "--cache",
+        "none",
+        "ask",
+        "In your own words, what was Apple's capital expenditure in fiscal 2024?",
+    ]));
+    assert_eq!(answer["engine"], "llm", "{answer}");
+    let text = answer["answer"].as_str().unwrap();
+    assert!(text.contains("$9,447 million ["), "{text}");
+    assert_eq!(answer["answered"], true, "{answer}");
+    assert_eq!(answer["citations_dropped"], 0, "{answer}");
+    let citations = answer["citations"].as_array().unwrap();
+    assert!(
+        citations
+            .iter()
+            .any(|c| c["excerpt"].as_str().unwrap().contains("9,447")),
+        "{answer}"
+    );
+    assert!(
+        !answer["unsupported_numbers"].to_string().contains("9,447"),
+        "{answer}"
+    );
+    assert!(
+        answer["reasoning"]
+            .to_string()
+            .contains("grounded the figure"),
+        "{answer}"
+    );
+}

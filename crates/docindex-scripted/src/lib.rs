@@ -444,6 +444,28 @@ pub fn fake_model(prompt: &str) -> String {
                 found.as_str()
             );
         }
+        // A small model: it states the figure it was given and quotes its source loosely
+        // (a word dropped, the case changed), as a 1.5B model does.
+        if prompt.to_lowercase().contains("in your own words") {
+            let note = Regex::new(r"cite the rows they come from, not this note\): (.+)").unwrap();
+            let amount = Regex::new(r"\$[\d,]+(?:\.\d+)? (?:million|billion|thousand)").unwrap();
+            let figure = note
+                .captures(prompt)
+                .and_then(|c| amount.find(&c[1]).map(|m| m.as_str().to_string()))
+                .unwrap_or_default();
+            let first = Regex::new(r"(?m)^S1: .*\n(.+)$").unwrap();
+            let line = first
+                .captures(prompt)
+                .map(|c| c[1].to_string())
+                .unwrap_or_default();
+            let sentence = line.split(". ").next().unwrap_or_default().to_string();
+            let mut words: Vec<&str> = sentence.split_whitespace().collect();
+            if words.len() > 6 {
+                words.remove(2);
+            }
+            let loose = words.join(" ").to_lowercase();
+            return format!("The figure is {figure}. [1]\nSOURCES:\n[1] S1: \"{loose}\"\n");
+        }
         let source = Regex::new(r"(?m)^S1: .*\n(.+)$").unwrap();
         let first_line = source
             .captures(prompt)

@@ -241,6 +241,7 @@ pub fn sub_questions(question: &str) -> Vec<String> {
 mod combine;
 pub mod compare;
 mod compose;
+pub mod grounding;
 pub mod instructions;
 mod merge;
 mod passage_rows;

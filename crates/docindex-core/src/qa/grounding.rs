@@ -1,0 +1,222 @@
+//! A figure a model states, grounded to the statement cell it was given: "$9,447 million",
+//! "$9.4 billion" or "9,447" equal (after scale and the precision written) the cell "9,447"
+//! of a table in millions, whatever the model's quote of it looks like. A small model often
+//! states the right figure and misquotes its row; the figure is then cited to the cell, not
+//! thrown away.
+
+use super::compare::StatedFigure;
+use crate::charmap::CharMap;
+use crate::finance::MetricUnit;
+use crate::model::Span;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// An amount written in a text: where it ends (a byte offset), its value in units, how far
+/// off it may be for the digits written, and whether it is a percentage.
+#[derive(Debug, Clone, PartialEq)]
+struct Written {
+    end: usize,
+    value: f64,
+    tolerance: f64,
+    percent: bool,
+    /// A scale word was written ("million"): the value is in units, else as printed.
+    scaled: bool,
+}
+
+fn multiplier(scale: &str) -> f64 {
+    match scale.to_lowercase().trim_end_matches('s') {
+        "thousand" | "k" => 1e3,
+        "million" | "mn" | "m" | "mm" => 1e6,
+        "billion" | "bn" | "b" => 1e9,
+        "trillion" | "tn" => 1e12,
+        _ => 1.0,
+    }
+}
+
+/// Every amount of `text`, years aside ("fiscal 2024").
+fn amounts_in(text: &str) -> Vec<Written> {
+    static AMOUNT: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)(\$\s?)?(\d[\d,]*(?:\.\d+)?)(?:\s?(%|percent\b)|\s?(thousands?|millions?|billions?|trillions?|bn|mn|tn|k|m|b)\b)?",
+        )
+        .ok()
+    });
+    let Some(re) = AMOUNT.as_ref() else {
+        return Vec::new();
+    };
+    re.captures_iter(text)
+        .filter_map(|c| {
+            let digits = c.get(2)?.as_str().trim_end_matches([',', '.']);
+            let dollar = c.get(1).is_some();
+            let percent = c.get(3).is_some();
+            let scale = c.get(4).map_or(1.0, |s| multiplier(s.as_str()));
+            let is_year = digits.len() == 4
+                && (digits.starts_with("19") || digits.starts_with("20"))
+                && !dollar
+                && !percent
+                && scale == 1.0;
+            if is_year {
+                return None;
+            }
+            let number: f64 = digits.replace(',', "").parse().ok()?;
+            let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len());
+            let step = 10f64.powi(-(decimals as i32));
+            Some(Written {
+                end: c.get(0)?.end(),
+                value: number * scale,
+                tolerance: step / 2.0 * scale,
+                percent,
+                scaled: c.get(4).is_some(),
+            })
+        })
+        .collect()
+}
+
+/// Where `text` states `figure` (the byte offset just after it), when it does.
+pub fn where_stated(text: &str, figure: &StatedFigure) -> Option<usize> {
+    let percent = figure.unit == MetricUnit::Percent;
+    let printed = figure.value.abs();
+    let in_units = match figure.unit {
+        MetricUnit::Amount => printed * figure.scale.as_deref().map_or(1.0, multiplier),
+        _ => printed,
+    };
+    if printed == 0.0 {
+        return None;
+    }
+    amounts_in(text)
+        .into_iter()
+        .filter(|w| w.percent == percent)
+        .find(|w| {
+            // "9,447" is the cell as printed; "$9.4 billion" is in units.
+            let value = if w.scaled { in_units } else { printed };
+            (w.value - value).abs() <= w.tolerance.max(value * 1e-9)
+        })
+        .map(|w| w.end)
+}
+
+/// The sentence of `text[within]` a quote that is close but not verbatim stands for: at
+/// least three quarters of the quote's words are in it, and every number the quote holds.
+/// A small model rewrites a quote's punctuation, drops a word or mends a typo; the sentence
+/// it meant is cited rather than the quote dropped.
+pub fn locate_close(text: &str, within: Span, quote: &str) -> Option<Span> {
+    let words = |t: &str| -> Vec<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let wanted = words(quote);
+    if wanted.len() < 4 {
+        return None;
+    }
+    let numbers: Vec<&String> = wanted
+        .iter()
+        .filter(|w| w.chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    let region = CharMap::new(text).slice(within);
+    let spans = crate::search::sentence_spans(region);
+    // A quote may run over two sentences.
+    let candidates = spans
+        .iter()
+        .map(|&(s, e, _)| (s, e))
+        .chain(spans.windows(2).map(|pair| (pair[0].0, pair[1].1)));
+    let chars: Vec<char> = region.chars().collect();
+    candidates
+        .filter_map(|(s, e)| {
+            let sentence: String = chars[s..e].iter().collect();
+            let have = words(&sentence);
+            if !numbers.iter().all(|n| have.contains(n)) {
+                return None;
+            }
+            let found = wanted.iter().filter(|w| have.contains(w)).count();
+            let share = found as f64 / wanted.len() as f64;
+            // The shortest sentence that holds the quote, not a pair around it.
+            (share >= 0.75).then_some((share, std::cmp::Reverse(have.len()), s, e))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        .map(|(_, _, s, e)| Span {
+            start_char: within.start_char + s,
+            end_char: within.start_char + e,
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quote_close_to_a_sentence_of_the_section_is_located_there() {
+        let text = "Item 7. Liquidity.\nCapital expenditures were $9,447 million in 2024. The Company repurchased $95.0 billion of its common stock.\nOther text follows here.";
+        let within = Span {
+            start_char: 0,
+            end_char: text.chars().count(),
+        };
+        let span = |quote: &str| {
+            locate_close(text, within, quote).map(|s| CharMap::new(text).slice(s).to_string())
+        };
+        // Punctuation and a word changed, a word dropped.
+        assert_eq!(
+            span("capital expenditure were $9,447 million in fiscal 2024").as_deref(),
+            Some("Capital expenditures were $9,447 million in 2024.")
+        );
+        // A number that is not there, or a quote of something else, is no citation.
+        assert_eq!(
+            span("capital expenditures were $9,500 million in 2024"),
+            None
+        );
+        assert_eq!(span("the dividend was raised to $0.25 a share"), None);
+    }
+
+    fn figure(value: f64, scale: Option<&str>, unit: MetricUnit) -> StatedFigure {
+        StatedFigure {
+            concept: "capex".into(),
+            label: "capital expenditure".into(),
+            doc_id: "d".into(),
+            doc_name: "apple.html".into(),
+            row_label: "Payments for acquisition of property, plant and equipment".into(),
+            value,
+            shown: String::new(),
+            scale: scale.map(str::to_string),
+            period: None,
+            year: Some(2024),
+            months: None,
+            unit,
+            computed: false,
+            markers: vec![1, 2],
+            other_periods: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_figure_is_found_whatever_scale_and_rounding_the_model_wrote() {
+        let capex = figure(-9447.0, Some("millions"), MetricUnit::Amount);
+        for text in [
+            "Apple's capital expenditure in fiscal 2024 was $9,447 million.",
+            "It spent $9.447 billion on property and equipment in 2024.",
+            "Capex was about $9.4 billion.",
+            "Payments for PP&E: 9,447 (in millions).",
+        ] {
+            let at = where_stated(text, &capex);
+            assert!(at.is_some(), "{text}");
+        }
+        for text in [
+            "Capex was $9.5 billion in 2024.",
+            "Capex was $3.5 billion.",
+            "In fiscal 2024 it reported nothing else.",
+            "Capex rose 9,447%.",
+        ] {
+            assert_eq!(where_stated(text, &capex), None, "{text}");
+        }
+        let text = "Capex was $9,447 million [1].";
+        assert_eq!(
+            where_stated(text, &capex),
+            Some("Capex was $9,447 million".len())
+        );
+        let margin = figure(46.2, None, MetricUnit::Percent);
+        assert!(where_stated("Gross margin was 46.2% in 2024.", &margin).is_some());
+        assert_eq!(
+            where_stated("Gross margin was 46.2 million.", &margin),
+            None
+        );
+    }
+}
