@@ -245,7 +245,10 @@ impl Library {
         let mut citations = Vec::new();
         let mut dropped = 0;
         let mut obeyed_the_filing = false;
+        // The markers the model wrote, cited or not: the lead's cells are numbered after them.
+        let mut highest_marker = 0;
         for (marker, label, quote) in quoted {
+            highest_marker = highest_marker.max(marker);
             let found = sources
                 .iter()
                 .position(|s| s.label == label)
@@ -303,8 +306,15 @@ impl Library {
             }
             false => text,
         };
+        // A marker whose quote was not found points at nothing: it is taken out.
+        let text = without_markers(text, highest_marker, &citations);
         // The lead's cells are numbered after the model's own markers.
-        let shift = citations.iter().map(|c| c.marker).max().unwrap_or(0);
+        let shift = citations
+            .iter()
+            .map(|c| c.marker)
+            .max()
+            .unwrap_or(0)
+            .max(highest_marker);
         let text = match (obeyed_the_filing, figures) {
             (false, Some(lead)) => {
                 ground_figures(text, lead, shift, &mut citations, &mut reasoning)
@@ -493,4 +503,17 @@ fn ground_figures(
         text.insert_str(at, &format!(" {markers}"));
     }
     text
+}
+
+/// `text` without the markers up to `highest` that no citation carries.
+fn without_markers(text: String, highest: usize, citations: &[Citation]) -> String {
+    let mut text = text;
+    for marker in 1..=highest {
+        if !citations.iter().any(|c| c.marker == marker) {
+            text = text
+                .replace(&format!(" [{marker}]"), "")
+                .replace(&format!("[{marker}]"), "");
+        }
+    }
+    text.trim().to_string()
 }
