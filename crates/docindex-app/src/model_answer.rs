@@ -479,6 +479,25 @@ fn ground_figures(
         if markers.is_empty() || inserts.iter().any(|(at, _)| *at == end) {
             continue;
         }
+        // A figure whose rows the model quoted and cited itself needs no grounding.
+        let cells: Vec<&Citation> = lead
+            .citations
+            .iter()
+            .filter(|c| figure.markers.contains(&c.marker))
+            .collect();
+        let cited_already = cells
+            .iter()
+            .filter(|cell| holds_an_amount(&cell.excerpt))
+            .any(|cell| {
+                citations.iter().any(|c| {
+                    c.doc_id == cell.doc_id
+                        && c.start_char < cell.end_char
+                        && cell.start_char < c.end_char
+                })
+            });
+        if cited_already {
+            continue;
+        }
         for cell in lead
             .citations
             .iter()
@@ -516,4 +535,13 @@ fn without_markers(text: String, highest: usize, citations: &[Citation]) -> Stri
         }
     }
     text.trim().to_string()
+}
+
+/// Whether a cited cell holds an amount ("(9,447)"), not only column headings
+/// ("September 28, 2024 | September 30, 2023").
+fn holds_an_amount(excerpt: &str) -> bool {
+    let bytes = excerpt.as_bytes();
+    bytes
+        .windows(5)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b',' && w[2..].iter().all(u8::is_ascii_digit))
 }
