@@ -12,7 +12,7 @@ use super::{
     sub_questions, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel, Passage,
 };
 use crate::finance::rows::row_under_headings;
-use crate::model::{Engine, Span};
+use crate::model::Span;
 use crate::question::Asks;
 use crate::search::{concept_coverage, match_score, sentence_spans, words};
 use std::borrow::Cow;
@@ -71,20 +71,13 @@ fn compose(
         })
         .count();
     let best_coverage = chosen.iter().map(|c| c.coverage).fold(0.0, f64::max);
+    let unanswered = Answer::unanswered(question);
     let mut answer = Answer {
-        question: question.to_string(),
-        answer: "The indexed documents do not appear to answer this question.".to_string(),
-        answered: false,
         confidence: Confidence {
-            label: ConfidenceLabel::Low,
             score: (best_coverage * 0.4).min(0.3),
-            answered: 0,
             unanswered: parts.len(),
-            source_nodes: 0,
+            ..unanswered.confidence
         },
-        citations: Vec::new(),
-        citations_dropped: 0,
-        unsupported_numbers: Vec::new(),
         reasoning: std::iter::once(read_note(passages))
             .chain((set_aside > 0).then(|| {
                 format!(
@@ -93,15 +86,7 @@ fn compose(
             }))
             .collect(),
         nodes_visited: nodes_visited(passages),
-        engine: Engine::Extractive,
-        tokens_used: 0,
-        from_cache: false,
-        computed: Vec::new(),
-        figures: Vec::new(),
-        comparison: None,
-        documents: Vec::new(),
-        invented_dropped: 0,
-        cell_citations: Vec::new(),
+        ..unanswered
     };
     // More than half of the question's words must stand in one sentence.
     if answered_parts == 0 || best_coverage <= 0.5 {
