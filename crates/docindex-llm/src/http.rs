@@ -4,9 +4,10 @@
 
 use crate::spec::RetryPolicy;
 use docindex_core::llm::LlmError;
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A request ready to send. `headers` may hold secrets: they are sent, never printed.
 pub struct Outgoing {
@@ -53,62 +54,194 @@ impl Gate {
 
 pub struct Http {
     client: reqwest::blocking::Client,
-    timeout: Duration,
     retry: RetryPolicy,
     gate: Gate,
 }
 
-/// A successful response, its body not yet read, holding its in-flight slot.
+/// How long to wait on a reply. A slow local model may read a long prompt before it sends a
+/// byte, then stream for minutes: what bounds a request is silence, not its length.
+#[derive(Debug, Clone, Copy)]
+pub struct Waits {
+    /// From sending the request to the first byte of its body.
+    pub first_byte: Duration,
+    /// Between two pieces of the body once it has begun (SSE pings count as progress).
+    pub idle: Duration,
+}
+
+/// What the thread that reads a response hands over: its head, then pieces of its body.
+enum Piece {
+    /// A success status: the body follows.
+    Head {
+        content_type: String,
+    },
+    /// An error status, with the start of its body.
+    Refused {
+        status: u16,
+        retry_after: Option<Duration>,
+        body: String,
+    },
+    /// The request failed before a status arrived.
+    Unsent(reqwest::Error),
+    Bytes(Vec<u8>),
+    Broken(String),
+}
+
+/// A successful response whose body arrives from its reading thread, holding its in-flight
+/// slot until dropped.
 pub struct Reply<'a> {
-    pub body: reqwest::blocking::Response,
+    pub content_type: String,
+    pieces: Receiver<Piece>,
+    waits: Waits,
+    /// Whether a piece of the body arrived yet (the first waits `first_byte` from `sent`).
+    begun: bool,
+    sent: Instant,
     _permit: Permit<'a>,
 }
 
 /// The most of a reply body we read: a model's answer is far smaller.
-const MAX_REPLY_BYTES: u64 = 64 * 1024 * 1024;
+const MAX_REPLY_BYTES: usize = 64 * 1024 * 1024;
 
 impl<'a> Reply<'a> {
-    pub fn text(self) -> Result<String, LlmError> {
-        let mut text = String::new();
-        self.body
-            .take(MAX_REPLY_BYTES)
-            .read_to_string(&mut text)
-            .map_err(|e| read_error(&e))?;
-        Ok(text)
+    /// The next piece of the body, `None` at its end; silence past the waits is an error.
+    fn next_bytes(&mut self) -> Result<Option<Vec<u8>>, LlmError> {
+        let wait = if self.begun {
+            self.waits.idle
+        } else {
+            self.waits.first_byte.saturating_sub(self.sent.elapsed())
+        };
+        match self.pieces.recv_timeout(wait) {
+            Ok(Piece::Bytes(bytes)) => {
+                self.begun = true;
+                Ok(Some(bytes))
+            }
+            Ok(Piece::Broken(message)) => Err(LlmError::BadReply(message)),
+            Ok(Piece::Head { .. } | Piece::Refused { .. } | Piece::Unsent(_))
+            | Err(RecvTimeoutError::Disconnected) => Ok(None),
+            Err(RecvTimeoutError::Timeout) if self.begun => Err(LlmError::Stalled {
+                seconds: self.waits.idle.as_secs(),
+            }),
+            Err(RecvTimeoutError::Timeout) => Err(LlmError::Timeout {
+                seconds: self.waits.first_byte.as_secs(),
+                attempts: 1,
+            }),
+        }
+    }
+
+    /// The whole body, and whether any of it arrived.
+    pub fn text(mut self) -> Result<String, LlmError> {
+        let mut bytes = Vec::new();
+        while let Some(piece) = self.next_bytes()? {
+            bytes.extend_from_slice(&piece);
+            if bytes.len() > MAX_REPLY_BYTES {
+                return Err(LlmError::BadReply(format!(
+                    "the reply is larger than {} MB",
+                    MAX_REPLY_BYTES >> 20
+                )));
+            }
+        }
+        String::from_utf8(bytes)
+            .map_err(|e| LlmError::BadReply(format!("the reply is not UTF-8 ({e})")))
     }
 
     /// The body as lines, as they arrive (SSE and NDJSON streams).
-    pub fn lines(self) -> impl Iterator<Item = Result<String, LlmError>> + 'a {
-        let reader = BufReader::new(self.body);
-        let permit = self._permit;
-        reader.lines().map(move |line| {
-            let _held = &permit;
-            line.map_err(|e| LlmError::BadReply(format!("the stream broke off: {e}")))
+    pub fn lines(mut self) -> impl Iterator<Item = Result<String, LlmError>> + 'a {
+        let mut pending: Vec<u8> = Vec::new();
+        let mut ended = false;
+        std::iter::from_fn(move || loop {
+            if let Some(at) = pending.iter().position(|&b| b == b'\n') {
+                let mut line: Vec<u8> = pending.drain(..=at).collect();
+                line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                return Some(Ok(String::from_utf8_lossy(&line).into_owned()));
+            }
+            if ended {
+                return (!pending.is_empty()).then(|| {
+                    Ok(String::from_utf8_lossy(&std::mem::take(&mut pending)).into_owned())
+                });
+            }
+            match self.next_bytes() {
+                Ok(Some(bytes)) => pending.extend_from_slice(&bytes),
+                Ok(None) => ended = true,
+                Err(e) => {
+                    ended = true;
+                    pending.clear();
+                    return Some(Err(e));
+                }
+            }
         })
     }
 }
 
-fn read_error(e: &std::io::Error) -> LlmError {
-    match e.kind() {
-        std::io::ErrorKind::TimedOut => LlmError::BadReply("the reply body timed out".into()),
-        _ => LlmError::BadReply(format!("could not read the reply: {e}")),
-    }
+/// Send `request` and read its body on a thread of its own, handing the head and then every
+/// piece of the body to the returned channel as they arrive. The thread ends with the body,
+/// or at its next piece once the receiver is gone.
+fn send_on_thread(request: reqwest::blocking::RequestBuilder) -> Receiver<Piece> {
+    let (tx, rx) = mpsc::sync_channel(256);
+    std::thread::spawn(move || {
+        let mut response = match request.send() {
+            Ok(response) => response,
+            Err(e) => {
+                let _ = tx.send(Piece::Unsent(e));
+                return;
+            }
+        };
+        if !response.status().is_success() {
+            let status = response.status().as_u16();
+            let retry_after = response
+                .headers()
+                .get("retry-after")
+                .and_then(|v| v.to_str().ok())
+                .and_then(parse_retry_after);
+            let mut body = String::new();
+            let _ = (&mut response).take(1024 * 1024).read_to_string(&mut body);
+            let _ = tx.send(Piece::Refused {
+                status,
+                retry_after,
+                body,
+            });
+            return;
+        }
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if tx.send(Piece::Head { content_type }).is_err() {
+            return;
+        }
+        let mut buf = vec![0u8; 16 * 1024];
+        loop {
+            match response.read(&mut buf) {
+                Ok(0) => return,
+                Ok(n) => {
+                    if tx.send(Piece::Bytes(buf[..n].to_vec())).is_err() {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    let _ = tx.send(Piece::Broken(format!("the stream broke off: {e}")));
+                    return;
+                }
+            }
+        }
+    });
+    rx
 }
 
 impl Http {
-    pub fn new(
-        timeout: Duration,
-        retry: RetryPolicy,
-        max_in_flight: usize,
-    ) -> Result<Self, LlmError> {
+    pub fn new(retry: RetryPolicy, max_in_flight: usize) -> Result<Self, LlmError> {
         let client = reqwest::blocking::Client::builder()
             .connect_timeout(Duration::from_secs(10))
+            // The waits are ours (see `Waits`); reqwest's own would cut a long stream.
+            .timeout(None)
             .user_agent(concat!("docindex/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| LlmError::Config(format!("cannot set up HTTP: {e}")))?;
         Ok(Http {
             client,
-            timeout,
             retry,
             gate: Gate {
                 in_flight: Mutex::new(0),
@@ -118,10 +251,65 @@ impl Http {
         })
     }
 
-    /// POST `out`, retrying what may succeed later. `stream` relaxes the overall timeout to
-    /// a time-to-first-byte, since a long answer may stream for minutes.
-    pub fn post(&self, out: &Outgoing, stream: bool) -> Result<Reply<'_>, LlmError> {
-        let attempts = self.retry.max_attempts.max(1);
+    /// POST `out`, retrying what may succeed later: an error status worth retrying, a
+    /// dropped connection, or no reply within `waits.first_byte`.
+    pub fn post(&self, out: &Outgoing, waits: Waits) -> Result<Reply<'_>, LlmError> {
+        self.post_tries(out, waits, self.retry.max_attempts.max(1))
+    }
+
+    /// POST `out` once, without retries (probes).
+    pub fn post_once(&self, out: &Outgoing, waits: Waits) -> Result<Reply<'_>, LlmError> {
+        self.post_tries(out, waits, 1)
+    }
+
+    /// GET `url` as JSON within `wait`; `None` on any failure (probes that may not apply).
+    pub fn get_json(
+        &self,
+        url: &str,
+        headers: &[(String, String)],
+        wait: Duration,
+    ) -> Option<serde_json::Value> {
+        let mut request = self.client.get(url).timeout(wait);
+        for (name, value) in headers {
+            request = request.header(name.as_str(), value.as_str());
+        }
+        let response = request.send().ok()?;
+        if !response.status().is_success() {
+            return None;
+        }
+        serde_json::from_str(&response.text().ok()?).ok()
+    }
+
+    /// POST `body` as JSON to `url` within `wait` and read a JSON reply; `None` on failure.
+    pub fn post_json(
+        &self,
+        url: &str,
+        headers: &[(String, String)],
+        body: &serde_json::Value,
+        wait: Duration,
+    ) -> Option<serde_json::Value> {
+        let mut request = self
+            .client
+            .post(url)
+            .timeout(wait)
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        for (name, value) in headers {
+            request = request.header(name.as_str(), value.as_str());
+        }
+        let response = request.send().ok()?;
+        if !response.status().is_success() {
+            return None;
+        }
+        serde_json::from_str(&response.text().ok()?).ok()
+    }
+
+    fn post_tries(
+        &self,
+        out: &Outgoing,
+        waits: Waits,
+        attempts: u32,
+    ) -> Result<Reply<'_>, LlmError> {
         let mut last: Option<LlmError> = None;
         for attempt in 0..attempts {
             let permit = self.gate.acquire();
@@ -129,37 +317,37 @@ impl Http {
             for (name, value) in &out.headers {
                 request = request.header(name.as_str(), value.as_str());
             }
-            // A stream may go on for minutes: it gets ten times the time of a plain reply.
-            let request = request
-                .timeout(if stream {
-                    self.timeout.saturating_mul(10)
-                } else {
-                    self.timeout
-                })
-                .body(out.body.clone());
-            let (error, retry_after) = match request.send() {
-                Ok(response) if response.status().is_success() => {
+            let sent = Instant::now();
+            let pieces = send_on_thread(request.body(out.body.clone()));
+            let (error, retry_after) = match pieces.recv_timeout(waits.first_byte) {
+                Ok(Piece::Head { content_type }) => {
                     return Ok(Reply {
-                        body: response,
+                        content_type,
+                        pieces,
+                        waits,
+                        begun: false,
+                        sent,
                         _permit: permit,
                     });
                 }
-                Ok(response) => {
-                    let status = response.status().as_u16();
-                    let retry_after = response
-                        .headers()
-                        .get("retry-after")
-                        .and_then(|v| v.to_str().ok())
-                        .and_then(parse_retry_after);
-                    let mut text = String::new();
-                    let _ = response.take(1024 * 1024).read_to_string(&mut text);
-                    let message = error_message(&text);
+                Ok(Piece::Refused {
+                    status,
+                    retry_after,
+                    body,
+                }) => {
+                    let message = error_message(&body);
                     let error = match status {
                         401 | 403 => return Err(LlmError::Auth { status, message }),
                         429 => LlmError::RateLimited {
                             attempts: attempt + 1,
                             message,
                         },
+                        400 | 413 if context_window_in(&body).is_some() => {
+                            return Err(LlmError::ContextExceeded {
+                                window: context_window_in(&body).unwrap_or_default(),
+                                message,
+                            });
+                        }
                         _ => LlmError::Http {
                             status,
                             attempts: attempt + 1,
@@ -171,17 +359,24 @@ impl Http {
                     }
                     (error, retry_after)
                 }
-                Err(e) if e.is_timeout() => (
-                    LlmError::Timeout {
-                        seconds: self.timeout.as_secs(),
-                        attempts: attempt + 1,
-                    },
-                    None,
-                ),
-                Err(e) => (
+                Ok(Piece::Unsent(e)) => (
                     LlmError::Transport {
                         attempts: attempt + 1,
                         message: e.to_string(),
+                    },
+                    None,
+                ),
+                Ok(Piece::Bytes(_) | Piece::Broken(_)) | Err(RecvTimeoutError::Disconnected) => (
+                    LlmError::Transport {
+                        attempts: attempt + 1,
+                        message: "the request thread ended without a reply".into(),
+                    },
+                    None,
+                ),
+                Err(RecvTimeoutError::Timeout) => (
+                    LlmError::Timeout {
+                        seconds: waits.first_byte.as_secs(),
+                        attempts: attempt + 1,
                     },
                     None,
                 ),
@@ -236,6 +431,28 @@ fn error_message(body: &str) -> String {
     } else {
         text
     }
+}
+
+/// The context window a provider's refusal names ("maximum context length is 8192 tokens",
+/// llama.cpp's "exceeds the available context size … 4096"), when the refusal is about it.
+pub fn context_window_in(message: &str) -> Option<usize> {
+    let lower = message.to_ascii_lowercase();
+    // llama.cpp names its `n_ctx` after the prompt's own count: that one first.
+    let markers = [
+        "\"n_ctx\"",
+        "maximum context length is",
+        "context window of",
+        "context length of",
+    ];
+    markers.iter().find_map(|marker| {
+        let at = lower.find(marker)? + marker.len();
+        let digits: String = lower[at..]
+            .chars()
+            .skip_while(|c| !c.is_ascii_digit())
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok().filter(|&n: &usize| n >= 64)
+    })
 }
 
 fn host_of(url: &str) -> &str {

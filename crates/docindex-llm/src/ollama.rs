@@ -5,7 +5,16 @@ use crate::Connection;
 use docindex_core::llm::{LlmError, LlmReply, LlmRequest, Usage};
 use serde_json::{json, Value};
 
-pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing {
+/// `with_schema`: Ollama 0.5 and later constrain the reply to a schema given as `format`;
+/// older servers refuse one and are asked for plain JSON. `num_ctx` is the window the server
+/// reported (capped): Ollama's default is smaller and it cuts a longer prompt silently.
+pub fn outgoing(
+    c: &Connection,
+    request: &LlmRequest,
+    stream: bool,
+    with_schema: bool,
+    num_ctx: Option<usize>,
+) -> Outgoing {
     let mut messages = Vec::new();
     if let Some(system) = &request.system {
         messages.push(json!({"role": "system", "content": system}));
@@ -19,8 +28,13 @@ pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing 
         "stream": stream,
         "options": {"temperature": request.temperature, "num_predict": request.max_tokens},
     });
-    if request.json {
-        body["format"] = json!("json");
+    if let Some(num_ctx) = num_ctx {
+        body["options"]["num_ctx"] = json!(num_ctx);
+    }
+    match &request.schema {
+        Some(schema) if with_schema => body["format"] = schema.schema.clone(),
+        _ if request.json => body["format"] = json!("json"),
+        _ => {}
     }
     let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
     if let Some(key) = &c.settings.api_key {

@@ -7,7 +7,57 @@ use crate::Connection;
 use docindex_core::llm::{LlmError, LlmReply, LlmRequest, Usage};
 use serde_json::{json, Value};
 
-pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing {
+/// How a server takes a reply schema. Servers differ: OpenAI, vLLM, LM Studio and
+/// llama.cpp's own server take `json_schema`; llama.cpp's Python server refuses that and takes
+/// a `schema` beside `json_object`; some take neither. A refusal moves to the next dialect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemaDialect {
+    JsonSchema = 0,
+    ObjectWithSchema = 1,
+    ObjectOnly = 2,
+}
+
+impl SchemaDialect {
+    pub fn from_u8(n: u8) -> Self {
+        match n {
+            0 => SchemaDialect::JsonSchema,
+            1 => SchemaDialect::ObjectWithSchema,
+            _ => SchemaDialect::ObjectOnly,
+        }
+    }
+
+    /// The dialect to try after a refusal, if any.
+    pub fn next(self) -> Option<Self> {
+        match self {
+            SchemaDialect::JsonSchema => Some(SchemaDialect::ObjectWithSchema),
+            SchemaDialect::ObjectWithSchema => Some(SchemaDialect::ObjectOnly),
+            SchemaDialect::ObjectOnly => None,
+        }
+    }
+}
+
+fn response_format(request: &LlmRequest, dialect: SchemaDialect) -> Option<Value> {
+    if !request.json {
+        return None;
+    }
+    Some(match (&request.schema, dialect) {
+        (Some(s), SchemaDialect::JsonSchema) => json!({
+            "type": "json_schema",
+            "json_schema": {"name": s.name, "schema": s.schema, "strict": true},
+        }),
+        (Some(s), SchemaDialect::ObjectWithSchema) => {
+            json!({"type": "json_object", "schema": s.schema})
+        }
+        _ => json!({"type": "json_object"}),
+    })
+}
+
+pub fn outgoing(
+    c: &Connection,
+    request: &LlmRequest,
+    stream: bool,
+    dialect: SchemaDialect,
+) -> Outgoing {
     let mut messages = Vec::new();
     if let Some(system) = &request.system {
         messages.push(json!({"role": "system", "content": system}));
@@ -31,8 +81,8 @@ pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing 
         "max_tokens"
     };
     body[limit_field] = json!(request.max_tokens);
-    if request.json {
-        body["response_format"] = json!({"type": "json_object"});
+    if let Some(format) = response_format(request, dialect) {
+        body["response_format"] = format;
     }
     if stream {
         body["stream"] = json!(true);

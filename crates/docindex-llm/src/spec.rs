@@ -139,11 +139,15 @@ pub struct ProviderSettings {
     pub region: Option<String>,
     pub aws_secret_key: Option<Secret>,
     pub aws_session_token: Option<Secret>,
-    /// Per-request timeout (the time to the first byte for streams).
+    /// How long a reply may be silent: before it begins (plus as much again per thousand
+    /// prompt tokens) and between its pieces once it streams.
     pub timeout: Option<Duration>,
     pub retry: Option<RetryPolicy>,
     /// Requests in flight at once to this provider.
     pub max_in_flight: Option<usize>,
+    /// The model's context window in tokens, when the user states it (else the server is
+    /// asked; `DOCINDEX_LLM_CONTEXT`).
+    pub context_window: Option<usize>,
 }
 
 /// Settings with every needed field decided.
@@ -158,6 +162,7 @@ pub struct Resolved {
     pub timeout: Duration,
     pub retry: RetryPolicy,
     pub max_in_flight: usize,
+    pub context_window: Option<usize>,
 }
 
 impl ProviderSettings {
@@ -187,6 +192,11 @@ impl ProviderSettings {
                 .unwrap_or(Duration::from_secs(120)),
             retry: self.retry.unwrap_or_default(),
             max_in_flight: self.max_in_flight.unwrap_or(4).max(1),
+            context_window: self.context_window.or_else(|| {
+                var("DOCINDEX_LLM_CONTEXT")
+                    .and_then(|s| s.trim().parse::<usize>().ok())
+                    .filter(|&n| n >= 256)
+            }),
         };
         let base = |names: &[&str], default: Option<&str>| {
             self.base_url

@@ -342,7 +342,8 @@ fn ollama_chat_and_ndjson_stream() {
     let body = sent.json();
     assert_eq!(body["model"], "llama3.1:8b");
     assert_eq!(body["format"], "json");
-    assert_eq!(body["stream"], false);
+    // Every request streams, so a slow model's progress can be seen.
+    assert_eq!(body["stream"], true);
     assert_eq!(body["options"]["num_predict"], 2048);
 
     let mut deltas = Vec::new();
@@ -520,4 +521,155 @@ fn a_cache_hit_makes_no_provider_call() {
         .unwrap();
     assert_eq!(streamed, first.text);
     assert_eq!(server.stats().calls, 1);
+}
+
+/// A server on loopback that answers one request with an SSE stream written piece by piece,
+/// each after its pause and flushed at once (tiny_http buffers small pieces, which hides
+/// exactly the timing these tests are about).
+fn paced_sse_server(pieces: Vec<(Duration, String)>) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let mut length = 0usize;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().unwrap();
+            }
+            if line == "\r\n" {
+                break;
+            }
+        }
+        let mut body = vec![0u8; length];
+        std::io::Read::read_exact(&mut reader, &mut body).unwrap();
+        let mut out = stream;
+        out.write_all(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n",
+        )
+        .unwrap();
+        out.flush().unwrap();
+        for (pause, piece) in pieces {
+            std::thread::sleep(pause);
+            if out
+                .write_all(piece.as_bytes())
+                .and_then(|_| out.flush())
+                .is_err()
+            {
+                return;
+            }
+        }
+    });
+    format!("http://127.0.0.1:{port}")
+}
+
+fn delta_event(text: &str) -> String {
+    format!(
+        "data: {}\n\n",
+        serde_json::json!({"choices": [{"index": 0, "delta": {"content": text}}]})
+    )
+}
+
+fn connect_to(base_url: &str, timeout: Duration) -> Connection {
+    let settings = ProviderSettings {
+        base_url: Some(base_url.to_string()),
+        timeout: Some(timeout),
+        ..fast_retries()
+    };
+    Connection::with_env("openai/local", &settings, &|_| None).unwrap()
+}
+
+#[test]
+fn a_slow_model_that_keeps_streaming_is_waited_for() {
+    // Pings while it reads the prompt, then a word at a time: 2.4 s in all, never 400 ms
+    // silent. A fixed 400 ms timeout would have cut it and sent it again.
+    let beat = Duration::from_millis(200);
+    let mut pieces = vec![(beat, ": ping\n\n".to_string()); 6];
+    for word in ["Revenue ", "rose ", "8%."] {
+        pieces.push((beat, delta_event(word)));
+    }
+    pieces.push((beat, "data: [DONE]\n\n".to_string()));
+    let llm = connect_to(&paced_sse_server(pieces), Duration::from_millis(400));
+    let started = std::time::Instant::now();
+    let reply = llm.complete(&ask()).unwrap();
+    assert_eq!(reply.text, "Revenue rose 8%.");
+    assert!(started.elapsed() >= Duration::from_secs(2));
+    // Usage the stream did not report is counted with our tokenizer.
+    assert!(reply.usage.prompt_tokens > 0 && reply.usage.completion_tokens > 0);
+}
+
+#[test]
+fn a_reply_that_stalls_fails_as_stalled() {
+    let pieces = vec![
+        (Duration::ZERO, delta_event("Revenue")),
+        (Duration::from_millis(1500), "data: [DONE]\n\n".to_string()),
+    ];
+    let llm = connect_to(&paced_sse_server(pieces), Duration::from_millis(300));
+    let err = llm.complete(&ask()).unwrap_err();
+    assert!(matches!(err, LlmError::Stalled { .. }), "{err}");
+}
+
+#[test]
+fn a_reply_schema_is_sent_the_way_the_server_takes_it() {
+    let server = ScriptedServer::start();
+    let llm = connect("openai/local", &server, &fast_retries());
+    let schema = serde_json::json!({"type": "object", "properties": {"node_id": {"type": "string"}},
+        "required": ["node_id"], "additionalProperties": false});
+    let request = ask().with_schema("pick", schema.clone());
+    // llama.cpp's Python server refuses `json_schema` (its request model knows only
+    // `json_object`): the schema goes again beside `json_object`, and is remembered.
+    server.push(Step::status(
+        422,
+        r#"{"detail":[{"type":"literal_error","loc":["body","response_format","type"],"msg":"Input should be 'text' or 'json_object'"}]}"#,
+    ));
+    llm.complete(&request).unwrap();
+    llm.complete(&request).unwrap();
+    let sent = server.requests();
+    assert_eq!(sent.len(), 3);
+    let first = &sent[0].json()["response_format"];
+    assert_eq!(first["type"], "json_schema");
+    assert_eq!(first["json_schema"]["schema"], schema);
+    assert_eq!(first["json_schema"]["strict"], true);
+    for later in &sent[1..] {
+        let format = &later.json()["response_format"];
+        assert_eq!(format["type"], "json_object");
+        assert_eq!(format["schema"], schema);
+    }
+
+    // Ollama takes the schema as `format`.
+    let ollama = connect("ollama/qwen2.5", &server, &fast_retries());
+    ollama.complete(&request).unwrap();
+    assert_eq!(server.requests()[3].json()["format"], schema);
+}
+
+#[test]
+fn the_context_window_is_learned_from_the_server() {
+    let server = ScriptedServer::start();
+    server.limit_context(300);
+    let llm = connect("openai/local", &server, &fast_retries());
+    // The server lists no window; asked for more tokens than any window holds, it names it.
+    assert_eq!(llm.context_window(), Some(300));
+    // A prompt too long for it: the stream comes back empty, asked plainly the server says why.
+    let long = LlmRequest::new("system", "word ".repeat(400));
+    let err = llm.complete(&long).unwrap_err();
+    assert!(
+        matches!(err, LlmError::ContextExceeded { window: 300, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("context window of 300 tokens"));
+
+    // A stated window is believed without asking.
+    let stated = ProviderSettings {
+        context_window: Some(4096),
+        ..fast_retries()
+    };
+    let calls = server.stats().calls;
+    assert_eq!(
+        connect("openai/local", &server, &stated).context_window(),
+        Some(4096)
+    );
+    assert_eq!(server.stats().calls, calls);
 }

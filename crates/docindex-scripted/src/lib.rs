@@ -102,6 +102,8 @@ struct State {
     /// Requests answered with an error because of [`ScriptedServer::fail_half`].
     failed: AtomicU64,
     fail_half: AtomicBool,
+    /// The context window of [`ScriptedServer::limit_context`] (0: none).
+    context: AtomicUsize,
 }
 
 pub struct ScriptedServer {
@@ -152,6 +154,13 @@ impl ScriptedServer {
         self.state.fail_half.store(true, Ordering::SeqCst);
     }
 
+    /// A server with a context window of `tokens`, as llama.cpp's Python server has one: a
+    /// chat request whose prompt and `max_tokens` exceed it is refused with HTTP 400 naming
+    /// the window, or, when it asked to stream, answered with an empty stream.
+    pub fn limit_context(&self, tokens: usize) {
+        self.state.context.store(tokens, Ordering::SeqCst);
+    }
+
     /// Requests answered with an error by [`ScriptedServer::fail_half`].
     pub fn failed(&self) -> u64 {
         self.state.failed.load(Ordering::SeqCst)
@@ -190,6 +199,35 @@ fn serve(mut request: tiny_http::Request, state: &State) {
     };
     state.requests.lock().unwrap().push(recorded.clone());
     state.calls.fetch_add(1, Ordering::SeqCst);
+    let window = state.context.load(Ordering::SeqCst);
+    if window > 0 && recorded.url.ends_with("/chat/completions") {
+        let body = recorded.json();
+        let asked = TokenCounter::new()
+            .expect("tokenizer")
+            .count(&prompt_text(&recorded))
+            + body.get("max_tokens").and_then(Value::as_u64).unwrap_or(0) as usize;
+        if asked > window {
+            state.in_flight.fetch_sub(1, Ordering::SeqCst);
+            if body.get("stream").and_then(Value::as_bool) == Some(true) {
+                respond_chunks(request, "text/event-stream", Vec::new(), Duration::ZERO);
+            } else {
+                let message = format!(
+                    "This model's maximum context length is {window} tokens. However, you \
+requested {asked} tokens. Please reduce the length of the messages or completion."
+                );
+                let body = json!({"error": {"message": message, "type": "invalid_request_error",
+                    "code": "context_length_exceeded"}});
+                let _ = request.respond(
+                    Response::from_string(body.to_string())
+                        .with_status_code(400)
+                        .with_header(
+                            Header::from_bytes("content-type", "application/json").unwrap(),
+                        ),
+                );
+            }
+            return;
+        }
+    }
     let mut step = state.script.lock().unwrap().pop_front();
     if step.is_none() && state.fail_half.load(Ordering::SeqCst) {
         let hash = prompt_text(&recorded)

@@ -161,6 +161,10 @@ impl Llm for CachedLlm {
         self.store(&key, &reply);
         Ok(reply)
     }
+
+    fn context_window(&self) -> Option<usize> {
+        self.inner.context_window()
+    }
 }
 
 #[cfg(test)]

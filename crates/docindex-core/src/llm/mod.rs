@@ -43,6 +43,15 @@ pub struct LlmRequest {
     pub max_tokens: u32,
     /// Ask the provider for a JSON object where its API can enforce one.
     pub json: bool,
+    /// The reply's JSON schema, for servers that can constrain output to one.
+    pub schema: Option<ReplySchema>,
+}
+
+/// A named JSON schema of a reply (see `prompts::schema`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReplySchema {
+    pub name: String,
+    pub schema: serde_json::Value,
 }
 
 impl LlmRequest {
@@ -57,11 +66,22 @@ impl LlmRequest {
             temperature: 0.0,
             max_tokens: 2048,
             json: false,
+            schema: None,
         }
     }
 
     pub fn with_json(mut self) -> Self {
         self.json = true;
+        self
+    }
+
+    /// A JSON reply of this shape, enforced where the server can.
+    pub fn with_schema(mut self, name: &str, schema: serde_json::Value) -> Self {
+        self.json = true;
+        self.schema = Some(ReplySchema {
+            name: name.to_string(),
+            schema,
+        });
         self
     }
 
@@ -123,8 +143,14 @@ pub enum LlmError {
         attempts: u32,
         message: String,
     },
-    #[error("the provider did not answer within {seconds} s (after {attempts} attempts)")]
+    #[error("the provider did not begin its reply within {seconds} s (after {attempts} attempts)")]
     Timeout { seconds: u64, attempts: u32 },
+    /// The reply began, then nothing more arrived for `seconds` (not even a keep-alive).
+    #[error("the provider's reply stalled: nothing arrived for {seconds} s")]
+    Stalled { seconds: u64 },
+    /// The prompt and the reply it asked for do not fit the model's context window.
+    #[error("the request does not fit the model's context window of {window} tokens: {message}")]
+    ContextExceeded { window: usize, message: String },
     #[error("could not reach the provider after {attempts} attempts: {message}")]
     Transport { attempts: u32, message: String },
     /// The reply arrived but cannot be used (not the wire format, a cut stream, bad JSON).
@@ -167,6 +193,12 @@ pub trait Llm: Send + Sync {
             return Err(LlmError::Cancelled);
         }
         Ok(reply)
+    }
+
+    /// The tokens prompt and reply may take together, when the server says (or a refusal
+    /// named it); `None` when unknown, for hosted models whose windows dwarf our prompts.
+    fn context_window(&self) -> Option<usize> {
+        None
     }
 }
 

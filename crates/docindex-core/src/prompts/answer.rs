@@ -1,7 +1,7 @@
 //! Prompts and reply parsing of the LLM engine's loop (plan, read, answer or give up).
 
 use super::opening::{ANSWER_FROM_SOURCES, PLAN_NEXT_STEP};
-use super::system;
+use super::{schema, system};
 use crate::llm::LlmRequest;
 use serde::Deserialize;
 
@@ -45,8 +45,21 @@ Reply with JSON: {{\"action\": \"read\" | \"answer\" | \"give_up\", \"node_ids\"
         ),
         user,
     )
-    .with_json()
+    .with_schema("plan", plan_schema(candidates))
     .with_max_tokens(512)
+}
+
+/// The plan's shape: the sections it may read are the ones offered.
+fn plan_schema(candidates: &[Candidate]) -> serde_json::Value {
+    let ids: Vec<&str> = candidates.iter().map(|c| c.node_id.as_str()).collect();
+    schema::object(&[
+        ("action", schema::one_of(&["read", "answer", "give_up"])),
+        (
+            "node_ids",
+            schema::array_of_at_most(schema::one_of(&ids), 3),
+        ),
+        ("reason", schema::string()),
+    ])
 }
 
 #[derive(Debug, Deserialize)]

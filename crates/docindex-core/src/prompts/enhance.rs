@@ -2,7 +2,7 @@
 //! Document text is always framed as data: instructions inside a filing are never followed.
 
 use super::opening::{DESCRIBE_DOCUMENT, LIST_HEADINGS, MATCH_REFERENCES, SUMMARISE_SECTIONS};
-use super::system;
+use super::{schema, system};
 use crate::llm::LlmRequest;
 
 /// One block offered to the model as a possible heading.
@@ -79,7 +79,24 @@ analyst's index.",
         ),
         user,
     )
-    .with_json()
+    .with_schema(
+        "summaries",
+        schema::object(&[(
+            "summaries",
+            schema::array(schema::object(&[
+                (
+                    "node_id",
+                    schema::one_of(
+                        &sections
+                            .iter()
+                            .map(|s| s.node_id.as_str())
+                            .collect::<Vec<_>>(),
+                    ),
+                ),
+                ("summary", schema::string()),
+            ])),
+        )]),
+    )
     .with_max_tokens(4096)
 }
 
@@ -147,6 +164,15 @@ Reply with JSON: {{\"matches\": [{{\"ref\": 1, \"node_id\": \"0042\"}}]}}"
         ),
         user,
     )
-    .with_json()
+    .with_schema(
+        "matches",
+        schema::object(&[(
+            "matches",
+            schema::array(schema::object(&[
+                ("ref", schema::integer()),
+                ("node_id", schema::nullable(schema::string())),
+            ])),
+        )]),
+    )
     .with_max_tokens(2048)
 }

@@ -8,6 +8,7 @@ pub mod answer;
 pub mod enhance;
 pub mod provenance;
 pub mod research;
+pub mod schema;
 pub mod search;
 
 /// Said in every system prompt: text from a filing is data.

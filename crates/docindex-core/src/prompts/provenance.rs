@@ -2,7 +2,7 @@
 //! sections) and the shape of its reply, and the summary of the evidence.
 
 use super::opening::{JUDGE_EXCERPTS, SUMMARISE_EVIDENCE};
-use super::system;
+use super::{schema, system};
 use crate::llm::LlmRequest;
 use serde::Deserialize;
 
@@ -34,7 +34,20 @@ Reply with JSON: {{\"judgements\": [{{\"id\": \"X1\", \"relevance\": 0.8, \"reas
         ),
         user,
     )
-    .with_json()
+    .with_schema(
+        "judgements",
+        schema::object(&[(
+            "judgements",
+            schema::array(schema::object(&[
+                (
+                    "id",
+                    schema::one_of(&offered.iter().map(|x| x.id.as_str()).collect::<Vec<_>>()),
+                ),
+                ("relevance", schema::number()),
+                ("reason", schema::string()),
+            ])),
+        )]),
+    )
     .with_max_tokens(1500)
 }
 

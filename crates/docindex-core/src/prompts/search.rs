@@ -1,7 +1,7 @@
 //! The LLM leg of search: the model scores candidates the offline ranking picked.
 
 use super::opening::SCORE_SECTIONS;
-use super::system;
+use super::{schema, system};
 use crate::llm::LlmRequest;
 use serde::Deserialize;
 
@@ -37,7 +37,20 @@ short reason.\n\nReply with JSON: {{\"scores\": [{{\"node_id\": \"…\", \"relev
         ),
         user,
     )
-    .with_json()
+    .with_schema(
+        "scores",
+        schema::object(&[(
+            "scores",
+            schema::array(schema::object(&[
+                (
+                    "node_id",
+                    schema::one_of(&candidates.iter().map(|c| c.id.as_str()).collect::<Vec<_>>()),
+                ),
+                ("relevance", schema::number()),
+                ("reason", schema::string()),
+            ])),
+        )]),
+    )
     .with_max_tokens(1500)
 }
 
