@@ -12,6 +12,7 @@ use docindex_core::llm::json::complete_json;
 use docindex_core::llm::{Llm, UsageMeter};
 use docindex_core::model::{Engine, Span};
 use docindex_core::prompts::answer::{self as prompts, Candidate, Plan, Source};
+use docindex_core::prompts::fit::{fit_candidates, fit_sources, Window};
 use docindex_core::qa::grounding::{locate_close, where_stated};
 use docindex_core::qa::instructions::in_a_paragraph_addressed_to_a_model;
 use docindex_core::qa::{
@@ -19,6 +20,7 @@ use docindex_core::qa::{
 };
 use docindex_core::question::Question;
 use docindex_core::store::DocumentStore;
+use docindex_core::tokens::TokenCounter;
 use std::collections::HashMap;
 
 /// What stands for a model's answer that quoted the filing's instructions to a model.
@@ -70,6 +72,10 @@ impl Library {
         let mut source_nodes: Vec<(String, String)> = Vec::new();
         let mut visited = Vec::new();
         let mut dropped_ids = 0;
+        // Prompts are fitted to the model's context window when the server tells it.
+        let window = llm
+            .context_window()
+            .and_then(|tokens| TokenCounter::new().ok().map(|c| Window::new(tokens, c)));
         // The operands of a metric the question names: their rows (and headings), verbatim,
         // one source per section, so the model cites cells that can be verified.
         if let Some(lead) = figures.filter(|l| !l.citations.is_empty()) {
@@ -97,6 +103,7 @@ impl Library {
                 &mut reasoning,
             );
         }
+        let row_sources = sources.len();
         for _ in 0..MAX_STEPS {
             let listing: Vec<Candidate> = candidates
                 .iter()
@@ -111,8 +118,35 @@ impl Library {
                     })
                 })
                 .collect();
-            let reply = complete_json::<Plan>(llm, &prompts::plan(question, &listing, &sources))
-                .map_err(AppError::Llm)?;
+            let mut listing = listing;
+            let mut read_so_far = sources.clone();
+            if let Some(window) = &window {
+                let trimmed = fit_sources(window, &mut read_so_far, row_sources, &|s| {
+                    window.cap_reply(prompts::plan(question, &listing, s))
+                });
+                let offered = fit_candidates(window, &mut listing, &|c| {
+                    window.cap_reply(prompts::plan(question, c, &read_so_far))
+                });
+                if trimmed.any() || offered.any() {
+                    let what = [trimmed.describe(), offered.describe()]
+                        .into_iter()
+                        .filter(|d| !d.is_empty())
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    step(
+                        format!(
+                            "plan fitted to the model's {} tokens: {what}",
+                            window.tokens
+                        ),
+                        &mut reasoning,
+                    );
+                }
+            }
+            let mut request = prompts::plan(question, &listing, &read_so_far);
+            if let Some(window) = &window {
+                request = window.cap_reply(request);
+            }
+            let reply = complete_json::<Plan>(llm, &request).map_err(AppError::Llm)?;
             for r in &reply.replies {
                 meter.record(r);
             }
@@ -205,12 +239,28 @@ impl Library {
         let reading = Question::read(question)
             .map_err(AppError::Question)?
             .summary();
-        let request = prompts::answer(
-            question,
-            &sources,
-            figures_note.as_deref(),
-            reading.as_deref(),
-        );
+        let build = |s: &[Source]| {
+            let request = prompts::answer(question, s, figures_note.as_deref(), reading.as_deref());
+            match &window {
+                Some(window) => window.cap_reply(request),
+                None => request,
+            }
+        };
+        if let Some(window) = &window {
+            let trimmed = fit_sources(window, &mut sources, row_sources, &build);
+            source_nodes.truncate(sources.len());
+            if trimmed.any() {
+                step(
+                    format!(
+                        "answer fitted to the model's {} tokens: {}",
+                        window.tokens,
+                        trimmed.describe()
+                    ),
+                    &mut reasoning,
+                );
+            }
+        }
+        let request = build(&sources);
         let streamed = llm.stream(&request, &mut |delta| {
             full.push_str(delta);
             let stop = full

@@ -702,3 +702,69 @@ fn a_small_models_right_figure_with_a_loose_quote_comes_out_cited() {
         "{answer}"
     );
 }
+
+#[test]
+fn every_prompt_fits_a_small_models_context_window() {
+    // The same question asked twice: once of a server with room to spare, once of one whose
+    // window is two thirds of the largest request the first run sent. The second is told its
+    // window (it refuses a longer request, as llama.cpp's server does) and every prompt is
+    // fitted to it: the answer still comes, cited, and no request is refused.
+    let server = ScriptedServer::start();
+    let (_dir, lib) = indexed_library(&server, "apple_10-K_FY2024_0000320193-24-000123.html");
+    let question = "What does Apple say about risks to its supply chain?";
+    let ask = |lib: &Path| {
+        run_json(docindex(lib, &server).args([
+            "--json",
+            "--model",
+            "openai/scripted-model",
+            "--cache",
+            "none",
+            "ask",
+            question,
+        ]))
+        .0
+    };
+    let before = server.requests().len();
+    let roomy = ask(&lib);
+    assert_eq!(roomy["engine"], "llm", "{roomy}");
+    let counter = docindex_core::tokens::TokenCounter::new().unwrap();
+    let asked = |r: &docindex_scripted::Recorded| {
+        counter.count(&docindex_scripted::prompt_text(r))
+            + r.json()["max_tokens"].as_u64().unwrap_or(0) as usize
+    };
+    // The chat requests of the answer, not the probe that asks the server its window.
+    let answering = |r: &&docindex_scripted::Recorded| {
+        r.url.ends_with("/chat/completions") && r.json()["max_tokens"] != 10_000_000
+    };
+    let largest = server.requests()[before..]
+        .iter()
+        .filter(answering)
+        .map(asked)
+        .max()
+        .unwrap();
+    let window = largest * 2 / 3;
+    server.limit_context(window);
+    let before = server.requests().len();
+    let fitted = ask(&lib);
+    assert_eq!(fitted["engine"], "llm", "{fitted}");
+    assert_eq!(fitted["answered"], true, "{fitted}");
+    assert!(
+        fitted["reasoning"]
+            .to_string()
+            .contains("fitted to the model's"),
+        "{fitted}"
+    );
+    let sent: Vec<_> = server.requests()[before..]
+        .iter()
+        .filter(answering)
+        .cloned()
+        .collect();
+    assert!(sent.len() >= 2, "a plan and an answer");
+    for request in &sent {
+        assert!(asked(request) <= window, "{} > {window}", asked(request));
+    }
+    assert!(
+        !fitted["citations"].as_array().unwrap().is_empty(),
+        "{fitted}"
+    );
+}

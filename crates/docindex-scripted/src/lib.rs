@@ -228,7 +228,15 @@ requested {asked} tokens. Please reduce the length of the messages or completion
             return;
         }
     }
-    let mut step = state.script.lock().unwrap().pop_front();
+    // The script is for the requests of a job: a probe (a request for more reply tokens
+    // than any window holds, or a GET of the server's model listing) leaves it alone.
+    let probe = recorded.method != "POST"
+        || recorded.json().get("max_tokens").and_then(Value::as_u64) >= Some(1_000_000);
+    let mut step = if probe {
+        None
+    } else {
+        state.script.lock().unwrap().pop_front()
+    };
     if step.is_none() && state.fail_half.load(Ordering::SeqCst) {
         let hash = prompt_text(&recorded)
             .bytes()

@@ -6,6 +6,7 @@ use crate::llm::LlmRequest;
 use serde::Deserialize;
 
 /// A section the model may choose to read.
+#[derive(Debug, Clone)]
 pub struct Candidate {
     pub node_id: String,
     pub path: String,
@@ -13,6 +14,7 @@ pub struct Candidate {
 }
 
 /// A passage the model has read, labelled `S1`, `S2`, ….
+#[derive(Debug, Clone)]
 pub struct Source {
     pub label: String,
     pub path: String,

@@ -6,6 +6,7 @@
 
 pub mod answer;
 pub mod enhance;
+pub mod fit;
 pub mod provenance;
 pub mod research;
 pub mod schema;
