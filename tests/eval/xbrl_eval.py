@@ -223,9 +223,10 @@ def last_json(s):
     return last
 
 
-def ask(binary, library, doc, question, timeout):
+def ask(binary, library, doc, question, timeout, model=None):
     scope = ["--doc", doc] if doc else []
-    cmd = [binary, "--library", library, "--offline", "--json", "ask", *scope, question]
+    engine = ["--model", model, "--cache", "none"] if model else ["--offline"]
+    cmd = [binary, "--library", library, *engine, "--json", "ask", *scope, question]
     t0 = time.time()
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -264,6 +265,9 @@ def main():
     ap.add_argument("--library-wide", action="store_true",
                     help="ask without --doc: the question's company chooses the filing")
     ap.add_argument("--jobs", type=int, default=1, help="questions asked at a time (default 1)")
+    ap.add_argument("--model", help="answer with this model (LiteLLM string; its base URL and key "
+                    "from the environment) instead of offline; reports tokens per question and "
+                    "right figures the verification dropped")
     args = ap.parse_args()
 
     if args.index:
@@ -287,7 +291,7 @@ def main():
     pool = ThreadPoolExecutor(max_workers=max(1, args.jobs))
     asked = pool.map(lambda q: ask(args.docindex, args.library,
                                    None if args.library_wide else q["doc"],
-                                   q["question"], args.timeout), questions)
+                                   q["question"], args.timeout, args.model), questions)
     rows = []
     for i, (q, (obj, err, secs)) in enumerate(zip(questions, asked), 1):
         answer = (obj or {}).get("answer") or ""
@@ -302,7 +306,16 @@ def main():
                "evidence": q.get("evidence"), "answer": answer[:300], "answered": answered,
                "confidence": label, "confidence_score": cscore, "right": s["right"],
                "any_match": s["any_match"], "scale_guessed": s["scale_guessed"],
-               "first_figure": s["first_figure"], "seconds": round(secs, 1), "error": err}
+               "first_figure": s["first_figure"], "seconds": round(secs, 1), "error": err,
+               "tokens": (obj or {}).get("tokens_used", 0),
+               "cited": bool((obj or {}).get("citations")),
+               "engine": (obj or {}).get("engine")}
+        # A right figure the verification dropped: the answer states it, but nothing cites
+        # it, it is flagged unsupported, or the answer is labelled Low.
+        flagged = [str(n) for n in (obj or {}).get("unsupported_numbers") or []]
+        row["right_cited"] = bool(s["right"] and row["cited"] and str(label).lower() != "low"
+                                  and not any(n and n in str(s["first_figure"]) for n in flagged))
+        row["right_dropped"] = bool(s["right"] and not row["right_cited"])
         rows.append(row)
         if not args.quiet:
             mark = "RIGHT" if s["right"] else ("any  " if s["any_match"] else ("unans" if not answered else "wrong"))
@@ -337,6 +350,10 @@ def main():
     print(f"right with a guessed scale: {sum(r['scale_guessed'] for r in rows)}")
     if rows:
         print(f"mean seconds per question: {sum(r['seconds'] for r in rows) / len(rows):.1f}")
+        print(f"right and cited: {pct(sum(r['right_cited'] for r in rows), len(rows))}; "
+              f"right figures dropped by verification: {sum(r['right_dropped'] for r in rows)}")
+        if args.model:
+            print(f"mean model tokens per question: {sum(r['tokens'] or 0 for r in rows) / len(rows):.0f}")
     if args.output:
         with open(args.output, "w") as fh:
             json.dump(rows, fh, indent=1)

@@ -274,6 +274,11 @@ impl Library {
         Ok(())
     }
 
+    /// The model answers and searches use, when one was set (`--model`).
+    pub fn model_name(&self) -> Option<&str> {
+        self.llm.as_ref().map(|llm| llm.model())
+    }
+
     /// The dense index of `model`'s vectors, from memory unless the stored set changed.
     pub(crate) fn dense_index(&self, model: &str) -> Result<Arc<docindex_store::DenseIndex>> {
         let count = self.store.vector_count()?;

@@ -20,7 +20,6 @@ use docindex_core::qa::{
 };
 use docindex_core::question::Question;
 use docindex_core::store::DocumentStore;
-use docindex_core::tokens::TokenCounter;
 use std::collections::HashMap;
 
 /// What stands for a model's answer that quoted the filing's instructions to a model.
@@ -73,9 +72,7 @@ impl Library {
         let mut visited = Vec::new();
         let mut dropped_ids = 0;
         // Prompts are fitted to the model's context window when the server tells it.
-        let window = llm
-            .context_window()
-            .and_then(|tokens| TokenCounter::new().ok().map(|c| Window::new(tokens, c)));
+        let window = Window::of(llm);
         // The operands of a metric the question names: their rows (and headings), verbatim,
         // one source per section, so the model cites cells that can be verified.
         if let Some(lead) = figures.filter(|l| !l.citations.is_empty()) {

@@ -5,6 +5,7 @@
 
 use crate::search::SearchRequest;
 use crate::{AppError, Library, Result};
+use docindex_core::prompts::fit::{batches, Window};
 use docindex_core::prompts::provenance::{
     evidence_summary_prompt, judge_prompt, Judgements, Offered,
 };
@@ -282,12 +283,12 @@ fn judge_with_llm(
         .collect();
     let mut verdicts: HashMap<(usize, usize), (f64, String)> = HashMap::new();
     let terms: Vec<String> = concept.core.iter().take(20).cloned().collect();
-    for (b, batch) in slots.chunks(JUDGE_BATCH).enumerate() {
-        let offered: Vec<Offered> = batch
+    let offered_in = |range: std::ops::Range<usize>| -> Vec<Offered> {
+        slots[range.clone()]
             .iter()
-            .enumerate()
-            .map(|(i, &(e, x))| Offered {
-                id: format!("X{}", b * JUDGE_BATCH + i + 1),
+            .zip(range)
+            .map(|(&(e, x), at)| Offered {
+                id: format!("X{}", at + 1),
                 path: candidates[e].path.clone(),
                 text: candidates[e].excerpts[x]
                     .text
@@ -295,10 +296,20 @@ fn judge_with_llm(
                     .take(JUDGE_EXCERPT_CHARS)
                     .collect(),
             })
-            .collect();
+            .collect()
+    };
+    let judge = |offered: &[Offered]| judge_prompt(&concept.topic, &terms, offered);
+    // Batches as large as the model's window holds (a small local model's is small).
+    let window = Window::of(llm);
+    let ranges = batches(window.as_ref(), slots.len(), JUDGE_BATCH, &|range| {
+        judge(&offered_in(range))
+    });
+    for range in ranges {
+        let batch = &slots[range.clone()];
+        let offered = offered_in(range);
         let reply = docindex_core::llm::json::complete_json::<Judgements>(
             llm,
-            &judge_prompt(&concept.topic, &terms, &offered),
+            &Window::cap(window.as_ref(), judge(&offered)),
         )
         .map_err(AppError::Llm)?;
         for j in reply.value.judgements {

@@ -92,6 +92,7 @@ fn run(cli: Cli) -> Result<i32> {
             | Command::Ask(_)
             | Command::Search(_)
             | Command::Provenance(_)
+            | Command::Eval(_)
             | Command::Mcp
     );
     if let (Some(config), true) = (&model, uses_model) {

@@ -354,7 +354,13 @@ impl Http {
                             message,
                         },
                     };
-                    if !(status == 429 || status == 408 || status == 409 || status >= 500) {
+                    // A request the server cannot take is not sent again as it was, whatever
+                    // status it came with (llama.cpp's Python server refuses a reply format
+                    // with HTTP 500).
+                    let refused_shape = body.contains("response_format");
+                    if refused_shape
+                        || !(status == 429 || status == 408 || status == 409 || status >= 500)
+                    {
                         return Err(error);
                     }
                     (error, retry_after)

@@ -107,17 +107,19 @@ impl Connection {
     }
 
     /// Send `request`. A server that refuses the way its reply schema was asked for (HTTP 400
-    /// or 422 while a schema was sent) is asked again the next way, and remembered.
+    /// or 422 while a schema was sent, or any error naming `response_format`) is asked again
+    /// the next way, and remembered.
     fn send(&self, request: &LlmRequest, stream: bool) -> Result<Reply<'_>, LlmError> {
         loop {
             let dialect = self.dialect();
             let out = self.outgoing(request, stream)?;
             match self.post(request, &out) {
                 Err(LlmError::Http {
-                    status: 400 | 422,
-                    message,
-                    ..
-                }) if request.schema.is_some() && dialect.next().is_some() => {
+                    status, message, ..
+                }) if request.schema.is_some()
+                    && dialect.next().is_some()
+                    && (matches!(status, 400 | 422) || message.contains("response_format")) =>
+                {
                     let next = dialect.next().unwrap_or(SchemaDialect::ObjectOnly);
                     tracing::info!(
                         "{}: the server refused a reply schema as {dialect:?} ({message}); trying {next:?}",

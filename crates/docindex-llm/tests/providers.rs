@@ -621,9 +621,10 @@ fn a_reply_schema_is_sent_the_way_the_server_takes_it() {
     let request = ask().with_schema("pick", schema.clone());
     // llama.cpp's Python server refuses `json_schema` (its request model knows only
     // `json_object`): the schema goes again beside `json_object`, and is remembered.
+    // Its own words, with its own status (500), which is not retried as it was.
     server.push(Step::status(
-        422,
-        r#"{"detail":[{"type":"literal_error","loc":["body","response_format","type"],"msg":"Input should be 'text' or 'json_object'"}]}"#,
+        500,
+        r#"{"message":"1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\"}"}"#,
     ));
     llm.complete(&request).unwrap();
     llm.complete(&request).unwrap();

@@ -365,6 +365,14 @@ pub struct AnswerRow {
     /// For a question with a reference answer and a computed metric: whether the first
     /// computed value agrees with the reference's (within 2%, units reconciled).
     pub agrees: Option<bool>,
+    /// The engine that answered (the model's when `--model` was given).
+    pub engine: docindex_core::model::Engine,
+    /// Wall time of the answer.
+    pub seconds: f64,
+    /// Model tokens the answer took (0 offline).
+    pub tokens: u64,
+    /// Citations the verification dropped (quotes not found in their section).
+    pub citations_dropped: usize,
 }
 
 /// Search latency over a question list, library-wide.
@@ -429,7 +437,9 @@ impl Library {
             on_progress(i, questions.len());
             let mut scope = SearchRequest::new(&q.question);
             scope.scope.doc = Some(q.doc.clone());
+            let started = std::time::Instant::now();
             let answer = self.ask(&q.question, &scope, &|_| {})?;
+            let seconds = started.elapsed().as_secs_f64();
             let excerpts = fold(
                 &answer
                     .citations
@@ -453,6 +463,10 @@ impl Library {
                 confidence: answer.confidence.label,
                 computed: answer.computed,
                 agrees,
+                engine: answer.engine,
+                seconds,
+                tokens: answer.tokens_used,
+                citations_dropped: answer.citations_dropped,
             });
         }
         on_progress(questions.len(), questions.len());

@@ -12,6 +12,7 @@ impl Library {
         query: &str,
         results: &mut SearchResults,
     ) -> Result<()> {
+        use docindex_core::prompts::fit::{batches, Window};
         use docindex_core::prompts::search::{
             score_prompt, Candidate, Scores, RELEVANCE_THRESHOLD,
         };
@@ -21,10 +22,10 @@ impl Library {
             .collect();
         let mut scored: HashMap<String, (f64, String)> = HashMap::new();
         let mut dropped = 0;
-        for (batch_ids, batch) in ids.chunks(10).zip(results.hits.chunks(10)) {
-            let candidates: Vec<Candidate> = batch_ids
+        let candidates_in = |range: std::ops::Range<usize>| -> Vec<Candidate> {
+            ids[range.clone()]
                 .iter()
-                .zip(batch)
+                .zip(&results.hits[range])
                 .map(|(id, hit)| Candidate {
                     id: id.clone(),
                     path: hit.path.clone(),
@@ -35,12 +36,18 @@ impl Library {
                         .map(|p| p.text.chars().take(600).collect())
                         .unwrap_or_default(),
                 })
-                .collect();
-            let reply = docindex_core::llm::json::complete_json::<Scores>(
-                llm,
-                &score_prompt(query, &candidates),
-            )
-            .map_err(AppError::Llm)?;
+                .collect()
+        };
+        // Batches of ten, or as many as the model's window holds.
+        let window = Window::of(llm);
+        let ranges = batches(window.as_ref(), ids.len(), 10, &|range| {
+            score_prompt(query, &candidates_in(range))
+        });
+        for range in ranges {
+            let batch_ids = &ids[range.clone()];
+            let request = Window::cap(window.as_ref(), score_prompt(query, &candidates_in(range)));
+            let reply = docindex_core::llm::json::complete_json::<Scores>(llm, &request)
+                .map_err(AppError::Llm)?;
             for r in &reply.replies {
                 meter.record(r);
             }

@@ -26,6 +26,20 @@ pub fn run(session: &Session, args: EvalArgs) -> Result<i32> {
             path.display()
         )
     })?;
+    if let Some(model) = library.model_name() {
+        // With a model the answers are what is measured: its searches and the offline
+        // baselines are not (they would spend the model on every retrieval leg).
+        let answers = library.evaluate_answers(&questions, &|done, total| {
+            eprint!("\r  answering {done}/{total} with {model}");
+        })?;
+        eprintln!();
+        if session.json {
+            writeln!(out, "{}", serde_json::to_string_pretty(&answers)?)?;
+        } else {
+            print_answer_eval(&mut out, &answers)?;
+        }
+        return Ok(0);
+    }
     let rows = library.evaluate(
         &questions,
         args.budget,
@@ -184,15 +198,29 @@ fn print_eval(out: &mut impl Write, rows: &[EvalRow], budget: usize) -> Result<(
 }
 
 fn print_answer_eval(out: &mut impl Write, answers: &[AnswerRow]) -> Result<()> {
+    let engine = match answers.first().map(|r| r.engine) {
+        Some(docindex_core::model::Engine::Llm) => "model",
+        _ => "offline",
+    };
     for row in answers.iter().filter(|r| !r.cites_evidence) {
-        writeln!(out, "ask (offline) missed: {}", row.question)?;
+        writeln!(out, "ask ({engine}) missed: {}", row.question)?;
     }
     let cited = answers.iter().filter(|r| r.cites_evidence).count();
     writeln!(
         out,
-        "ask (offline): {cited}/{} answers cite the evidence",
+        "ask ({engine}): {cited}/{} answers cite the evidence",
         answers.len()
     )?;
+    if !answers.is_empty() {
+        let n = answers.len() as f64;
+        writeln!(
+            out,
+            "  per question: {:.1} s, {:.0} model tokens; {} citation(s) dropped in all",
+            answers.iter().map(|r| r.seconds).sum::<f64>() / n,
+            answers.iter().map(|r| r.tokens as f64).sum::<f64>() / n,
+            answers.iter().map(|r| r.citations_dropped).sum::<usize>()
+        )?;
+    }
     for label in [
         ConfidenceLabel::High,
         ConfidenceLabel::Medium,

@@ -66,6 +66,29 @@ impl LlmOptions {
     }
 }
 
+impl LlmOptions {
+    /// These options for a model whose context window is `window` tokens: batches, leaf
+    /// texts and structure windows small enough that each prompt and the reply it asks for
+    /// fit with room to spare (prompts are estimated at 4 characters a token, which filings'
+    /// figures outrun, so only two thirds of the room is planned for).
+    pub fn fitted_to(self, window: usize) -> LlmOptions {
+        let room = ((window as f64 * crate::prompts::fit::USABLE_SHARE) as usize)
+            .saturating_sub(reply_cap(window) as usize);
+        let batch = (room * 2 / 3).max(256);
+        LlmOptions {
+            batch_prompt_tokens: self.batch_prompt_tokens.min(batch),
+            leaf_text_tokens: self.leaf_text_tokens.min(batch / 2),
+            structure_window_chars: self.structure_window_chars.min(batch * 3),
+            ..self
+        }
+    }
+}
+
+/// The most reply tokens a request to a model with this window asks for.
+fn reply_cap(window: usize) -> u32 {
+    (window / 4).max(256) as u32
+}
+
 /// A document as the parsers left it, for the structure stage.
 pub struct Parsed<'a> {
     pub canonical: &'a Canonical,
@@ -83,6 +106,8 @@ pub const PROVIDER_DOWN_AFTER: usize = 6;
 pub struct Enhancer<'a> {
     llm: &'a dyn Llm,
     options: LlmOptions,
+    /// The most reply tokens a request may ask for, for a model with a known window.
+    reply_cap: Option<u32>,
     meter: UsageMeter,
     report: LlmEnhancement,
     /// Requests of the stage under way that the provider failed (retries exhausted), of how
@@ -91,10 +116,13 @@ pub struct Enhancer<'a> {
 }
 
 impl<'a> Enhancer<'a> {
+    /// Options are fitted to the model's context window when the server tells it.
     pub fn new(llm: &'a dyn Llm, options: LlmOptions) -> Self {
+        let window = llm.context_window();
         Enhancer {
             llm,
-            options,
+            options: window.map_or(options, |w| options.fitted_to(w)),
+            reply_cap: window.map(reply_cap),
             meter: UsageMeter::default(),
             report: LlmEnhancement {
                 model: llm.model().to_string(),
@@ -186,6 +214,7 @@ impl<'a> Enhancer<'a> {
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
         let llm = self.llm;
+        let reply_cap = self.reply_cap;
         let meter = &self.meter;
         let workers = self.options.concurrency.clamp(1, total);
         let mut fatal: Option<IngestError> = None;
@@ -205,6 +234,14 @@ impl<'a> Enhancer<'a> {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(request) = requests.get(i) else {
                         break;
+                    };
+                    let capped;
+                    let request = match reply_cap {
+                        Some(cap) if request.max_tokens > cap => {
+                            capped = request.clone().with_max_tokens(cap);
+                            &capped
+                        }
+                        _ => request,
                     };
                     let outcome = complete_json::<T>(llm, request).map(|reply| {
                         for r in &reply.replies {
@@ -701,4 +738,27 @@ enum Plan<'w> {
         base: u64,
         weights: &'w [u64],
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_fit_a_small_window_and_leave_a_large_one_alone() {
+        let roomy = LlmOptions::default().fitted_to(128_000);
+        assert_eq!(roomy, LlmOptions::default());
+        for window in [2048, 4096, 8192] {
+            let fitted = LlmOptions::default().fitted_to(window);
+            // A batch's prompt and the reply it may ask for fit the window.
+            assert!(
+                fitted.batch_prompt_tokens + reply_cap(window) as usize <= window,
+                "{window}: {fitted:?}"
+            );
+            assert!(fitted.structure_window_chars / 4 + (reply_cap(window) as usize) < window);
+            assert!(fitted.leaf_text_tokens <= fitted.batch_prompt_tokens);
+        }
+        // Never below a usable batch, however small the window.
+        assert!(LlmOptions::default().fitted_to(300).batch_prompt_tokens >= 256);
+    }
 }

@@ -5,12 +5,13 @@
 //! figures.
 
 use super::answer::{Candidate, Source};
-use crate::llm::LlmRequest;
+use crate::llm::{Llm, LlmRequest};
 use crate::tokens::TokenCounter;
+use std::ops::Range;
 
 /// The share of the window a prompt and its reply may fill: chat templates and the
 /// difference between tokenizers take the rest.
-const USABLE_SHARE: f64 = 0.85;
+pub const USABLE_SHARE: f64 = 0.85;
 
 /// A passage is not cut below this many characters; past it, passages are dropped instead.
 const SHORTEST_PASSAGE: usize = 400;
@@ -25,6 +26,20 @@ pub struct Window {
 impl Window {
     pub fn new(tokens: usize, counter: TokenCounter) -> Self {
         Window { tokens, counter }
+    }
+
+    /// The window of `llm`, when its server told it.
+    pub fn of(llm: &dyn Llm) -> Option<Window> {
+        let tokens = llm.context_window()?;
+        TokenCounter::new().ok().map(|c| Window::new(tokens, c))
+    }
+
+    /// `request` capped for `window`, or as it is when the window is unknown.
+    pub fn cap(window: Option<&Window>, request: LlmRequest) -> LlmRequest {
+        match window {
+            Some(w) => w.cap_reply(request),
+            None => request,
+        }
     }
 
     /// Tokens `request` takes at most, with its reply.
@@ -137,6 +152,29 @@ pub fn fit_sources(
     trimmed
 }
 
+/// `total` items cut into consecutive batches of at most `most`, each as large as fits the
+/// window (`build` makes the request of a batch; one item per batch at the least).
+pub fn batches(
+    window: Option<&Window>,
+    total: usize,
+    most: usize,
+    build: &dyn Fn(Range<usize>) -> LlmRequest,
+) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < total {
+        let mut size = most.max(1).min(total - start);
+        if let Some(w) = window {
+            while size > 1 && !w.holds(&w.cap_reply(build(start..start + size))) {
+                size -= 1;
+            }
+        }
+        out.push(start..start + size);
+        start += size;
+    }
+    out
+}
+
 /// Offer fewer sections and shorter summaries until `build(candidates)` fits.
 pub fn fit_candidates(
     window: &Window,
@@ -239,6 +277,22 @@ mod tests {
         }
         let smallest = dropped_at_smallest.unwrap();
         assert!(smallest.passages_dropped >= 1, "{smallest:?}");
+    }
+
+    #[test]
+    fn batches_are_as_large_as_fit() {
+        let counter = TokenCounter::new().unwrap();
+        let item = "Supply chain disruption in Asia could raise costs materially. ".repeat(10);
+        let build =
+            |r: Range<usize>| LlmRequest::new("judge", item.repeat(r.len())).with_max_tokens(100);
+        assert_eq!(batches(None, 25, 10, &build), vec![0..10, 10..20, 20..25]);
+        let window = Window::new(1_000, counter);
+        let cut = batches(Some(&window), 25, 10, &build);
+        assert_eq!(cut.iter().map(|r| r.len()).sum::<usize>(), 25);
+        assert!(cut.iter().all(|r| r.len() < 10 && !r.is_empty()), "{cut:?}");
+        assert!(cut
+            .iter()
+            .all(|r| r.len() == 1 || window.holds(&window.cap_reply(build(r.clone())))));
     }
 
     #[test]
