@@ -13,7 +13,7 @@ use docindex_core::llm::{Llm, UsageMeter};
 use docindex_core::model::{Engine, Span};
 use docindex_core::prompts::answer::{self as prompts, Candidate, Plan, Source};
 use docindex_core::prompts::fit::{fit_candidates, fit_sources, Window};
-use docindex_core::qa::grounding::{locate_close, where_stated};
+use docindex_core::qa::grounding::{locate_close, numbers_stating, where_stated};
 use docindex_core::qa::instructions::in_a_paragraph_addressed_to_a_model;
 use docindex_core::qa::{
     locate, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel,
@@ -399,10 +399,17 @@ impl Library {
         // A figure the statements' arithmetic gives is supported by the cited cells.
         Ok(Answer {
             question: question.to_string(),
-            unsupported_numbers: unsupported_numbers(&text, &excerpts)
-                .into_iter()
-                .filter(|n| !figures.is_some_and(|l| l.is_computed(n)))
-                .collect(),
+            unsupported_numbers: {
+                // A figure the lead's cells state, rounded or rescaled as the model wrote it.
+                let stating = figures
+                    .map(|l| numbers_stating(&text, &l.figures))
+                    .unwrap_or_default();
+                unsupported_numbers(&text, &excerpts)
+                    .into_iter()
+                    .filter(|n| !figures.is_some_and(|l| l.is_computed(n)))
+                    .filter(|n| !stating.contains(n))
+                    .collect()
+            },
             computed: figures
                 .map(FiguresLead::computed_metrics)
                 .unwrap_or_default(),

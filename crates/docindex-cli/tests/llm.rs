@@ -164,7 +164,11 @@ fn a_model_refines_summarises_and_its_replies_are_cached() {
         .arg(fixture(BUCKLE))
         .assert()
         .success();
-    assert_eq!(server.requests().len(), before_offline, "offline asks nothing");
+    assert_eq!(
+        server.requests().len(),
+        before_offline,
+        "offline asks nothing"
+    );
 }
 
 #[test]

@@ -16,6 +16,8 @@ use std::sync::LazyLock;
 #[derive(Debug, Clone, PartialEq)]
 struct Written {
     end: usize,
+    /// The number as written, with its currency sign ("$9.4"), without its scale word.
+    number: String,
     value: f64,
     tolerance: f64,
     percent: bool,
@@ -61,8 +63,10 @@ fn amounts_in(text: &str) -> Vec<Written> {
             let number: f64 = digits.replace(',', "").parse().ok()?;
             let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len());
             let step = 10f64.powi(-(decimals as i32));
+            let whole = c.get(0)?;
             Some(Written {
-                end: c.get(0)?.end(),
+                end: whole.end(),
+                number: text[whole.start()..c.get(2)?.end()].to_string(),
                 value: number * scale,
                 tolerance: step / 2.0 * scale,
                 percent,
@@ -92,6 +96,25 @@ pub fn where_stated(text: &str, figure: &StatedFigure) -> Option<usize> {
             (w.value - value).abs() <= w.tolerance.max(value * 1e-9)
         })
         .map(|w| w.end)
+}
+
+/// The numbers of `text`, as written ("$9.4"), that state one of `figures` (after scale and
+/// the precision written): an answer's "$9.4 billion" is the cell "9,447" in millions, so it
+/// is supported by that cell though the digits differ.
+pub fn numbers_stating(text: &str, figures: &[StatedFigure]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for figure in figures {
+        let mut from = 0;
+        while let Some(end) = text.get(from..).and_then(|rest| where_stated(rest, figure)) {
+            if let Some(w) = amounts_in(&text[from..]).into_iter().find(|w| w.end == end) {
+                if !out.contains(&w.number) {
+                    out.push(w.number);
+                }
+            }
+            from += end;
+        }
+    }
+    out
 }
 
 /// The sentence of `text[within]` a quote that is close but not verbatim stands for: at
@@ -218,5 +241,20 @@ mod tests {
             where_stated("Gross margin was 46.2 million.", &margin),
             None
         );
+    }
+
+    #[test]
+    fn a_rescaled_figure_is_a_number_the_cell_states() {
+        let capex = figure(-9447.0, Some("millions"), MetricUnit::Amount);
+        let text = "Apple spent $9.4 billion on capital expenditure in 2024 (9,447 in the table), against $11 billion.";
+        let stating = numbers_stating(text, &[capex]);
+        assert_eq!(stating, vec!["$9.4".to_string(), "9,447".to_string()]);
+        // What no cell states stays unsupported.
+        let excerpts = ["Years ended September 28, 2024 | Payments for acquisition of property, plant and equipment (9,447)"];
+        let unsupported: Vec<String> = crate::qa::unsupported_numbers(text, &excerpts)
+            .into_iter()
+            .filter(|n| !stating.contains(n))
+            .collect();
+        assert_eq!(unsupported, vec!["$11".to_string()]);
     }
 }
