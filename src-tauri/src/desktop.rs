@@ -12,7 +12,7 @@ use crate::views::{
 use docindex_app::ask::AskEvent;
 use docindex_app::pages::{PageCache, PdfSource};
 use docindex_app::provenance::{ProvenanceEvent, ProvenanceReport};
-use docindex_app::saved::{SavedEntry, SavedResult};
+use docindex_app::saved::{saved_unless_read_only, SavedEntry, SavedResult};
 use docindex_app::search::SearchRequest;
 use docindex_app::{IndexEvent, IndexOutcome, Library};
 use docindex_core::enhance::retry::RetryOutcome;
@@ -239,8 +239,11 @@ impl Desktop {
                 text: text.to_string(),
             }),
         })?;
-        let saved_id = library.save_answer(&answer)?;
-        Ok(AskResult { saved_id, answer })
+        let saved = saved_unless_read_only(library.save_answer(&answer))?;
+        Ok(AskResult {
+            saved_id: saved.id(),
+            answer,
+        })
     }
 
     /// Scan every section for each topic, streaming hits as they are found; each report
@@ -274,9 +277,14 @@ impl Desktop {
                     evidence: evidence.clone(),
                 }),
             })?;
-            let saved_id = library.save_report(&report)?;
-            lock(&self.inner.reports).insert(saved_id, report.clone());
-            results.push(ProvenanceResult { saved_id, report });
+            let saved = saved_unless_read_only(library.save_report(&report))?;
+            if let Some(id) = saved.id() {
+                lock(&self.inner.reports).insert(id, report.clone());
+            }
+            results.push(ProvenanceResult {
+                saved_id: saved.id(),
+                report,
+            });
         }
         Ok(results)
     }

@@ -159,7 +159,8 @@ pub enum AskMessage {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct AskResult {
-    pub saved_id: i64,
+    /// `None` when the library is read-only for this user (the answer stands, unsaved).
+    pub saved_id: Option<i64>,
     pub answer: Answer,
 }
 
@@ -179,6 +180,7 @@ pub enum ProvenanceMessage {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ProvenanceResult {
-    pub saved_id: i64,
+    /// `None` when the library is read-only for this user (the report stands, unsaved).
+    pub saved_id: Option<i64>,
     pub report: ProvenanceReport,
 }

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{fixture, json};
+use common::fixture;
 
 fn local_model() -> Option<(String, String)> {
     (std::env::var("DOCINDEX_LOCAL_MODEL").as_deref() == Ok("1")).then(|| {
@@ -47,15 +47,25 @@ fn a_real_small_model_answers_a_figure_cited() {
         "What was Apple's capital expenditure in fiscal 2024?",
         "What is the FY2024 capital expenditure amount (in USD millions) for Apple? Base your judgments on the cash flow statement.",
     ] {
-        let answer = json(docindex().args([
-            "--json",
-            "--model",
-            &format!("openai/{name}"),
-            "--cache",
-            "none",
-            "ask",
-            question,
-        ]));
+        // A timeout far shorter than the model takes: the server's keep-alive pings show it is
+        // working, so nothing is cut or sent again while it reads and answers.
+        let out = docindex()
+            .env("DOCINDEX_LLM_TIMEOUT", "30")
+            .args([
+                "--json",
+                "--model",
+                &format!("openai/{name}"),
+                "--cache",
+                "none",
+                "ask",
+                question,
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert!(!stderr.contains("retrying"), "{stderr}");
+        let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let text = answer["answer"].as_str().unwrap();
         eprintln!("{question}\n  → {text}\n  {}", answer["confidence"]);
         assert_eq!(answer["engine"], "llm", "{answer}");

@@ -224,7 +224,7 @@ export const api = {
   ask: (question: string, docId: string | null, onMessage: (m: AskMessage) => void) => {
     const onEvent = new Channel<AskMessage>();
     onEvent.onmessage = onMessage;
-    return invoke<{ saved_id: number; answer: Answer }>("ask", { question, docId, onEvent });
+    return invoke<{ saved_id: number | null; answer: Answer }>("ask", { question, docId, onEvent });
   },
   provenance: (
     topics: string[],
@@ -234,7 +234,7 @@ export const api = {
   ) => {
     const onEvent = new Channel<ProvenanceMessage>();
     onEvent.onmessage = onMessage;
-    return invoke<{ saved_id: number; report: ProvenanceReport }[]>("provenance", {
+    return invoke<{ saved_id: number | null; report: ProvenanceReport }[]>("provenance", {
       topics,
       docId,
       threshold,
