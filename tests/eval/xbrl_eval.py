@@ -315,7 +315,10 @@ def main():
         flagged = [str(n) for n in (obj or {}).get("unsupported_numbers") or []]
         row["right_cited"] = bool(s["right"] and row["cited"] and str(label).lower() != "low"
                                   and not any(n and n in str(s["first_figure"]) for n in flagged))
-        row["right_dropped"] = bool(s["right"] and not row["right_cited"])
+        # The text is read even when the answer counts as unanswered: a right figure the
+        # verification left uncited is what this measures.
+        stated = score_answer(answer, q) if answer else {"right": False}
+        row["right_dropped"] = bool(stated["right"] and not row["right_cited"])
         rows.append(row)
         if not args.quiet:
             mark = "RIGHT" if s["right"] else ("any  " if s["any_match"] else ("unans" if not answered else "wrong"))

@@ -13,7 +13,9 @@ use docindex_core::llm::{Llm, UsageMeter};
 use docindex_core::model::{Engine, Span};
 use docindex_core::prompts::answer::{self as prompts, Candidate, Plan, Source};
 use docindex_core::prompts::fit::{fit_candidates, fit_sources, Window};
-use docindex_core::qa::grounding::{locate_close, numbers_stating, where_stated};
+use docindex_core::qa::grounding::{
+    is_stated, locate_close, numbers_stating, where_metric_stated, where_stated,
+};
 use docindex_core::qa::instructions::in_a_paragraph_addressed_to_a_model;
 use docindex_core::qa::{
     locate, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel,
@@ -402,12 +404,12 @@ impl Library {
             unsupported_numbers: {
                 // A figure the lead's cells state, rounded or rescaled as the model wrote it.
                 let stating = figures
-                    .map(|l| numbers_stating(&text, &l.figures))
+                    .map(|l| numbers_stating(&text, &l.figures, &l.metrics))
                     .unwrap_or_default();
                 unsupported_numbers(&text, &excerpts)
                     .into_iter()
                     .filter(|n| !figures.is_some_and(|l| l.is_computed(n)))
-                    .filter(|n| !stating.contains(n))
+                    .filter(|n| !is_stated(n, &stating))
                     .collect()
             },
             computed: figures
@@ -513,9 +515,10 @@ fn not_answered(
     }
 }
 
-/// The lead's figures the model's answer states (equal after scale and the rounding it
-/// wrote), cited to their cells right after the figure: a right figure whose row the model
-/// misquoted is grounded, never thrown away. `shift` numbers the cells after the model's
+/// The lead's figures and worked-out metrics the model's answer states (equal after scale
+/// and the rounding it wrote), cited to their cells right after the figure: a right figure
+/// whose row the model misquoted, or a ratio it computed and did not cite, is grounded,
+/// never thrown away. `shift` numbers the cells after the model's
 /// own markers.
 fn ground_figures(
     text: String,
@@ -524,12 +527,36 @@ fn ground_figures(
     citations: &mut Vec<Citation>,
     reasoning: &mut Vec<String>,
 ) -> String {
-    let mut inserts: Vec<(usize, String)> = Vec::new();
+    // Each figure the lead stated, and each metric it worked out, with the lead's markers
+    // of the cells it rests on (a metric: its operands' rows).
+    let mut stated: Vec<(usize, Vec<usize>, String)> = Vec::new();
     for figure in &lead.figures {
-        let Some(end) = where_stated(&text, figure) else {
+        if let Some(end) = where_stated(&text, figure) {
+            let what = format!("{} ({})", figure.row_label, figure.shown);
+            stated.push((end, figure.markers.clone(), what));
+        }
+    }
+    for metric in &lead.metrics {
+        let Some(end) = where_metric_stated(&text, metric) else {
             continue;
         };
-        let markers: Vec<usize> = figure.markers.iter().map(|m| m + shift).collect();
+        let markers: Vec<usize> = lead
+            .citations
+            .iter()
+            .filter(|c| {
+                let excerpt = c.excerpt.to_lowercase();
+                metric.operands.iter().any(|o| {
+                    excerpt.contains(&o.printed) && excerpt.contains(&o.row.label.to_lowercase())
+                })
+            })
+            .map(|c| c.marker)
+            .collect();
+        let what = format!("{} ({})", metric.label, metric.worked());
+        stated.push((end, markers, what));
+    }
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    for (end, lead_markers, what) in stated {
+        let markers: Vec<usize> = lead_markers.iter().map(|m| m + shift).collect();
         if markers.is_empty() || inserts.iter().any(|(at, _)| *at == end) {
             continue;
         }
@@ -537,7 +564,7 @@ fn ground_figures(
         let cells: Vec<&Citation> = lead
             .citations
             .iter()
-            .filter(|c| figure.markers.contains(&c.marker))
+            .filter(|c| lead_markers.contains(&c.marker))
             .collect();
         let cited_already = cells
             .iter()
@@ -552,11 +579,7 @@ fn ground_figures(
         if cited_already {
             continue;
         }
-        for cell in lead
-            .citations
-            .iter()
-            .filter(|c| figure.markers.contains(&c.marker))
-        {
+        for cell in cells {
             if !citations.iter().any(|c| c.marker == cell.marker + shift) {
                 citations.push(Citation {
                     marker: cell.marker + shift,
@@ -565,8 +588,7 @@ fn ground_figures(
             }
         }
         reasoning.push(format!(
-            "grounded the figure the answer states to the statement cell it equals: {} ({})",
-            figure.row_label, figure.shown
+            "grounded the figure the answer states to the statement cells it rests on: {what}"
         ));
         inserts.push((end, markers.iter().map(|m| format!("[{m}]")).collect()));
     }

@@ -782,3 +782,37 @@ fn every_prompt_fits_a_small_models_context_window() {
         "{fitted}"
     );
 }
+
+#[test]
+fn a_small_models_uncited_ratio_is_grounded_to_its_operand_rows() {
+    // The scripted small model works the margin out, rounds it to one decimal and cites
+    // nothing (as the real 1.5B model did for Cisco's current ratio): the figure equals the
+    // metric the statements give, so it is cited to the operand rows, not dropped.
+    let server = ScriptedServer::start();
+    let (_dir, lib) = indexed_library(&server, "apple_10-K_FY2024_0000320193-24-000123.html");
+    let (answer, _) = run_json(docindex(&lib, &server).args([
+        "--json",
+        "--model",
+        "openai/scripted-model",
+        "--cache",
+        "none",
+        "ask",
+        "In your own words, what was Apple's net profit margin in fiscal 2024? Net margin = net income / revenue.",
+    ]));
+    let text = answer["answer"].as_str().unwrap();
+    assert!(text.contains("24.0% ["), "{answer}");
+    assert_eq!(answer["answered"], true, "{answer}");
+    let excerpts = answer["citations"].to_string();
+    assert!(excerpts.contains("93,736"), "net income cited: {answer}");
+    assert!(excerpts.contains("391,035"), "net sales cited: {answer}");
+    assert!(
+        !answer["unsupported_numbers"].to_string().contains("24.0"),
+        "{answer}"
+    );
+    assert!(
+        answer["reasoning"]
+            .to_string()
+            .contains("grounded the figure"),
+        "{answer}"
+    );
+}

@@ -495,10 +495,21 @@ pub fn fake_model(prompt: &str) -> String {
         if prompt.to_lowercase().contains("in your own words") {
             let note = Regex::new(r"cite the rows they come from, not this note\): (.+)").unwrap();
             let amount = Regex::new(r"\$[\d,]+(?:\.\d+)? (?:million|billion|thousand)").unwrap();
-            let figure = note
-                .captures(prompt)
-                .and_then(|c| amount.find(&c[1]).map(|m| m.as_str().to_string()))
+            let noted = note.captures(prompt).map(|c| c[1].to_string());
+            let figure = noted
+                .as_deref()
+                .and_then(|n| amount.find(n).map(|m| m.as_str().to_string()))
                 .unwrap_or_default();
+            // A share it works out itself: rounded to one decimal, and cited nowhere.
+            let share = Regex::new(r"(\d+\.\d+)%").unwrap();
+            if let Some(percent) = noted
+                .as_deref()
+                .filter(|_| figure.is_empty())
+                .and_then(|n| share.captures(n))
+                .and_then(|c| c[1].parse::<f64>().ok())
+            {
+                return format!("The margin works out to {percent:.1}%.");
+            }
             let first = Regex::new(r"(?m)^S1: .*\n(.+)$").unwrap();
             let line = first
                 .captures(prompt)

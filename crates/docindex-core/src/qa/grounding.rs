@@ -6,6 +6,7 @@
 
 use super::compare::StatedFigure;
 use crate::charmap::CharMap;
+use crate::finance::metrics::MetricResult;
 use crate::finance::MetricUnit;
 use crate::model::Span;
 use regex::Regex;
@@ -78,10 +79,21 @@ fn amounts_in(text: &str) -> Vec<Written> {
 
 /// Where `text` states `figure` (the byte offset just after it), when it does.
 pub fn where_stated(text: &str, figure: &StatedFigure) -> Option<usize> {
-    let percent = figure.unit == MetricUnit::Percent;
-    let printed = figure.value.abs();
-    let in_units = match figure.unit {
-        MetricUnit::Amount => printed * figure.scale.as_deref().map_or(1.0, multiplier),
+    where_value_stated(text, figure.value, figure.unit, figure.scale.as_deref())
+}
+
+/// Where `text` states `value` of `unit` — an amount as printed in a table in `scale`, a
+/// share in percent, a ratio — after scale and the precision written.
+pub fn where_value_stated(
+    text: &str,
+    value: f64,
+    unit: MetricUnit,
+    scale: Option<&str>,
+) -> Option<usize> {
+    let percent = unit == MetricUnit::Percent;
+    let printed = value.abs();
+    let in_units = match unit {
+        MetricUnit::Amount => printed * scale.map_or(1.0, multiplier),
         _ => printed,
     };
     if printed == 0.0 {
@@ -98,14 +110,39 @@ pub fn where_stated(text: &str, figure: &StatedFigure) -> Option<usize> {
         .map(|w| w.end)
 }
 
+/// Where `text` states the result of `metric` (a share is worked out as a fraction and
+/// written in percent).
+pub fn where_metric_stated(text: &str, metric: &MetricResult) -> Option<usize> {
+    let value = metric.value?;
+    let written = match metric.unit {
+        MetricUnit::Percent => value * 100.0,
+        _ => value,
+    };
+    let scale = metric.operands.first().and_then(|o| o.row.scale.as_deref());
+    where_value_stated(text, written, metric.unit, scale)
+}
+
 /// The numbers of `text`, as written ("$9.4"), that state one of `figures` (after scale and
 /// the precision written): an answer's "$9.4 billion" is the cell "9,447" in millions, so it
 /// is supported by that cell though the digits differ.
-pub fn numbers_stating(text: &str, figures: &[StatedFigure]) -> Vec<String> {
+pub fn numbers_stating(
+    text: &str,
+    figures: &[StatedFigure],
+    metrics: &[MetricResult],
+) -> Vec<String> {
+    let finders: Vec<Finder<'_>> = figures
+        .iter()
+        .map(|f| Box::new(move |t: &str| where_stated(t, f)) as Finder<'_>)
+        .chain(
+            metrics
+                .iter()
+                .map(|m| Box::new(move |t: &str| where_metric_stated(t, m)) as Finder<'_>),
+        )
+        .collect();
     let mut out: Vec<String> = Vec::new();
-    for figure in figures {
+    for find in &finders {
         let mut from = 0;
-        while let Some(end) = text.get(from..).and_then(|rest| where_stated(rest, figure)) {
+        while let Some(end) = text.get(from..).and_then(find) {
             if let Some(w) = amounts_in(&text[from..]).into_iter().find(|w| w.end == end) {
                 if !out.contains(&w.number) {
                     out.push(w.number);
@@ -115,6 +152,16 @@ pub fn numbers_stating(text: &str, figures: &[StatedFigure]) -> Vec<String> {
         }
     }
     out
+}
+
+/// Where a text states one figure (the byte offset just after it).
+type Finder<'a> = Box<dyn Fn(&str) -> Option<usize> + 'a>;
+
+/// Whether `number` as an unsupported-number check reports it ("$9.4", "24.0%") is one of
+/// `stating`.
+pub fn is_stated(number: &str, stating: &[String]) -> bool {
+    let bare = |s: &str| s.trim_start_matches('$').trim_end_matches('%').to_string();
+    stating.iter().any(|s| bare(s) == bare(number))
 }
 
 /// The sentence of `text[within]` a quote that is close but not verbatim stands for: at
@@ -247,7 +294,7 @@ mod tests {
     fn a_rescaled_figure_is_a_number_the_cell_states() {
         let capex = figure(-9447.0, Some("millions"), MetricUnit::Amount);
         let text = "Apple spent $9.4 billion on capital expenditure in 2024 (9,447 in the table), against $11 billion.";
-        let stating = numbers_stating(text, &[capex]);
+        let stating = numbers_stating(text, &[capex], &[]);
         assert_eq!(stating, vec!["$9.4".to_string(), "9,447".to_string()]);
         // What no cell states stays unsupported.
         let excerpts = ["Years ended September 28, 2024 | Payments for acquisition of property, plant and equipment (9,447)"];
