@@ -341,6 +341,8 @@ fn ollama_chat_and_ndjson_stream() {
     assert_eq!(sent.url, "/api/chat");
     let body = sent.json();
     assert_eq!(body["model"], "llama3.1:8b");
+    // The window is not known yet: Ollama's own default stands.
+    assert!(body["options"].get("num_ctx").is_none());
     assert_eq!(body["format"], "json");
     // Every request streams, so a slow model's progress can be seen.
     assert_eq!(body["stream"], true);
@@ -673,4 +675,22 @@ fn the_context_window_is_learned_from_the_server() {
         Some(4096)
     );
     assert_eq!(server.stats().calls, calls);
+}
+
+#[test]
+fn ollama_is_asked_its_window_and_told_to_use_it() {
+    let server = ScriptedServer::start();
+    let llm = connect("ollama/qwen2.5", &server, &fast_retries());
+    // The model was trained for 32k; its own default is far smaller and cuts a longer prompt
+    // silently, so the window asked for is set, at most 8k.
+    assert_eq!(llm.context_window(), Some(8192));
+    let shown = &server.requests()[0];
+    assert_eq!(shown.url, "/api/show");
+    assert_eq!(shown.json()["model"], "qwen2.5");
+    llm.complete(&ask()).unwrap();
+    assert_eq!(server.requests()[1].json()["options"]["num_ctx"], 8192);
+    // A model file that sets `num_ctx` is believed.
+    server.limit_context(4096);
+    let set = connect("ollama/qwen2.5", &server, &fast_retries());
+    assert_eq!(set.context_window(), Some(4096));
 }

@@ -200,6 +200,19 @@ fn serve(mut request: tiny_http::Request, state: &State) {
     state.requests.lock().unwrap().push(recorded.clone());
     state.calls.fetch_add(1, Ordering::SeqCst);
     let window = state.context.load(Ordering::SeqCst);
+    // Ollama says what its model was trained for (and, with a window set, that as `num_ctx`).
+    if recorded.url.ends_with("/api/show") {
+        state.in_flight.fetch_sub(1, Ordering::SeqCst);
+        let parameters = if window > 0 {
+            format!("num_ctx {window}")
+        } else {
+            String::new()
+        };
+        let shown =
+            json!({"model_info": {"qwen2.context_length": 32768}, "parameters": parameters});
+        respond_json(request, &shown);
+        return;
+    }
     if window > 0 && recorded.url.ends_with("/chat/completions") {
         let body = recorded.json();
         let asked = TokenCounter::new()
