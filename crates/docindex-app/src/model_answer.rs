@@ -12,7 +12,7 @@ use docindex_core::llm::json::complete_json;
 use docindex_core::llm::{Llm, UsageMeter};
 use docindex_core::model::{Engine, Span};
 use docindex_core::prompts::answer::{self as prompts, Candidate, Plan, Source};
-use docindex_core::prompts::fit::{fit_candidates, fit_sources, Window};
+use docindex_core::prompts::fit::{fit_candidates, fit_sources, shorten_summaries, Window};
 use docindex_core::qa::grounding::{
     is_stated, locate_close, numbers_stating, where_metric_stated, where_stated,
 };
@@ -120,6 +120,11 @@ impl Library {
             let mut listing = listing;
             let mut read_so_far = sources.clone();
             if let Some(window) = &window {
+                // Shorter summaries cost the plan least: they go before any source.
+                if !window.holds(&window.cap_reply(prompts::plan(question, &listing, &read_so_far)))
+                {
+                    shorten_summaries(&mut listing);
+                }
                 let trimmed = fit_sources(window, &mut read_so_far, row_sources, &|s| {
                     window.cap_reply(prompts::plan(question, &listing, s))
                 });
@@ -248,6 +253,16 @@ impl Library {
         if let Some(window) = &window {
             let trimmed = fit_sources(window, &mut sources, row_sources, &build);
             source_nodes.truncate(sources.len());
+            if sources.is_empty() {
+                step(
+                    format!(
+                        "the model's window of {} tokens holds no source with the question",
+                        window.tokens
+                    ),
+                    &mut reasoning,
+                );
+                return Ok(not_answered(question, reasoning, visited, &meter));
+            }
             if trimmed.any() {
                 step(
                     format!(

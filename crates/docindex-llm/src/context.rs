@@ -45,9 +45,29 @@ pub fn ask_server(c: &Connection) -> Option<usize> {
                         .get_json(&url, &auth(c), PROBE_WAIT)
                         .and_then(|model| number_at(&model, &["loaded_context_length"]))
                 })
-                .or_else(|| window_from_refusal(c))
+                // Only a server on this machine or the local network: a hosted one might bill
+                // a long reply to a request it does not refuse.
+                .or_else(|| is_local(base).then(|| window_from_refusal(c)).flatten())
         }
         _ => None,
+    }
+}
+
+/// Whether `base_url` is on this machine or a private network.
+pub fn is_local(base_url: &str) -> bool {
+    let rest = base_url.split_once("://").map_or(base_url, |(_, r)| r);
+    let authority = rest.split('/').next().unwrap_or(rest);
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(v6),
+        None => authority.rsplit_once(':').map_or(authority, |(h, _)| h),
+    };
+    if host == "localhost" || host.ends_with(".local") {
+        return true;
+    }
+    match host.parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V4(ip)) => ip.is_loopback() || ip.is_private() || ip.is_link_local(),
+        Ok(std::net::IpAddr::V6(ip)) => ip.is_loopback(),
+        Err(_) => false,
     }
 }
 
@@ -87,7 +107,11 @@ pub fn ollama_window(shown: &Value) -> Option<usize> {
 
 /// The window a model listing gives for `model_id` (or its only model).
 pub fn listed_window(listing: &Value, model_id: &str) -> Option<usize> {
-    let models = listing.get("data")?.as_array()?;
+    // `{"data": [...]}`, or a bare array (Together).
+    let models = listing
+        .get("data")
+        .and_then(Value::as_array)
+        .or_else(|| listing.as_array())?;
     let model = models
         .iter()
         .find(|m| m.get("id").and_then(Value::as_str) == Some(model_id))
@@ -99,6 +123,7 @@ pub fn listed_window(listing: &Value, model_id: &str) -> Option<usize> {
             "loaded_context_length",
             "context_length",
             "max_context_length",
+            "context_window",
             "meta/n_ctx",
         ],
     )
@@ -179,5 +204,29 @@ mod tests {
             Some(4096)
         );
         assert_eq!(context_window_in("model not found"), None);
+        let groq = json!({"data": [{"id": "llama", "context_window": 131072}]});
+        assert_eq!(listed_window(&groq, "llama"), Some(131072));
+        let together = json!([{"id": "m", "context_length": 32768}]);
+        assert_eq!(listed_window(&together, "m"), Some(32768));
+    }
+
+    #[test]
+    fn only_a_local_server_is_probed_by_refusal() {
+        for local in [
+            "http://127.0.0.1:8088/v1",
+            "http://localhost:11434",
+            "http://192.168.1.20:1234/v1",
+            "http://10.0.0.5/v1",
+            "http://[::1]:8080/v1",
+        ] {
+            assert!(is_local(local), "{local}");
+        }
+        for hosted in [
+            "https://api.groq.com/openai/v1",
+            "https://api.together.xyz/v1",
+            "https://8.8.8.8/v1",
+        ] {
+            assert!(!is_local(hosted), "{hosted}");
+        }
     }
 }

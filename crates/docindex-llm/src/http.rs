@@ -107,7 +107,11 @@ impl<'a> Reply<'a> {
         let wait = if self.begun {
             self.waits.idle
         } else {
-            self.waits.first_byte.saturating_sub(self.sent.elapsed())
+            // The head came in time; its body gets at least the idle wait.
+            self.waits
+                .first_byte
+                .saturating_sub(self.sent.elapsed())
+                .max(self.waits.idle)
         };
         match self.pieces.recv_timeout(wait) {
             Ok(Piece::Bytes(bytes)) => {
@@ -318,7 +322,10 @@ impl Http {
                 request = request.header(name.as_str(), value.as_str());
             }
             let sent = Instant::now();
-            let pieces = send_on_thread(request.body(out.body.clone()));
+            // A backstop for a request given up on (its thread would otherwise wait on a
+            // silent server for ever): far beyond any wait of ours.
+            let ceiling = waits.first_byte + waits.idle.saturating_mul(60);
+            let pieces = send_on_thread(request.timeout(ceiling).body(out.body.clone()));
             let (error, retry_after) = match pieces.recv_timeout(waits.first_byte) {
                 Ok(Piece::Head { content_type }) => {
                     return Ok(Reply {
@@ -335,7 +342,12 @@ impl Http {
                     retry_after,
                     body,
                 }) => {
-                    let message = error_message(&body);
+                    let mut message = error_message(&body);
+                    // The refusal of a reply format is recognised by the caller from the
+                    // message, which may have left the words out.
+                    if body.contains("response_format") && !message.contains("response_format") {
+                        message.push_str(" (the server refused the response_format)");
+                    }
                     let error = match status {
                         401 | 403 => return Err(LlmError::Auth { status, message }),
                         429 => LlmError::RateLimited {

@@ -118,14 +118,21 @@ impl Connection {
                     status, message, ..
                 }) if request.schema.is_some()
                     && dialect.next().is_some()
-                    && (matches!(status, 400 | 422) || message.contains("response_format")) =>
+                    && self.spec.provider != Provider::Anthropic
+                    && refuses_the_format(status, &message) =>
                 {
                     let next = dialect.next().unwrap_or(SchemaDialect::ObjectOnly);
                     tracing::info!(
                         "{}: the server refused a reply schema as {dialect:?} ({message}); trying {next:?}",
                         self.spec.model
                     );
-                    self.schema_dialect.store(next as u8, Ordering::Relaxed);
+                    // Only ever further down: a slower thread cannot undo what another learned.
+                    self.schema_dialect.fetch_max(next as u8, Ordering::Relaxed);
+                    if self.spec.provider == Provider::Ollama {
+                        // Ollama has two forms, not three: a schema, or plain JSON.
+                        self.schema_dialect
+                            .fetch_max(SchemaDialect::ObjectOnly as u8, Ordering::Relaxed);
+                    }
                 }
                 other => return other,
             }
@@ -168,6 +175,16 @@ impl Connection {
         }
         reply
     }
+}
+
+/// Whether a refusal is about how the reply's format was asked for: a request-shape status
+/// (422) or words about the format or schema, not any bad request.
+fn refuses_the_format(status: u16, message: &str) -> bool {
+    let lower = message.to_ascii_lowercase();
+    status == 422
+        || ["response_format", "json_schema", "schema", "format"]
+            .iter()
+            .any(|w| lower.contains(w))
 }
 
 impl Llm for Connection {

@@ -185,9 +185,7 @@ pub fn fit_candidates(
     let mut summaries_cut = false;
     while !window.holds(&build(candidates)) && !candidates.is_empty() {
         if !summaries_cut {
-            for c in candidates.iter_mut() {
-                c.summary = c.summary.chars().take(80).collect();
-            }
+            shorten_summaries(candidates);
             summaries_cut = true;
             continue;
         }
@@ -195,6 +193,13 @@ pub fn fit_candidates(
         trimmed.candidates_dropped += 1;
     }
     trimmed
+}
+
+/// Summaries cut to their first 80 characters: a section's title and path say most.
+pub fn shorten_summaries(candidates: &mut [Candidate]) {
+    for c in candidates.iter_mut() {
+        c.summary = c.summary.chars().take(80).collect();
+    }
 }
 
 /// The first half of `text`, ended at the last line or sentence end before the middle.

@@ -40,7 +40,7 @@ fn multiplier(scale: &str) -> f64 {
 fn amounts_in(text: &str) -> Vec<Written> {
     static AMOUNT: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)(\$\s?)?(\d[\d,]*(?:\.\d+)?)(?:\s?(%|percent\b)|\s?(thousands?|millions?|billions?|trillions?|bn|mn|tn|k|m|b)\b)?",
+            r"(?i)(\$\s?)?\b(\d[\d,]*(?:\.\d+)?)(?:\s?(%|percent\b)|\s?(thousands?|millions?|billions?|trillions?|bn|mn|tn|k|m|b)\b)?",
         )
         .ok()
     });
@@ -65,9 +65,14 @@ fn amounts_in(text: &str) -> Vec<Written> {
             let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len());
             let step = 10f64.powi(-(decimals as i32));
             let whole = c.get(0)?;
+            // As an unsupported-number check reports it: "$9.4", "24.0%".
+            let mut as_written = text[whole.start()..c.get(2)?.end()].to_string();
+            if c.get(3).is_some_and(|p| p.as_str() == "%") {
+                as_written.push('%');
+            }
             Some(Written {
                 end: whole.end(),
-                number: text[whole.start()..c.get(2)?.end()].to_string(),
+                number: as_written,
                 value: number * scale,
                 tolerance: step / 2.0 * scale,
                 percent,
@@ -105,7 +110,9 @@ pub fn where_value_stated(
         .find(|w| {
             // "9,447" is the cell as printed; "$9.4 billion" is in units.
             let value = if w.scaled { in_units } else { printed };
-            (w.value - value).abs() <= w.tolerance.max(value * 1e-9)
+            // Written so coarsely it could be a tenth off ("1" for a ratio of 0.91), it
+            // states nothing.
+            w.tolerance <= value * 0.1 && (w.value - value).abs() <= w.tolerance.max(value * 1e-9)
         })
         .map(|w| w.end)
 }
@@ -157,11 +164,10 @@ pub fn numbers_stating(
 /// Where a text states one figure (the byte offset just after it).
 type Finder<'a> = Box<dyn Fn(&str) -> Option<usize> + 'a>;
 
-/// Whether `number` as an unsupported-number check reports it ("$9.4", "24.0%") is one of
-/// `stating`.
+/// Whether `number`, as an unsupported-number check reports it ("$9.4", "24.0%"), is one of
+/// `stating` (the currency sign and the percent sign must agree too).
 pub fn is_stated(number: &str, stating: &[String]) -> bool {
-    let bare = |s: &str| s.trim_start_matches('$').trim_end_matches('%').to_string();
-    stating.iter().any(|s| bare(s) == bare(number))
+    stating.iter().any(|s| s == number)
 }
 
 /// The sentence of `text[within]` a quote that is close but not verbatim stands for: at
@@ -296,6 +302,11 @@ mod tests {
         let text = "Apple spent $9.4 billion on capital expenditure in 2024 (9,447 in the table), against $11 billion.";
         let stating = numbers_stating(text, &[capex], &[]);
         assert_eq!(stating, vec!["$9.4".to_string(), "9,447".to_string()]);
+        // A ratio of 0.91 is not "Item 1", nor a "1" inside a word.
+        let ratio = figure(0.91, None, MetricUnit::Ratio);
+        let said = "Item 1A says the ratio is 0.91";
+        assert_eq!(where_stated(&format!("{said}."), &ratio), Some(said.len()));
+        assert_eq!(where_stated("See Item 1A and note 1.", &ratio), None);
         // What no cell states stays unsupported.
         let excerpts = ["Years ended September 28, 2024 | Payments for acquisition of property, plant and equipment (9,447)"];
         let unsupported: Vec<String> = crate::qa::unsupported_numbers(text, &excerpts)
