@@ -14,7 +14,8 @@ use docindex_core::model::{Engine, Span};
 use docindex_core::prompts::answer::{self as prompts, Candidate, Plan, Source};
 use docindex_core::prompts::fit::{fit_candidates, fit_sources, shorten_summaries, Window};
 use docindex_core::qa::grounding::{
-    is_stated, locate_close, numbers_stating, where_metric_stated, where_stated,
+    is_stated, locate_close, numbers_stating, sentence_holding, stated_numbers,
+    where_metric_stated, where_stated,
 };
 use docindex_core::qa::instructions::in_a_paragraph_addressed_to_a_model;
 use docindex_core::qa::{
@@ -385,6 +386,17 @@ impl Library {
             }
             _ => text,
         };
+        let text = match obeyed_the_filing {
+            false => self.ground_numbers(
+                text,
+                &sources,
+                &source_nodes,
+                &mut docs,
+                &mut citations,
+                &mut reasoning,
+            )?,
+            true => text,
+        };
         let distinct: std::collections::BTreeSet<_> = citations
             .iter()
             .map(|c| (c.doc_id.clone(), c.node_id.clone()))
@@ -457,6 +469,83 @@ impl Library {
             invented_dropped: 0,
             cell_citations,
         })
+    }
+
+    /// Each number the answer states that no citation holds, cited to the sentence (or table
+    /// row) of the first source it was given that holds it verbatim: a small model often
+    /// states the right figure and misquotes its sentence; the figure is then cited to the
+    /// sentence that says it, never thrown away.
+    fn ground_numbers(
+        &self,
+        text: String,
+        sources: &[Source],
+        source_nodes: &[(String, String)],
+        docs: &mut HashMap<String, Option<docindex_core::model::DocumentIndex>>,
+        citations: &mut Vec<Citation>,
+        reasoning: &mut Vec<String>,
+    ) -> Result<String> {
+        let mut inserts: Vec<(usize, usize)> = Vec::new();
+        let mut next_marker = citations.iter().map(|c| c.marker).max().unwrap_or(0) + 1;
+        for (end, number) in stated_numbers(&text) {
+            if text[end..].trim_start().starts_with('[')
+                || citations.iter().any(|c| c.excerpt.contains(&number))
+            {
+                continue;
+            }
+            let held = sources.iter().zip(source_nodes).find_map(|(source, node)| {
+                sentence_holding(&source.text, &number).map(|sentence| (source, node, sentence))
+            });
+            let Some((source, (doc_id, node_id), sentence)) = held else {
+                continue;
+            };
+            let Some(doc) = self.cached_doc(docs, doc_id)? else {
+                continue;
+            };
+            let Some(node) = doc.node(node_id) else {
+                continue;
+            };
+            let Some(span) = locate(&doc.text, node.span, sentence)
+                .or_else(|| locate_close(&doc.text, node.span, sentence))
+            else {
+                continue;
+            };
+            if in_a_paragraph_addressed_to_a_model(&doc.text, span) {
+                continue;
+            }
+            let marker = match citations.iter().find(|c| {
+                c.doc_id == *doc_id
+                    && c.start_char == span.start_char
+                    && c.end_char == span.end_char
+            }) {
+                Some(same) => same.marker,
+                None => {
+                    citations.push(Citation {
+                        marker: next_marker,
+                        doc_id: doc_id.clone(),
+                        doc_name: doc.doc_name.clone(),
+                        node_id: node_id.clone(),
+                        title: node.title.clone(),
+                        start_page: node.start_page,
+                        end_page: node.end_page,
+                        excerpt: CharMap::new(&doc.text).slice(span).to_string(),
+                        start_char: span.start_char,
+                        end_char: span.end_char,
+                    });
+                    next_marker += 1;
+                    next_marker - 1
+                }
+            };
+            reasoning.push(format!(
+                "cited the figure {number} the answer states to the sentence of {} that holds it",
+                source.label
+            ));
+            inserts.push((end, marker));
+        }
+        let mut text = text;
+        for (at, marker) in inserts.into_iter().rev() {
+            text.insert_str(at, &format!(" [{marker}]"));
+        }
+        Ok(text)
     }
 
     fn cached_doc<'d>(

@@ -816,3 +816,46 @@ fn a_small_models_uncited_ratio_is_grounded_to_its_operand_rows() {
         "{answer}"
     );
 }
+
+#[test]
+fn a_figure_stated_with_a_made_up_quote_is_cited_to_the_sentence_that_holds_it() {
+    // The model answers at once, states the right count and "quotes" a sentence that is not
+    // in its source: the quote cites nothing, the figure is cited to the sentence of the
+    // passages it was given that states it.
+    let server = ScriptedServer::start();
+    let (_dir, lib) = indexed_library(&server, TESLA);
+    server.push(Step::Says(
+        r#"{"action": "answer", "node_ids": [], "reason": "enough"}"#.into(),
+    ));
+    server.push(Step::Says(
+        "Tesla delivered 1,808,581 consumer vehicles in 2023. [1]\nSOURCES:\n[1] S1: \"Deliveries reached a record high for the company this year.\"\n".into(),
+    ));
+    let (answer, _) = run_json(docindex(&lib, &server).args([
+        "--json",
+        "--model",
+        "openai/scripted-model",
+        "--cache",
+        "none",
+        "ask",
+        "How many vehicles did Tesla deliver in 2023?",
+    ]));
+    assert_eq!(answer["engine"], "llm", "{answer}");
+    assert_eq!(answer["answered"], true, "{answer}");
+    let text = answer["answer"].as_str().unwrap();
+    assert!(text.starts_with("Tesla delivered 1,808,581 ["), "{text}");
+    let citations = answer["citations"].as_array().unwrap();
+    assert_eq!(citations.len(), 1, "{answer}");
+    let excerpt = citations[0]["excerpt"].as_str().unwrap();
+    assert!(
+        excerpt.contains("delivered 1,808,581 consumer vehicles"),
+        "{excerpt}"
+    );
+    assert_eq!(
+        answer["citations_dropped"], 1,
+        "the made-up quote: {answer}"
+    );
+    assert!(
+        answer["unsupported_numbers"].as_array().unwrap().is_empty(),
+        "{answer}"
+    );
+}

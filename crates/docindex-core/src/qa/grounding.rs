@@ -170,6 +170,60 @@ pub fn is_stated(number: &str, stating: &[String]) -> bool {
     stating.iter().any(|s| s == number)
 }
 
+/// The numbers an answer states that a source could hold verbatim ("221,000", "$4.9",
+/// "12.4%"), each with the byte offset just after it: at least three digits, or a decimal
+/// point; years, citation markers and list numbers aside.
+pub fn stated_numbers(text: &str) -> Vec<(usize, String)> {
+    static NUMBER: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"\b\d[\d,]*(?:\.\d+)?\b").ok());
+    let Some(re) = NUMBER.as_ref() else {
+        return Vec::new();
+    };
+    re.find_iter(text)
+        .filter(|m| {
+            let n = m.as_str();
+            let digits = n.chars().filter(char::is_ascii_digit).count();
+            let is_year = n.len() == 4 && (n.starts_with("19") || n.starts_with("20"));
+            let marker = text[..m.start()].ends_with('[');
+            (digits >= 3 || n.contains('.')) && !is_year && !marker
+        })
+        .map(|m| (m.end(), m.as_str().to_string()))
+        .collect()
+}
+
+/// The sentence (or table row) of `text` that holds `number` as a whole number (no digit or
+/// separator run on either side), when one does.
+pub fn sentence_holding<'t>(text: &'t str, number: &str) -> Option<&'t str> {
+    let mut from = 0;
+    while let Some(at) = text.get(from..)?.find(number).map(|i| i + from) {
+        let end = at + number.len();
+        let before = text[..at].chars().next_back();
+        let after = text[end..].chars().next();
+        let joined = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
+        let continues = |c: Option<char>, next: Option<char>| {
+            matches!(c, Some(',') | Some('.')) && joined(next)
+        };
+        let after_next = text[end..].chars().nth(1);
+        if !joined(before) && !joined(after) && !continues(after, after_next) {
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+            let line = &text[line_start..line_end];
+            if line.contains('|') {
+                return Some(line.trim());
+            }
+            let start = text[line_start..at]
+                .rfind(". ")
+                .map_or(line_start, |i| line_start + i + 2);
+            let stop = text[end..line_end]
+                .find(". ")
+                .map_or(line_end, |i| end + i + 1);
+            return Some(text[start..stop].trim());
+        }
+        from = end;
+    }
+    None
+}
+
 /// The sentence of `text[within]` a quote that is close but not verbatim stands for: at
 /// least three quarters of the quote's words are in it, and every number the quote holds.
 /// A small model rewrites a quote's punctuation, drops a word or mends a typo; the sentence
@@ -294,6 +348,26 @@ mod tests {
             where_stated("Gross margin was 46.2 million.", &margin),
             None
         );
+    }
+
+    #[test]
+    fn a_stated_number_is_found_in_the_sentence_that_holds_it() {
+        let answer =
+            "Microsoft employed about 221,000 people [1] in fiscal 2023, up 0.5% and 3 more.";
+        let numbers: Vec<String> = stated_numbers(answer).into_iter().map(|(_, n)| n).collect();
+        assert_eq!(numbers, vec!["221,000".to_string(), "0.5".to_string()]);
+        let source = "Our people. As of June 30, 2023, we employed approximately 221,000 people on a full-time basis. Of the total, 120,000 were in the United States.\nRevenue | 211,915 | 198,270";
+        assert_eq!(
+            sentence_holding(source, "221,000"),
+            Some("As of June 30, 2023, we employed approximately 221,000 people on a full-time basis.")
+        );
+        assert_eq!(
+            sentence_holding(source, "211,915"),
+            Some("Revenue | 211,915 | 198,270")
+        );
+        // Part of a larger number is not the number.
+        assert_eq!(sentence_holding(source, "21,000"), None);
+        assert_eq!(sentence_holding(source, "211"), None);
     }
 
     #[test]
