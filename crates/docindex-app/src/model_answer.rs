@@ -9,7 +9,7 @@ use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
 use docindex_core::finance::FiguresLead;
 use docindex_core::llm::json::complete_json;
-use docindex_core::llm::{Llm, UsageMeter};
+use docindex_core::llm::{Llm, LlmError, UsageMeter};
 use docindex_core::model::{Engine, Span};
 use docindex_core::prompts::answer::{self as prompts, Candidate, Plan, Source};
 use docindex_core::prompts::fit::{fit_candidates, fit_sources, shorten_summaries, Window};
@@ -151,7 +151,20 @@ impl Library {
             if let Some(window) = &window {
                 request = window.cap_reply(request);
             }
-            let reply = complete_json::<Plan>(llm, &request).map_err(AppError::Llm)?;
+            let reply = match complete_json::<Plan>(llm, &request) {
+                Ok(reply) => reply,
+                // A small model's plan that is no JSON even when asked again costs the
+                // planning, not the answer: it answers from what it has, or the best passages.
+                Err(LlmError::BadReply(why)) => {
+                    tracing::warn!("the model's plan could not be read ({why}); answering");
+                    step(
+                        format!("the model's plan could not be read ({why}); answering from the best passages"),
+                        &mut reasoning,
+                    );
+                    break;
+                }
+                Err(e) => return Err(AppError::Llm(e)),
+            };
             for r in &reply.replies {
                 meter.record(r);
             }

@@ -859,3 +859,30 @@ fn a_figure_stated_with_a_made_up_quote_is_cited_to_the_sentence_that_holds_it()
         "{answer}"
     );
 }
+
+#[test]
+fn a_plan_that_is_no_json_even_when_asked_again_costs_the_plan_not_the_answer() {
+    let server = ScriptedServer::start();
+    let (_dir, lib) = indexed_library(&server, TESLA);
+    server.push(Step::Says(
+        "I would read the production section first.".into(),
+    ));
+    server.push(Step::Says("Sure! The production section.".into()));
+    let (answer, _) = run_json(docindex(&lib, &server).args([
+        "--json",
+        "--model",
+        "openai/scripted-model",
+        "--cache",
+        "none",
+        "ask",
+        "How many vehicles did Tesla deliver in 2023?",
+    ]));
+    assert_eq!(answer["engine"], "llm", "{answer}");
+    assert!(
+        answer["reasoning"]
+            .to_string()
+            .contains("plan could not be read"),
+        "{answer}"
+    );
+    assert_eq!(answer["answered"], true, "{answer}");
+}
