@@ -355,18 +355,7 @@ impl Library {
                     dropped += 1;
                     obeyed_the_filing = true;
                 }
-                Some(span) => citations.push(Citation {
-                    marker,
-                    doc_id: doc_id.clone(),
-                    doc_name: doc.doc_name.clone(),
-                    node_id: node_id.clone(),
-                    title: node.title.clone(),
-                    start_page: node.start_page,
-                    end_page: node.end_page,
-                    excerpt: CharMap::new(&doc.text).slice(span).to_string(),
-                    start_char: span.start_char,
-                    end_char: span.end_char,
-                }),
+                Some(span) => citations.push(citation_at(marker, doc, &doc_id, node, span)),
                 None => {
                     tracing::warn!("quote for [{marker}] is not in {label}; not a citation");
                     dropped += 1;
@@ -532,18 +521,7 @@ impl Library {
             }) {
                 Some(same) => same.marker,
                 None => {
-                    citations.push(Citation {
-                        marker: next_marker,
-                        doc_id: doc_id.clone(),
-                        doc_name: doc.doc_name.clone(),
-                        node_id: node_id.clone(),
-                        title: node.title.clone(),
-                        start_page: node.start_page,
-                        end_page: node.end_page,
-                        excerpt: CharMap::new(&doc.text).slice(span).to_string(),
-                        start_char: span.start_char,
-                        end_char: span.end_char,
-                    });
+                    citations.push(citation_at(next_marker, doc, doc_id, node, span));
                     next_marker += 1;
                     next_marker - 1
                 }
@@ -570,6 +548,28 @@ impl Library {
             docs.insert(doc_id.to_string(), self.store.get(doc_id)?);
         }
         Ok(docs.get(doc_id).and_then(Option::as_ref))
+    }
+}
+
+/// The citation `marker` of `span` in `node` of `doc`, its excerpt the text there.
+fn citation_at(
+    marker: usize,
+    doc: &docindex_core::model::DocumentIndex,
+    doc_id: &str,
+    node: &docindex_core::model::Node,
+    span: Span,
+) -> Citation {
+    Citation {
+        marker,
+        doc_id: doc_id.to_string(),
+        doc_name: doc.doc_name.clone(),
+        node_id: node.node_id.clone(),
+        title: node.title.clone(),
+        start_page: node.start_page,
+        end_page: node.end_page,
+        excerpt: CharMap::new(&doc.text).slice(span).to_string(),
+        start_char: span.start_char,
+        end_char: span.end_char,
     }
 }
 

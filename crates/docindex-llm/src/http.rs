@@ -273,15 +273,7 @@ impl Http {
         headers: &[(String, String)],
         wait: Duration,
     ) -> Option<serde_json::Value> {
-        let mut request = self.client.get(url).timeout(wait);
-        for (name, value) in headers {
-            request = request.header(name.as_str(), value.as_str());
-        }
-        let response = request.send().ok()?;
-        if !response.status().is_success() {
-            return None;
-        }
-        serde_json::from_str(&response.text().ok()?).ok()
+        json_reply(self.client.get(url).timeout(wait), headers)
     }
 
     /// POST `body` as JSON to `url` within `wait` and read a JSON reply; `None` on failure.
@@ -292,20 +284,13 @@ impl Http {
         body: &serde_json::Value,
         wait: Duration,
     ) -> Option<serde_json::Value> {
-        let mut request = self
+        let request = self
             .client
             .post(url)
             .timeout(wait)
             .header("content-type", "application/json")
             .body(body.to_string());
-        for (name, value) in headers {
-            request = request.header(name.as_str(), value.as_str());
-        }
-        let response = request.send().ok()?;
-        if !response.status().is_success() {
-            return None;
-        }
-        serde_json::from_str(&response.text().ok()?).ok()
+        json_reply(request, headers)
     }
 
     fn post_tries(
@@ -416,6 +401,21 @@ impl Http {
             message: "no attempt was made".into(),
         }))
     }
+}
+
+/// Send a probe with `headers` and read its JSON reply; `None` on any failure.
+fn json_reply(
+    mut request: reqwest::blocking::RequestBuilder,
+    headers: &[(String, String)],
+) -> Option<serde_json::Value> {
+    for (name, value) in headers {
+        request = request.header(name.as_str(), value.as_str());
+    }
+    let response = request.send().ok()?;
+    if !response.status().is_success() {
+        return None;
+    }
+    serde_json::from_str(&response.text().ok()?).ok()
 }
 
 /// `Retry-After` as seconds or an HTTP date.
