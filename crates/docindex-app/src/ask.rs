@@ -2,6 +2,7 @@
 //! search, compose a cited extractive answer, verify every citation against the stored
 //! text, and stream the reasoning steps and the answer as they are produced.
 
+use crate::model_answer::engine_when_unverified;
 use crate::research::{cited_of, filings_listed_for, scope_reason};
 use crate::search::{reading_order, SearchHit, SearchRequest, SearchResults};
 use crate::{AppError, Library, Result};
@@ -13,7 +14,7 @@ use docindex_core::finance::{
 };
 use docindex_core::overview::{is_overview_question, overview};
 use docindex_core::qa::{
-    append_answer, compose_extractive, compose_from_prose, locate, Answer, Passage,
+    append_answer, compose_extractive, compose_from_prose, locate, Answer, DocumentUse, Passage,
 };
 use docindex_core::question::Question;
 use docindex_core::search::Excerpt;
@@ -138,13 +139,46 @@ impl Library {
             Some(_) => Vec::new(),
         };
         if let Some(llm) = self.llm.clone() {
+            // The offline engine answers first (it takes well under a second): the model is
+            // given what it cites, may stop reading when the statements answer, and its
+            // answer never knows less than the engine's.
+            let engine = self.answer_offline(
+                question,
+                &reading,
+                request,
+                &results,
+                voted.clone(),
+                &|_| {},
+            )?;
             let lead = self.figures_lead(&reading, &results)?;
-            let mut answer =
-                self.ask_with_llm(llm.as_ref(), question, &results, lead.as_ref(), on_event)?;
+            let answer = self.ask_with_llm(
+                llm.as_ref(),
+                question,
+                &results,
+                lead.as_ref(),
+                &engine,
+                on_event,
+            )?;
+            let mut answer = engine_when_unverified(answer, engine, on_event);
             answer.documents = cited_of(voted, &answer);
             self.store_result("answer", &key, &answer);
             return Ok(answer);
         }
+        self.answer_offline(question, &reading, request, &results, voted, on_event)
+    }
+
+    /// The offline engine's answer from the sections search found: the figures the
+    /// statements give, then the sentences that answer the question's words, each citation
+    /// verified against the stored document.
+    fn answer_offline(
+        &self,
+        question: &str,
+        reading: &Question,
+        request: &SearchRequest,
+        results: &SearchResults,
+        voted: Vec<DocumentUse>,
+        on_event: &dyn Fn(AskEvent),
+    ) -> Result<Answer> {
         // A count ("How many people …?") is often stated in a sentence that does not repeat
         // the question's noun ("total workforce was approximately 171,000"): read further.
         // It stands anywhere in the section on the workforce, so more of each section is
@@ -206,7 +240,7 @@ impl Library {
         };
         let lead = match overview {
             Some(_) => None,
-            None => self.figures_lead(&reading, &results)?,
+            None => self.figures_lead(reading, results)?,
         };
         let content = reading.content.as_str();
         // A question that asks only for figures is answered by them first; the prose that
@@ -258,7 +292,7 @@ impl Library {
                     discussion.question = question.to_string();
                     answer = append_answer(discussion, answer);
                 }
-                with_figures(table, &reading, answer, lead, &results.statement_rows)
+                with_figures(table, reading, answer, lead, &results.statement_rows)
             }
         };
         // Verify each citation against the stored document before it is shown.

@@ -19,7 +19,7 @@ use docindex_core::qa::grounding::{
 };
 use docindex_core::qa::instructions::in_a_paragraph_addressed_to_a_model;
 use docindex_core::qa::{
-    locate, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel,
+    locate, renumber_markers, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel,
 };
 use docindex_core::question::Question;
 use docindex_core::store::DocumentStore;
@@ -46,6 +46,9 @@ fn strip_markers(text: &str) -> String {
 /// At most this many plan steps before the model must answer.
 const MAX_STEPS: usize = 3;
 
+/// At most this many of the offline engine's cited sentences are given to the model.
+const ENGINE_SENTENCES: usize = 6;
+
 impl Library {
     /// The LLM engine: the model plans which sections to read (from the offline ranking's
     /// candidates and the cross-references of what it read), reads, then answers with
@@ -56,6 +59,7 @@ impl Library {
         question: &str,
         results: &SearchResults,
         figures: Option<&FiguresLead>,
+        engine: &Answer,
         on_event: &dyn Fn(AskEvent),
     ) -> Result<Answer> {
         let meter = UsageMeter::default();
@@ -103,8 +107,32 @@ impl Library {
                 &mut reasoning,
             );
         }
+        // The sentences the offline engine cited (beside the statement cells): what it found
+        // answers the question's words, so the model reads it first, one sentence a line.
+        let passages =
+            self.engine_passages(engine, figures, &mut docs, &mut sources, &mut source_nodes)?;
+        if passages > 0 {
+            step(
+                format!("gave the model the {passages} sentence(s) the offline engine cited"),
+                &mut reasoning,
+            );
+        }
+        // Statement rows and cited sentences are dropped last when a prompt must shrink.
         let row_sources = sources.len();
-        for _ in 0..MAX_STEPS {
+        // When the statements answer the question firmly (the offline engine's High), the
+        // model answers from their rows at once: more reading costs minutes on a small
+        // local model and adds nothing to a figure the rows state.
+        let statements_answer = engine.confidence.label == ConfidenceLabel::High
+            && !engine.figures.is_empty()
+            && figures.is_some_and(|l| !l.citations.is_empty());
+        if statements_answer {
+            step(
+                "the statement rows answer it firmly; the model answers from them without further reading".to_string(),
+                &mut reasoning,
+            );
+        }
+        let steps = if statements_answer { 0 } else { MAX_STEPS };
+        for _ in 0..steps {
             let listing: Vec<Candidate> = candidates
                 .iter()
                 .filter(|(id, ..)| !visited.contains(id))
@@ -122,15 +150,19 @@ impl Library {
             let mut read_so_far = sources.clone();
             if let Some(window) = &window {
                 // Shorter summaries cost the plan least: they go before any source.
-                if !window.holds(&window.cap_reply(prompts::plan(question, &listing, &read_so_far)))
-                {
+                if !window.holds(&window.cap_reply(prompts::plan(
+                    question,
+                    &listing,
+                    &read_so_far,
+                    row_sources,
+                ))) {
                     shorten_summaries(&mut listing);
                 }
                 let trimmed = fit_sources(window, &mut read_so_far, row_sources, &|s| {
-                    window.cap_reply(prompts::plan(question, &listing, s))
+                    window.cap_reply(prompts::plan(question, &listing, s, row_sources))
                 });
                 let offered = fit_candidates(window, &mut listing, &|c| {
-                    window.cap_reply(prompts::plan(question, c, &read_so_far))
+                    window.cap_reply(prompts::plan(question, c, &read_so_far, row_sources))
                 });
                 if trimmed.any() || offered.any() {
                     let what = [trimmed.describe(), offered.describe()]
@@ -147,7 +179,7 @@ impl Library {
                     );
                 }
             }
-            let mut request = prompts::plan(question, &listing, &read_so_far);
+            let mut request = prompts::plan(question, &listing, &read_so_far, row_sources);
             if let Some(window) = &window {
                 request = window.cap_reply(request);
             }
@@ -388,9 +420,12 @@ impl Library {
             }
             _ => text,
         };
+        // Markers the lead's cells take (after the model's) are not given to other sentences.
+        let first_free = shift + figures.map_or(0, |l| l.citations.len()) + 1;
         let text = match obeyed_the_filing {
             false => self.ground_numbers(
                 text,
+                first_free,
                 &sources,
                 &source_nodes,
                 &mut docs,
@@ -398,6 +433,19 @@ impl Library {
                 &mut reasoning,
             )?,
             true => text,
+        };
+        // A figure the statements give that the model's answer does not state is added with
+        // its cells: the model's omission never hides what the rows say.
+        let text = match (obeyed_the_filing, figures) {
+            (false, Some(lead)) if !citations.is_empty() => {
+                let (text, added) =
+                    with_unstated_figures(text, lead, shift, &mut citations, &mut reasoning);
+                if !added.is_empty() {
+                    on_event(AskEvent::Token(&added));
+                }
+                text
+            }
+            _ => text,
         };
         let distinct: std::collections::BTreeSet<_> = citations
             .iter()
@@ -480,6 +528,7 @@ impl Library {
     fn ground_numbers(
         &self,
         text: String,
+        first_free: usize,
         sources: &[Source],
         source_nodes: &[(String, String)],
         docs: &mut HashMap<String, Option<docindex_core::model::DocumentIndex>>,
@@ -487,7 +536,12 @@ impl Library {
         reasoning: &mut Vec<String>,
     ) -> Result<String> {
         let mut inserts: Vec<(usize, usize)> = Vec::new();
-        let mut next_marker = citations.iter().map(|c| c.marker).max().unwrap_or(0) + 1;
+        let mut next_marker = citations
+            .iter()
+            .map(|c| c.marker + 1)
+            .max()
+            .unwrap_or(1)
+            .max(first_free);
         for (end, number) in stated_numbers(&text) {
             if text[end..].trim_start().starts_with('[')
                 || citations.iter().any(|c| c.excerpt.contains(&number))
@@ -537,6 +591,61 @@ impl Library {
             text.insert_str(at, &format!(" [{marker}]"));
         }
         Ok(text)
+    }
+
+    /// Adds, as sources after the statement rows, the sentences `engine` cited that are not
+    /// the lead's cells, one line each and one source per section (six at most). Returns
+    /// how many it added.
+    fn engine_passages(
+        &self,
+        engine: &Answer,
+        lead: Option<&FiguresLead>,
+        docs: &mut HashMap<String, Option<docindex_core::model::DocumentIndex>>,
+        sources: &mut Vec<Source>,
+        source_nodes: &mut Vec<(String, String)>,
+    ) -> Result<usize> {
+        let is_cell = |c: &Citation| {
+            lead.is_some_and(|l| {
+                l.citations.iter().any(|cell| {
+                    cell.doc_id == c.doc_id
+                        && cell.start_char < c.end_char
+                        && c.start_char < cell.end_char
+                })
+            })
+        };
+        let mut by_node: Vec<((String, String), Vec<&str>)> = Vec::new();
+        let sentences = engine
+            .citations
+            .iter()
+            .filter(|c| !is_cell(c))
+            .take(ENGINE_SENTENCES);
+        let mut added = 0;
+        for c in sentences {
+            let key = (c.doc_id.clone(), c.node_id.clone());
+            let line = c.excerpt.as_str();
+            match by_node.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, lines)) if lines.contains(&line) => continue,
+                Some((_, lines)) => lines.push(line),
+                None => by_node.push((key, vec![line])),
+            }
+            added += 1;
+        }
+        for ((doc_id, node_id), lines) in by_node {
+            let Some(doc) = self.cached_doc(docs, &doc_id)? else {
+                continue;
+            };
+            sources.push(Source {
+                label: format!("S{}", sources.len() + 1),
+                path: doc.path_of(&node_id),
+                text: lines
+                    .iter()
+                    .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            });
+            source_nodes.push((doc_id, node_id));
+        }
+        Ok(added)
     }
 
     fn cached_doc<'d>(
@@ -715,6 +824,78 @@ fn ground_figures(
         text.insert_str(at, &format!(" {markers}"));
     }
     text
+}
+
+/// `text` with the lead's figures sentence added when it does not state every figure the
+/// lead gives (a metric's figure counts as stated when its worked-out value is), the cells
+/// cited under the lead's markers raised by `shift`. Returns the text and what was added.
+fn with_unstated_figures(
+    text: String,
+    lead: &FiguresLead,
+    shift: usize,
+    citations: &mut Vec<Citation>,
+    reasoning: &mut Vec<String>,
+) -> (String, String) {
+    let unstated: Vec<&str> =
+        lead.figures
+            .iter()
+            .filter(|f| {
+                where_stated(&text, f).is_none()
+                    && !lead.metrics.iter().any(|m| {
+                        m.metric_id == f.concept && where_metric_stated(&text, m).is_some()
+                    })
+            })
+            .map(|f| f.label.as_str())
+            .collect();
+    if unstated.is_empty() || lead.citations.is_empty() {
+        return (text, String::new());
+    }
+    for cell in &lead.citations {
+        if !citations.iter().any(|c| c.marker == cell.marker + shift) {
+            citations.push(Citation {
+                marker: cell.marker + shift,
+                ..cell.clone()
+            });
+        }
+    }
+    reasoning.push(format!(
+        "the answer did not state {} as the statement rows give it; their figures are added with the cells",
+        unstated.join(", ")
+    ));
+    let added = format!(
+        "\n\nThe statements give: {}",
+        renumber_markers(&lead.text, shift)
+    );
+    (format!("{text}{added}"), added)
+}
+
+/// The model's answer, or the offline engine's when the model's cites nothing that could be
+/// verified and the engine's does: a figure or sentence with no citation is not an answer,
+/// and the engine's is. What was streamed is said to be replaced.
+pub(crate) fn engine_when_unverified(
+    model: Answer,
+    engine: Answer,
+    on_event: &dyn Fn(AskEvent),
+) -> Answer {
+    if model.answered || !engine.answered || model.answer == WITHHELD {
+        return model;
+    }
+    let why = "the model's answer held no citation that could be verified in the filing; the offline engine's cited answer is shown instead";
+    on_event(AskEvent::Step(why));
+    on_event(AskEvent::Token("\n\n"));
+    for piece in engine.answer.split_inclusive(' ') {
+        on_event(AskEvent::Token(piece));
+    }
+    let mut reasoning = model.reasoning;
+    reasoning.push(why.to_string());
+    reasoning.extend(engine.reasoning);
+    Answer {
+        reasoning,
+        nodes_visited: model.nodes_visited,
+        tokens_used: model.tokens_used,
+        citations_dropped: model.citations_dropped + engine.citations_dropped,
+        ..engine
+    }
 }
 
 /// `text` without the markers up to `highest` that no citation carries.

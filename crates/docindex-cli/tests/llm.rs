@@ -886,3 +886,122 @@ fn a_plan_that_is_no_json_even_when_asked_again_costs_the_plan_not_the_answer() 
     );
     assert_eq!(answer["answered"], true, "{answer}");
 }
+
+const APPLE_10K: &str = "apple_10-K_FY2024_0000320193-24-000123.html";
+
+/// Asks `question` of the scripted model over `lib`, as JSON.
+fn ask_model(lib: &Path, server: &ScriptedServer, question: &str) -> Value {
+    run_json(docindex(lib, server).args([
+        "--json",
+        "--model",
+        "openai/scripted-model",
+        "--cache",
+        "none",
+        "ask",
+        question,
+    ]))
+    .0
+}
+
+#[test]
+fn when_the_statement_rows_answer_firmly_the_model_answers_without_planning() {
+    // The offline engine states capital expenditure from its cash-flow row (High): the
+    // model is given the row and answers at once; no plan is asked for.
+    let server = ScriptedServer::start();
+    let (_dir, lib) = indexed_library(&server, APPLE_10K);
+    let before = server.requests().len();
+    let answer = ask_model(
+        &lib,
+        &server,
+        "What is the FY2024 capital expenditure amount (in USD millions) for Apple? Base your judgments on the cash flow statement.",
+    );
+    assert_eq!(answer["engine"], "llm", "{answer}");
+    let plan_step = docindex_core::prompts::opening::PLAN_NEXT_STEP;
+    let plans = server.requests()[before..]
+        .iter()
+        .filter(|r| r.body.contains(plan_step))
+        .count();
+    assert_eq!(plans, 0, "{answer}");
+    assert!(
+        answer["reasoning"]
+            .to_string()
+            .contains("without further reading"),
+        "{answer}"
+    );
+    assert!(
+        answer["answer"].as_str().unwrap().contains("9,447"),
+        "{answer}"
+    );
+    assert!(
+        answer["citations"].to_string().contains("9,447"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn a_figure_the_model_leaves_out_is_added_from_the_statement_rows() {
+    // The model cites the right row but states no figure: the figure the row gives is
+    // added to its answer, cited to the cells.
+    let server = ScriptedServer::start();
+    let (_dir, lib) = indexed_library(&server, APPLE_10K);
+    server.push(Step::Says(
+        "Apple reports its capital expenditure as payments for property, plant and equipment. [1]\nSOURCES:\n[1] S1: \"Payments for acquisition of property, plant and equipment\"\n".into(),
+    ));
+    let answer = ask_model(
+        &lib,
+        &server,
+        "What was Apple's capital expenditure in fiscal 2024?",
+    );
+    assert_eq!(answer["engine"], "llm", "{answer}");
+    let text = answer["answer"].as_str().unwrap();
+    let (model_said, added) = text.split_once("The statements give:").expect(text);
+    assert!(!model_said.contains("9,447"), "{text}");
+    assert!(added.contains("9,447"), "{text}");
+    let cells: Vec<&Value> = answer["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["excerpt"].as_str().unwrap().contains("9,447"))
+        .collect();
+    assert!(!cells.is_empty(), "{answer}");
+    for cell in cells {
+        let marker = format!("[{}]", cell["marker"]);
+        assert!(added.contains(&marker), "{marker} not in {added}");
+    }
+    assert!(
+        answer["reasoning"]
+            .to_string()
+            .contains("the answer did not state"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn an_answer_with_no_verifiable_citation_gives_way_to_the_offline_engines() {
+    // The model reads, then answers in a sentence that cites nothing: the offline engine's
+    // cited answer is shown instead, and says so.
+    let server = ScriptedServer::start();
+    let (_dir, lib) = indexed_library(&server, TESLA);
+    server.push(Step::Says(
+        r#"{"action": "answer", "node_ids": [], "reason": "enough"}"#.into(),
+    ));
+    server.push(Step::Says("Tesla had a strong year for deliveries.".into()));
+    let answer = ask_model(
+        &lib,
+        &server,
+        "How many vehicles did Tesla deliver in 2023?",
+    );
+    assert_eq!(answer["engine"], "extractive", "{answer}");
+    assert_eq!(answer["answered"], true, "{answer}");
+    assert!(
+        answer["reasoning"]
+            .to_string()
+            .contains("the offline engine's cited answer is shown instead"),
+        "{answer}"
+    );
+    assert!(
+        answer["citations"].to_string().contains("1,808,581"),
+        "{answer}"
+    );
+    assert!(answer["tokens_used"].as_u64().unwrap() > 0, "{answer}");
+}

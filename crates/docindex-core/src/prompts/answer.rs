@@ -21,21 +21,32 @@ pub struct Source {
     pub text: String,
 }
 
-pub fn plan(question: &str, candidates: &[Candidate], read: &[Source]) -> LlmRequest {
+///
+/// The first `given` sources were found for the model (statement rows, sentences the search
+/// cited); the rest are sections it chose to read.
+pub fn plan(question: &str, candidates: &[Candidate], read: &[Source], given: usize) -> LlmRequest {
     let mut listing = String::new();
     for c in candidates {
         listing.push_str(&format!("[{}] {} — {}\n", c.node_id, c.path, c.summary));
     }
-    let read_so_far = if read.is_empty() {
-        "(nothing yet)\n".to_string()
-    } else {
-        read.iter()
+    let given = given.min(read.len());
+    let listed = |sources: &[Source]| -> String {
+        sources
+            .iter()
             .map(|s| format!("{}: {}\n{}\n", s.label, s.path, s.text))
             .collect()
     };
+    let found = match given {
+        0 => String::new(),
+        _ => format!("Found for you:\n{}\n", listed(&read[..given])),
+    };
+    let read_so_far = match &read[given..] {
+        [] => "(nothing yet)\n".to_string(),
+        chosen => listed(chosen),
+    };
     let user = format!(
         "Question: {question}\n\nSections you can read (id, path, summary):\n{listing}\n\
-Read so far:\n{read_so_far}\n\
+{found}Read so far:\n{read_so_far}\n\
 {PLAN_NEXT_STEP}. To read sections, give their ids (at most 3). If what you have read \
 answers the question, answer. If the sections cannot answer it, give up and say why.\n\n\
 Reply with JSON: {{\"action\": \"read\" | \"answer\" | \"give_up\", \"node_ids\": [\"0012\"], \"reason\": \"...\"}}"
