@@ -120,6 +120,9 @@ pub struct Library {
     vectors: std::sync::Mutex<Option<LoadedVectors>>,
     /// How summary and text matches count when the library's files vote (seed 002).
     pub vote_weights: docindex_core::search::voting::VoteWeights,
+    /// At most this many plan steps (sections read) before the model answers; the offline
+    /// engine does not iterate.
+    pub plan_steps: usize,
     /// Where chunk vectors live when not in the library's SQLite (a shared Chroma server).
     vector_store: Option<Arc<dyn docindex_core::vectors::VectorStore>>,
     /// The whole library's document ids and dictionary, as of a change stamp: every search
@@ -193,6 +196,7 @@ impl Library {
             side_readers: std::sync::Mutex::new(Vec::new()),
             mapped_reads: false,
             vote_weights: Default::default(),
+            plan_steps: model_answer::MAX_STEPS,
             vector_store: None,
         })
     }
@@ -220,6 +224,7 @@ impl Library {
             side_readers: std::sync::Mutex::new(Vec::new()),
             mapped_reads: false,
             vote_weights: self.vote_weights,
+            plan_steps: self.plan_steps,
             vector_store: self.vector_store.clone(),
         })
     }

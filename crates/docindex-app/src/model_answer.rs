@@ -1,7 +1,7 @@
-//! The LLM engine's answer: the model plans which sections to read (from the offline
-//! ranking's candidates and the cross-references of what it read), reads, then answers
-//! with markers and quotes; only quotes found in their section, and not in text written as
-//! instructions to a model, become citations.
+//! The LLM engine's answer, starting from the offline engine's: the model plans which
+//! sections to read (from the offline ranking's candidates and the cross-references of what
+//! it read), reads, then answers with markers and quotes; only quotes found in their
+//! section, and not in text written as instructions to a model, become citations.
 
 use crate::ask::AskEvent;
 use crate::search::SearchResults;
@@ -18,12 +18,15 @@ use docindex_core::qa::grounding::{
     where_metric_stated, where_stated,
 };
 use docindex_core::qa::instructions::in_a_paragraph_addressed_to_a_model;
+use docindex_core::qa::StatedFigure;
 use docindex_core::qa::{
     locate, renumber_markers, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel,
 };
 use docindex_core::question::Question;
+use docindex_core::search::asks_why;
 use docindex_core::store::DocumentStore;
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 
 /// What stands for a model's answer that quoted the filing's instructions to a model.
 const WITHHELD: &str = "The model's answer is withheld: it quoted text in the filing written as instructions to a model, which is data, not instructions.";
@@ -43,8 +46,8 @@ fn strip_markers(text: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// At most this many plan steps before the model must answer.
-const MAX_STEPS: usize = 3;
+/// At most this many plan steps before the model must answer, unless the library says.
+pub(crate) const MAX_STEPS: usize = 3;
 
 /// At most this many of the offline engine's cited sentences are given to the model.
 const ENGINE_SENTENCES: usize = 6;
@@ -119,20 +122,29 @@ impl Library {
         }
         // Statement rows and cited sentences are dropped last when a prompt must shrink.
         let row_sources = sources.len();
-        // When the statements answer the question firmly (the offline engine's High), the
-        // model answers from their rows at once: more reading costs minutes on a small
-        // local model and adds nothing to a figure the rows state.
-        let statements_answer = engine.confidence.label == ConfidenceLabel::High
-            && !engine.figures.is_empty()
-            && figures.is_some_and(|l| !l.citations.is_empty());
+        // When the statements give every figure asked (firmly, or for a question that asks
+        // no "why"), the model answers from their rows at once: more reading costs minutes
+        // on a small local model and, measured, leads it to figures of other tables.
+        let rows_give_all = figures.is_some_and(|l| {
+            !l.citations.is_empty() && !l.figures.is_empty() && l.missing.is_empty()
+        });
+        let firm = engine.confidence.label == ConfidenceLabel::High && !engine.figures.is_empty();
+        let statements_answer = rows_give_all && (firm || !asks_why(question));
         if statements_answer {
             step(
-                "the statement rows answer it firmly; the model answers from them without further reading".to_string(),
+                "the statement rows give the figures asked; the model answers from them without further reading".to_string(),
                 &mut reasoning,
             );
         }
-        let steps = if statements_answer { 0 } else { MAX_STEPS };
+        let steps = if statements_answer {
+            0
+        } else {
+            self.plan_steps
+        };
         for _ in 0..steps {
+            if self.cancel.load(Ordering::SeqCst) {
+                return Err(AppError::Llm(LlmError::Cancelled));
+            }
             let listing: Vec<Candidate> = candidates
                 .iter()
                 .filter(|(id, ..)| !visited.contains(id))
@@ -283,8 +295,10 @@ impl Library {
         // The answer, streamed; what follows SOURCES: is parsed, not shown.
         let mut full = String::new();
         let mut emitted = 0;
+        // What the statements give is told, read or computed: a small model that reads
+        // further otherwise states a figure of another table.
         let figures_note = figures
-            .filter(|l| !l.computed.is_empty() || !l.missing.is_empty())
+            .filter(|l| !l.figures.is_empty() || !l.computed.is_empty() || !l.missing.is_empty())
             .map(|l| strip_markers(&l.text));
         let reading = Question::read(question)
             .map_err(AppError::Question)?
@@ -334,7 +348,8 @@ impl Library {
                 on_event(AskEvent::Token(&full[emitted..end]));
                 emitted = end;
             }
-            true
+            // A cancelled ask stops the model's stream.
+            !self.cancel.load(Ordering::SeqCst)
         });
         let reply = match streamed {
             Ok(reply) => reply,
@@ -426,8 +441,10 @@ impl Library {
             false => self.ground_numbers(
                 text,
                 first_free,
-                &sources,
-                &source_nodes,
+                Given {
+                    sources: &sources,
+                    nodes: &source_nodes,
+                },
                 &mut docs,
                 &mut citations,
                 &mut reasoning,
@@ -529,8 +546,7 @@ impl Library {
         &self,
         text: String,
         first_free: usize,
-        sources: &[Source],
-        source_nodes: &[(String, String)],
+        given: Given<'_>,
         docs: &mut HashMap<String, Option<docindex_core::model::DocumentIndex>>,
         citations: &mut Vec<Citation>,
         reasoning: &mut Vec<String>,
@@ -548,9 +564,13 @@ impl Library {
             {
                 continue;
             }
-            let held = sources.iter().zip(source_nodes).find_map(|(source, node)| {
-                sentence_holding(&source.text, &number).map(|sentence| (source, node, sentence))
-            });
+            let held = given
+                .sources
+                .iter()
+                .zip(given.nodes)
+                .find_map(|(source, node)| {
+                    sentence_holding(&source.text, &number).map(|sentence| (source, node, sentence))
+                });
             let Some((source, (doc_id, node_id), sentence)) = held else {
                 continue;
             };
@@ -658,6 +678,13 @@ impl Library {
         }
         Ok(docs.get(doc_id).and_then(Option::as_ref))
     }
+}
+
+/// The sources given to the model and the (document, node) each comes from.
+#[derive(Clone, Copy)]
+struct Given<'a> {
+    sources: &'a [Source],
+    nodes: &'a [(String, String)],
 }
 
 /// The citation `marker` of `span` in `node` of `doc`, its excerpt the text there.
@@ -826,9 +853,9 @@ fn ground_figures(
     text
 }
 
-/// `text` with the lead's figures sentence added when it does not state every figure the
-/// lead gives (a metric's figure counts as stated when its worked-out value is), the cells
-/// cited under the lead's markers raised by `shift`. Returns the text and what was added.
+/// `text` with the lead's sentences that state the figures it leaves out (a metric's figure
+/// counts as stated when its worked-out value is), their cells cited under the lead's
+/// markers raised by `shift`. Returns the text and what was added.
 fn with_unstated_figures(
     text: String,
     lead: &FiguresLead,
@@ -836,37 +863,68 @@ fn with_unstated_figures(
     citations: &mut Vec<Citation>,
     reasoning: &mut Vec<String>,
 ) -> (String, String) {
-    let unstated: Vec<&str> =
-        lead.figures
-            .iter()
-            .filter(|f| {
-                where_stated(&text, f).is_none()
-                    && !lead.metrics.iter().any(|m| {
-                        m.metric_id == f.concept && where_metric_stated(&text, m).is_some()
-                    })
-            })
-            .map(|f| f.label.as_str())
-            .collect();
+    let states = |piece: &str, figure: &StatedFigure| {
+        where_stated(piece, figure).is_some()
+            || lead
+                .metrics
+                .iter()
+                .any(|m| m.metric_id == figure.concept && where_metric_stated(piece, m).is_some())
+    };
+    let unstated: Vec<&StatedFigure> = lead.figures.iter().filter(|f| !states(&text, f)).collect();
     if unstated.is_empty() || lead.citations.is_empty() {
         return (text, String::new());
     }
+    // The lead's first sentence that states each figure left out ("Capital expenditure for
+    // fiscal 2024: $9,447 million [1][2]."), not its working and prior years.
+    let sentences = lead_sentences(&lead.text);
+    let mut chosen: Vec<&str> = Vec::new();
+    for figure in &unstated {
+        if let Some(sentence) = sentences.iter().find(|s| states(s, figure)) {
+            if !chosen.contains(sentence) {
+                chosen.push(sentence);
+            }
+        }
+    }
+    if chosen.is_empty() {
+        return (text, String::new());
+    }
+    let added_text = renumber_markers(&chosen.join(" "), shift);
     for cell in &lead.citations {
-        if !citations.iter().any(|c| c.marker == cell.marker + shift) {
+        let marker = cell.marker + shift;
+        if added_text.contains(&format!("[{marker}]"))
+            && !citations.iter().any(|c| c.marker == marker)
+        {
             citations.push(Citation {
-                marker: cell.marker + shift,
+                marker,
                 ..cell.clone()
             });
         }
     }
+    let labels: Vec<&str> = unstated.iter().map(|f| f.label.as_str()).collect();
     reasoning.push(format!(
-        "the answer did not state {} as the statement rows give it; their figures are added with the cells",
-        unstated.join(", ")
+        "the answer did not state {} as the statement rows give it; added with the cells",
+        labels.join(", ")
     ));
-    let added = format!(
-        "\n\nThe statements give: {}",
-        renumber_markers(&lead.text, shift)
-    );
+    let added = format!("\n\nThe statements give: {added_text}");
     (format!("{text}{added}"), added)
+}
+
+/// The sentences of a lead's text: each ends at ". " before a capital letter.
+fn lead_sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (at, _) in text.match_indices(". ") {
+        let next = text[at + 2..].chars().next();
+        if next.is_some_and(char::is_uppercase) {
+            out.push(text[start..=at].trim());
+            start = at + 2;
+        }
+    }
+    let rest = text[start..].trim();
+    if !rest.is_empty() {
+        out.push(rest);
+    }
+    out
 }
 
 /// The model's answer, or the offline engine's when the model's cites nothing that could be
@@ -918,4 +976,23 @@ fn holds_an_amount(excerpt: &str) -> bool {
     bytes
         .windows(5)
         .any(|w| w[0].is_ascii_digit() && w[1] == b',' && w[2..].iter().all(u8::is_ascii_digit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lead_sentences;
+
+    #[test]
+    fn a_leads_sentences_end_before_a_capital_not_inside_a_figure() {
+        let lead = "Net income attributable to Intel for fiscal 2023: $1,689 million [1][2]. \
+Net income attributable to Intel: $1,689 (Dec 30, 2023), against $8,014 (Dec 31, 2022) [1][2]. \
+Gross margin 55.4% = ( Net revenue 79,024 [3] − Cost of sales 35,209 [4] ) ÷ Net revenue 79,024 [3].";
+        let sentences = lead_sentences(lead);
+        assert_eq!(sentences.len(), 3, "{sentences:?}");
+        assert_eq!(
+            sentences[0],
+            "Net income attributable to Intel for fiscal 2023: $1,689 million [1][2]."
+        );
+        assert!(sentences[2].starts_with("Gross margin 55.4% = ("));
+    }
 }

@@ -103,8 +103,8 @@ pub fn answer(
         .collect();
     let figures = match figures {
         Some(f) => format!(
-            "Figures computed from the statement rows in the sources (use these values; \
-cite the rows they come from, not this note): {f}\n\n"
+            "Figures the statement rows in the sources give, read and computed for the period \
+asked (use these values; cite the rows they come from, not this note): {f}\n\n"
         ),
         None => String::new(),
     };
