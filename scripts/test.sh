@@ -28,6 +28,9 @@ command -v cargo-nextest >/dev/null 2>&1 || [ -x "$HOME/.cargo/bin/cargo-nextest
 { cargo test --workspace --no-run -q &&
   "$CARGO_TARGET_DIR/debug/docindex" --library "$(mktemp -d)" embed; } || true
 NEXTEST_HIDE_PROGRESS_BAR=1 cargo nextest run --workspace --no-fail-fast 2>&1 | tee -a "$log" || status=1
+# The Python package: a wheel of the test build's engine, installed in a fresh virtual
+# environment, then its tests (pytest) and its type stubs (mypy --strict on an example).
+DOCINDEX_WHEEL_PROFILE=debug bash scripts/python-wheel.sh --test 2>&1 | tee -a "$log" || status=1
 # Every question set of tests/eval against its floor, and the question families made from
 # the fixture 10-Ks' tagged facts in three wordings (tests/eval/README.md).
 bash scripts/eval-floors.sh 2>&1 | tee -a "$log" || status=1
@@ -49,6 +52,7 @@ bash scripts/fuzz.sh 2>&1 | tee -a "$log" || status=1
 count() { { grep -Eo "$1" "$log" || true; } | awk -v f="$2" '{s+=$f} END {print s+0}'; }
 passed=$(($(count "tests run: [0-9]+ passed" 3) + $(count "test result: ok\. [0-9]+ passed" 4)))
 ui_passed=$(count "Tests +[0-9]+ passed" 2)
+py_passed=$(count "^[0-9]+ passed in" 1)
 failed=$(count "[0-9]+ failed" 1)
-echo "$passed Rust tests and $ui_passed UI tests passed, $failed failed (screenshots in e2e-artifacts/)"
+echo "$passed Rust tests, $py_passed Python tests and $ui_passed UI tests passed, $failed failed (screenshots in e2e-artifacts/)"
 exit $status
