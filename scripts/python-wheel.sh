@@ -43,7 +43,9 @@ wheel=$(ls "$target"/wheels/documentindex-*.whl)
 echo "wheel: $wheel ($(du -h "$wheel" | cut -f1))"
 
 if [ "${1:-}" = --test ]; then
-  venv=$(mktemp -d)/venv
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
+  venv=$scratch/venv
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet "$wheel" "pytest==8.4.2" "pytest-asyncio==1.2.0" \
     "mypy==1.18.2" "pandas==2.3.3"
@@ -58,5 +60,4 @@ if [ "${1:-}" = --test ]; then
     "$venv/bin/python" -m pytest -q -p no:cacheprovider .)
   # The stubs checked against a script that uses the API as the README shows it.
   "$venv/bin/python" -m mypy --strict --no-incremental "$root/python/examples/use_cases.py"
-  rm -rf "$(dirname "$venv")"
 fi

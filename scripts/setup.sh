@@ -5,6 +5,9 @@ need_apt=()
 command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+# The Python package's wheel and tests: venv (ensurepip) and the headers pyo3 builds with.
+python3 -c 'import ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
+python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null || need_apt+=(python3-dev)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 # The desktop app (Tauri 2 on WebKitGTK) and its end-to-end tests in a real window.
 pkg-config --exists webkit2gtk-4.1 2>/dev/null || need_apt+=(libwebkit2gtk-4.1-dev)

@@ -52,7 +52,7 @@ bash scripts/fuzz.sh 2>&1 | tee -a "$log" || status=1
 count() { { grep -Eo "$1" "$log" || true; } | awk -v f="$2" '{s+=$f} END {print s+0}'; }
 passed=$(($(count "tests run: [0-9]+ passed" 3) + $(count "test result: ok\. [0-9]+ passed" 4)))
 ui_passed=$(count "Tests +[0-9]+ passed" 2)
-py_passed=$(count "^[0-9]+ passed in" 1)
+py_passed=$(count "^[0-9]+ passed" 1)
 failed=$(count "[0-9]+ failed" 1)
 echo "$passed Rust tests, $py_passed Python tests and $ui_passed UI tests passed, $failed failed (screenshots in e2e-artifacts/)"
 exit $status

@@ -6,6 +6,7 @@ design's, each with a ``*_sync`` twin."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import tempfile
@@ -80,8 +81,10 @@ class DocumentIndexer:
     def _index_content(
         self, content: Union[str, bytes], doc_name: Optional[str], emit: Any = None
     ) -> DocumentIndex:
-        name = _file_name(doc_name or "document")
         data = content.encode("utf-8") if isinstance(content, str) else content
+        # A document is stored under its name (the same name replaces it): text given
+        # without one is named by its content, so two texts never replace each other.
+        name = _file_name(doc_name or f"document-{hashlib.sha256(data).hexdigest()[:12]}")
         with tempfile.TemporaryDirectory(prefix="documentindex-src-") as folder:
             path = Path(folder) / name
             path.write_bytes(data)
@@ -92,7 +95,12 @@ class DocumentIndexer:
         report = reports[0]
         if not report.ok:
             error = report.error or f"{path}: not indexed"
-            raise _engine.InputError(error) if report.fault == "user" else _engine.DocumentIndexError(error)
+            kind = {
+                "user": _engine.InputError,
+                "runtime": _engine.ResourceError,
+                "bug": _engine.InternalError,
+            }.get(report.fault or "", _engine.DocumentIndexError)
+            raise kind(error)
         return self.library.document(report.doc_id or report.doc_name or path.name)
 
 

@@ -148,7 +148,7 @@ class Library:
         return bool(self._engine.remove(doc))
 
     def cancel(self) -> None:
-        """Stop the work in progress at its next step (from any thread)."""
+        """Stop the call in progress at its next step (from any thread)."""
         self._engine.cancel()
 
     # Engine work: synchronous ----------------------------------------------------------
@@ -218,7 +218,7 @@ class Library:
                 topic, doc, company, fiscal_year, relevance_threshold, use_model, callback
             )
         )
-        return ProvenanceResult._from_engine(data, document)
+        return ProvenanceResult._from_engine(data, document, relevance_threshold or 0.0)
 
     # Engine work: async ----------------------------------------------------------------
 
@@ -255,24 +255,43 @@ class Library:
         ``("done", ProvenanceResult)``."""
         return self._stream(lambda emit: self.provenance_sync(topic, on_event=emit, **scope))
 
+    def _ticketed(self, work: Callable[[], T]) -> Tuple[int, Callable[[], T]]:
+        """``work`` as one call with a ticket of its own, for the worker thread."""
+        ticket = self._engine.ticket()
+
+        def job() -> T:
+            self._engine.set_ticket(ticket)
+            try:
+                return work()
+            finally:
+                self._engine.set_ticket(None)
+
+        return ticket, job
+
     async def _run(self, work: Callable[[], T]) -> T:
-        """``work`` on a worker thread; when the awaiting task is cancelled, the engine is
-        told to stop and the cancellation goes on once it has."""
+        """``work`` on a worker thread; when the awaiting task is cancelled, that call (and
+        no other) is told to stop, and the cancellation goes on once it has."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(None, work)
+        ticket, job = self._ticketed(work)
+        future = loop.run_in_executor(None, job)
         try:
             return await asyncio.shield(future)
         except asyncio.CancelledError:
-            self._engine.cancel()
+            # A call still queued will not start; a running one stops at its next step.
+            self._engine.cancel(ticket)
             try:
                 await future
-            except Exception:  # the engine's Cancelled: the task's cancellation stands
+            except Exception:  # its Cancelled: the task's cancellation stands
                 pass
             raise
 
-    async def _stream(self, work: Callable[[Callable[[str, Any], None]], Any]) -> AsyncIterator[Event]:
+    async def _stream(
+        self, work: Callable[[Callable[[str, Any], None]], Any]
+    ) -> AsyncIterator[Event]:
         """Events of ``work`` (which calls ``emit`` from the worker thread) as an async
-        iterator; its result last, as ``("done", result)``; its error raised."""
+        iterator; its result last, as ``("done", result)``; its error raised. Leaving early
+        stops the work (at once inside ``contextlib.aclosing``, else when the iterator is
+        finalised)."""
         loop = asyncio.get_running_loop()
         queue: "asyncio.Queue[Tuple[str, Any]]" = asyncio.Queue()
         finished = threading.Event()
@@ -287,7 +306,8 @@ class Library:
             finally:
                 finished.set()
 
-        future = loop.run_in_executor(None, run)
+        ticket, job = self._ticketed(run)
+        future = loop.run_in_executor(None, job)
         future.add_done_callback(lambda _: queue.put_nowait(("__end__", None)))
         try:
             while True:
@@ -298,8 +318,8 @@ class Library:
             yield "done", future.result()
         finally:
             if not future.done():
-                # The consumer stopped early or was cancelled: stop the engine too.
-                self._engine.cancel()
+                # The consumer stopped early or was cancelled: stop this call too.
+                self._engine.cancel(ticket)
                 try:
                     await future
                 except Exception:

@@ -56,7 +56,8 @@ class TreeNode:
 
     @property
     def end_index(self) -> int:
-        """The last chunk of the node's text."""
+        """One past the last chunk of the node's text: ``get_chunk_text(n.start_index,
+        n.end_index)`` is the node's chunks."""
         return self.text_span.end_chunk
 
     def to_dict(self, include_children: bool = True) -> Dict[str, Any]:
@@ -273,6 +274,15 @@ class DocumentIndex:
             "total_chars": len(self.original_text),
             "metadata": self.metadata,
             "structure": [node.to_dict() for node in self.structure],
+            "cross_references": [
+                {
+                    "source_node_id": r.source_node_id,
+                    "target": r.target_description,
+                    "resolved_to": r.target_node_id,
+                    "reference_text": r.reference_text,
+                }
+                for r in self.cross_references
+            ],
         }
         if include_text:
             out["original_text"] = self.original_text
@@ -297,7 +307,17 @@ class DocumentIndex:
                 "with to_dict(include_text=True)"
             )
         offsets = [tuple(o) for o in data.get("chunk_char_offsets", [])]
-        return cls(
+        refs = [
+            CrossReference(
+                source_node_id=r["source_node_id"],
+                target_description=r["target"],
+                target_node_id=r.get("resolved_to"),
+                reference_text=r.get("reference_text", ""),
+                resolved=r.get("resolved_to") is not None,
+            )
+            for r in data.get("cross_references", [])
+        ]
+        index = cls(
             doc_id=data["doc_id"],
             doc_name=data["doc_name"],
             doc_type=data.get("doc_type", "generic"),
@@ -305,9 +325,15 @@ class DocumentIndex:
             structure=[TreeNode.from_dict(n) for n in data["structure"]],
             chunk_char_offsets=offsets,  # type: ignore[arg-type]
             metadata=data.get("metadata", {}),
+            cross_references=refs,
             description=data.get("description"),
             library=library,
         )
+        if refs:
+            # The document's references carry their text: each node gets its own.
+            for node in index.get_all_nodes():
+                node.cross_references = [r for r in refs if r.source_node_id == node.node_id]
+        return index
 
     def __repr__(self) -> str:
         return (
@@ -336,13 +362,13 @@ class DocumentIndex:
 
 
 def _chunk_range(offsets: List[Tuple[int, int]], start: int, end: int) -> Tuple[int, int]:
-    """The first and last chunk overlapping ``start..end`` (the nearest chunk for a node
-    with no text of its own)."""
+    """The chunks overlapping ``start..end``, as first and one past the last (an empty range
+    at the next chunk for a node with no text)."""
     inside = [i for i, (s, e) in enumerate(offsets) if s < end and start < e]
     if inside:
-        return inside[0], inside[-1]
+        return inside[0], inside[-1] + 1
     after = [i for i, (s, _) in enumerate(offsets) if s >= start]
-    at = after[0] if after else max(len(offsets) - 1, 0)
+    at = after[0] if after else len(offsets)
     return at, at
 
 
@@ -548,9 +574,14 @@ class ProvenanceResult:
         cls, data: Dict[str, Any], doc: Optional[DocumentIndex], threshold: float = 0.0
     ) -> "ProvenanceResult":
         coverage = data.get("coverage", {})
-        evidence = [
-            _evidence_of(e, doc) for e in data.get("evidence", []) if e["relevance"] >= threshold
-        ]
+        # The threshold is the excerpts' (a model's judgement has its own bar): sections keep
+        # the excerpts at or above it, and a section left with none goes.
+        evidence = []
+        for row in data.get("evidence", []):
+            item = _evidence_of(row, doc)
+            item.excerpts = [x for x in item.excerpts if x.relevance >= threshold]
+            if item.excerpts:
+                evidence.append(item)
         total = int(coverage.get("sections_total", 0))
         scanned = int(coverage.get("sections_scanned", 0))
         return cls(

@@ -2,7 +2,10 @@
 notebook views."""
 
 import asyncio
+import contextlib
+import http.server
 import json
+import threading
 import os
 import subprocess
 import traceback
@@ -88,35 +91,57 @@ def test_indexing_streams_its_progress(scratch):
 
 def test_a_cancelled_task_stops_indexing_and_stores_nothing(scratch):
     scratch.index_sync(APPLE, embed=False)
+    before = scratch._engine.cancelled_calls
 
     async def main():
         task = asyncio.ensure_future(scratch.index(NIKE_PDF))
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(0.2)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
 
     asyncio.run(main())
-    names = [d.doc_name for d in scratch.list()]
-    assert names == [APPLE.name]
-    # The library works on after a cancellation.
+    assert scratch._engine.cancelled_calls == before + 1
+    assert [d.doc_name for d in scratch.list()] == [APPLE.name]
+    # The library works on after a cancellation, and the next call is not cancelled.
     assert scratch.search_sync("iPhone", limit=3)
 
 
-def test_a_cancelled_stream_stops_the_scan(apple):
-    library = apple.library
+def test_leaving_a_stream_early_stops_its_call_and_no_other(scratch):
+    scratch.index_sync(APPLE, embed=False)
+    before = scratch._engine.cancelled_calls
 
     async def main():
-        seen = 0
-        async for kind, _ in library.provenance_stream("risk", doc=apple.doc_id):
-            seen += 1
-            if seen == 2:
-                break
-        return seen
+        # Another task's call runs beside the stream's: only the stream's is cancelled.
+        other = asyncio.ensure_future(scratch.ask("What was Apple's net income in fiscal 2024?"))
+        async with contextlib.aclosing(scratch.index_stream(NIKE_PDF)) as events:
+            async for kind, _ in events:
+                if kind == "started":
+                    break
+        return await other
 
-    assert asyncio.run(main()) == 2
-    # The next call starts afresh.
-    assert ProvenanceExtractor(apple).extract_all_sync("iPhone").evidence
+    answer = asyncio.run(main())
+    assert "93,736" in answer.answer
+    assert scratch._engine.cancelled_calls == before + 1
+    assert [d.doc_name for d in scratch.list()] == [APPLE.name]
+
+
+def test_an_exception_in_a_callback_is_raised_and_a_call_back_is_refused(apple):
+    library = apple.library
+
+    def fails(kind, payload):
+        raise ValueError("the consumer broke")
+
+    with pytest.raises(ValueError, match="the consumer broke"):
+        library.ask_sync("What was Apple's net income in fiscal 2024?", doc=apple.doc_id, on_event=fails)
+
+    def calls_back(kind, payload):
+        library.list()
+
+    with pytest.raises(InputError, match="on_event"):
+        library.ask_sync("What was Apple's net income in fiscal 2024?", doc=apple.doc_id, on_event=calls_back)
+    # The library is free again.
+    assert library.list()
 
 
 def test_bad_input_raises_input_error_naming_the_file_and_loses_nothing(scratch, tmp_path):
@@ -141,10 +166,38 @@ def test_a_bad_model_string_is_an_input_error_and_keys_never_show(tmp_path, monk
     with pytest.raises(InputError) as caught:
         Library(tmp_path / "lib", model="gpt-4o")
     assert "openai/gpt-4o" in str(caught.value)
+
+    # A provider that refuses the key and quotes it back, as some do.
+    class Refuses(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("content-length", 0)))
+            body = json.dumps({"error": {"message": f"Incorrect API key provided: {secret}"}})
+            self.send_response(401)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+        do_GET = do_POST
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Refuses)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{server.server_port}/v1")
+    Library(tmp_path / "lib2").index_sync(APPLE, embed=False)
     library = Library(tmp_path / "lib2", model="openai/gpt-4o-mini")
-    shown = repr(library) + repr(DocumentIndexer(library=library)) + "".join(
-        traceback.format_exception(caught.value)
+    with pytest.raises(documentindex.ProviderError) as refused:
+        library.ask_sync("What does Apple say about its supply chain?")
+    server.shutdown()
+    shown = (
+        repr(library)
+        + repr(DocumentIndexer(library=library))
+        + str(refused.value)
+        + "".join(traceback.format_exception(refused.value))
+        + "".join(traceback.format_exception(caught.value))
     )
+    assert "401" in str(refused.value) or "key" in str(refused.value).lower()
     assert secret not in shown
 
 
@@ -178,9 +231,22 @@ def test_a_library_answers_across_filings_with_company_scope(scratch):
     assert {m.doc_name for m in scoped} == {APPLE.name}
 
 
+def test_texts_given_without_a_name_do_not_replace_each_other(tmp_path):
+    indexer = DocumentIndexer(library=tmp_path / "lib")
+    first = indexer.index_sync("# Note 1\n\nRevenue was $5 million.\n\n# Note 2\n\nCosts rose.\n")
+    second = indexer.index_sync("# Part A\n\nHeadcount was 120.\n\n# Part B\n\nNo change.\n")
+    assert first.doc_name != second.doc_name
+    assert len(indexer.library.list()) == 2
+    assert first.get_node_text(first.get_leaf_nodes()[0].node_id).startswith("# Note 1")
+
+
 def test_to_dict_and_from_dict_restore_the_tree(apple):
     data = apple.to_dict(include_text=True)
     again = DocumentIndex.from_dict(json.loads(json.dumps(data)), library=apple.library)
+    assert apple.cross_references
+    assert [(r.source_node_id, r.reference_text, r.target_node_id) for r in again.cross_references] == [
+        (r.source_node_id, r.reference_text, r.target_node_id) for r in apple.cross_references
+    ]
     assert [n.to_dict(False) for n in again.get_all_nodes()] == [
         n.to_dict(False) for n in apple.get_all_nodes()
     ]
@@ -199,6 +265,9 @@ def test_to_dict_and_from_dict_restore_the_tree(apple):
 
 def test_evidence_as_a_dataframe_and_notebook_views(apple):
     result = ProvenanceExtractor(apple).extract_all_sync("supply chain", relevance_threshold=0.5)
+    every = ProvenanceExtractor(apple).extract_all_sync("supply chain")
+    assert all(x.relevance >= 0.5 for _, x in result.excerpts())
+    assert sum(1 for _ in every.excerpts()) > sum(1 for _ in result.excerpts())
     frame = result.to_dataframe()
     assert len(frame) == sum(len(e.excerpts) for e in result.evidence) > 0
     assert {"node_id", "excerpt", "start_char", "end_char", "relevance"} <= set(frame.columns)

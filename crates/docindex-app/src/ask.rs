@@ -115,7 +115,8 @@ impl Library {
         request: &SearchRequest,
         on_event: &dyn Fn(AskEvent),
     ) -> Result<Answer> {
-        let key = format!("{question}\u{1f}{request:?}");
+        // The plan-step bound shapes a model's answer: answers under another bound are not reused.
+        let key = format!("{question}\u{1f}{request:?}\u{1f}{}", self.plan_steps);
         // The question is read once: search, the figures and the composers all take its
         // content, without the role, resources and manner of answering around it.
         // (Search reads the same question itself.)

@@ -559,6 +559,8 @@ impl Library {
             .unwrap_or(1)
             .max(first_free);
         for (end, number) in stated_numbers(&text) {
+            // The marker goes after the figure's unit ("$16.9 billion [5]"), not inside it.
+            let end = after_unit(&text, end);
             if text[end..].trim_start().starts_with('[')
                 || citations.iter().any(|c| c.excerpt.contains(&number))
             {
@@ -678,6 +680,25 @@ impl Library {
         }
         Ok(docs.get(doc_id).and_then(Option::as_ref))
     }
+}
+
+/// The offset just after the unit that follows a figure ending at `end` ("%", " million",
+/// " billion", " thousand", " percent"), or `end` when none does.
+fn after_unit(text: &str, end: usize) -> usize {
+    let rest = &text[end..];
+    for unit in ["%", " million", " billion", " thousand", " percent"] {
+        let fits = rest
+            .get(..unit.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(unit));
+        let whole_word = rest[unit.len().min(rest.len())..]
+            .chars()
+            .next()
+            .is_none_or(|c| !c.is_alphanumeric());
+        if fits && whole_word {
+            return end + unit.len();
+        }
+    }
+    end
 }
 
 /// The sources given to the model and the (document, node) each comes from.
@@ -980,7 +1001,23 @@ fn holds_an_amount(excerpt: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::lead_sentences;
+    use super::{after_unit, lead_sentences};
+
+    #[test]
+    fn a_marker_goes_after_the_figures_unit() {
+        let text = "Gross margin fell by $16.9 billion, or 39%, and 1,234 units.";
+        let at = |n: &str| text.find(n).map(|i| i + n.len()).unwrap();
+        assert_eq!(
+            &text[..after_unit(text, at("16.9"))],
+            "Gross margin fell by $16.9 billion"
+        );
+        assert_eq!(
+            &text[..after_unit(text, at("39"))],
+            "Gross margin fell by $16.9 billion, or 39%"
+        );
+        assert_eq!(after_unit(text, at("1,234")), at("1,234"));
+        assert_eq!(after_unit("12 millionaires", 2), 2);
+    }
 
     #[test]
     fn a_leads_sentences_end_before_a_capital_not_inside_a_figure() {

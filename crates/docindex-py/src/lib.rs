@@ -9,14 +9,18 @@ use docindex_app::ask::AskEvent;
 use docindex_app::provenance::ProvenanceEvent;
 use docindex_app::search::SearchRequest;
 use docindex_app::{AppError, IndexEvent, Library, ModelConfig};
+use docindex_core::llm::LlmError;
 use docindex_core::provenance::ScanOptions;
 use docindex_core::{Fault, IndexSettings};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
+use std::cell::Cell;
+use std::collections::HashSet;
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 create_exception!(
     _engine,
@@ -56,15 +60,28 @@ create_exception!(
 );
 
 /// The engine's error as the package's exception: the class says whose fault it is, the
-/// message names the file and the reason (keys are never part of it).
+/// message names the file and the reason, with the values of key variables taken out.
 fn raised(error: AppError) -> PyErr {
-    let message = error.to_string();
+    let message = redacted(error.to_string());
     match (&error, error.fault()) {
-        (AppError::Llm(_), Fault::Runtime) => ProviderError::new_err(message),
+        // A model string the library cannot use, or a missing key: the user's setting.
+        (AppError::Llm(LlmError::Config(_)), _) => InputError::new_err(message),
+        (AppError::Llm(_), Fault::User | Fault::Runtime) => ProviderError::new_err(message),
         (_, Fault::User) => InputError::new_err(message),
         (_, Fault::Runtime) => ResourceError::new_err(message),
         (_, Fault::Bug) => InternalError::new_err(message),
     }
+}
+
+/// `message` without the value of any key, token or secret in the environment (a
+/// provider's refusal may quote what it was sent).
+fn redacted(message: String) -> String {
+    let secret_names = ["KEY", "TOKEN", "SECRET", "PASSWORD"];
+    std::env::vars()
+        .filter(|(name, value)| {
+            value.len() >= 8 && secret_names.iter().any(|s| name.to_uppercase().contains(s))
+        })
+        .fold(message, |m, (_, value)| m.replace(&value, "[redacted]"))
 }
 
 /// JSON of a value the engine returned; failing to write it is our bug.
@@ -72,11 +89,41 @@ fn json<T: serde::Serialize>(value: &T) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| InternalError::new_err(e.to_string()))
 }
 
+/// A path as JSON text (a name that is not UTF-8 is shown with replacement characters).
+fn shown(path: &std::path::Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+thread_local! {
+    /// The ticket of the call this thread makes (set from Python by `set_ticket`), so that
+    /// cancelling one task stops its own call and no other.
+    static TICKET: Cell<Option<u64>> = const { Cell::new(None) };
+    /// Set while this thread runs an `on_event` callable: a call back into the library
+    /// from there would wait for itself.
+    static IN_CALLBACK: Cell<bool> = const { Cell::new(false) };
+}
+
+/// What one call shares with its listener: the cancel flag, and the first exception a
+/// callable raised (raised again when the call ends).
+struct Call<'a> {
+    cancel: &'a AtomicBool,
+    failure: Mutex<Option<PyErr>>,
+}
+
+impl<'a> Call<'a> {
+    fn listener(&'a self, callable: Option<&'a Py<PyAny>>) -> Listener<'a> {
+        Listener {
+            callable,
+            call: self,
+        }
+    }
+}
+
 /// Hands an event to the Python callable, with the GIL taken for the call. A callable that
-/// raises (a consumer gone, Ctrl-C) cancels the work.
+/// raises cancels the work, and its exception is what the call raises.
 struct Listener<'a> {
     callable: Option<&'a Py<PyAny>>,
-    cancel: &'a AtomicBool,
+    call: &'a Call<'a>,
 }
 
 impl Listener<'_> {
@@ -84,11 +131,30 @@ impl Listener<'_> {
         let Some(callable) = self.callable else {
             return;
         };
-        let failed = Python::attach(|py| callable.call1(py, (kind, payload)).is_err());
-        if failed {
-            self.cancel.store(true, Ordering::SeqCst);
+        IN_CALLBACK.set(true);
+        let result = Python::attach(|py| callable.call1(py, (kind, payload)).map(|_| ()));
+        IN_CALLBACK.set(false);
+        if let Err(error) = result {
+            let mut failure = lock(&self.call.failure);
+            if failure.is_none() {
+                *failure = Some(error);
+            }
+            self.call.cancel.store(true, Ordering::SeqCst);
         }
     }
+}
+
+/// A lock, taken even when a panicking call poisoned it (the panic was reported).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Which call holds the library, and the calls cancelled before or while they ran.
+#[derive(Default)]
+struct Calls {
+    next: u64,
+    running: Option<u64>,
+    cancelled: HashSet<u64>,
 }
 
 /// A library folder opened for Python: every call runs the engine with the GIL released.
@@ -96,32 +162,74 @@ impl Listener<'_> {
 struct Engine {
     library: Mutex<Library>,
     cancel: Arc<AtomicBool>,
+    calls: Mutex<Calls>,
+    cancelled_calls: AtomicU64,
     dir: PathBuf,
     model: Option<String>,
 }
 
 impl Engine {
-    /// Runs `work` on the library with the GIL released; the cancel flag is cleared first
-    /// and, when set by the end, the result is `Cancelled`.
+    /// Runs `work` on the library with the GIL released, as the call of this thread's
+    /// ticket: a call cancelled before it starts does not start; one cancelled while it
+    /// runs ends as `Cancelled`; an exception its listener's callable raised is raised.
     fn run<T: Send>(
         &self,
         py: Python<'_>,
-        work: impl FnOnce(&mut Library, &AtomicBool) -> Result<T, AppError> + Send,
+        work: impl FnOnce(&mut Library, &Call<'_>) -> Result<T, AppError> + Send,
     ) -> PyResult<T> {
-        let cancel = self.cancel.clone();
-        let result = py.detach(|| {
-            let mut library = self
-                .library
-                .lock()
-                .map_err(|_| InternalError::new_err("the library's lock was poisoned"))?;
-            cancel.store(false, Ordering::SeqCst);
-            let out = work(&mut library, &cancel).map_err(raised);
-            match cancel.load(Ordering::SeqCst) {
-                true => Err(Cancelled::new_err("cancelled")),
-                false => out,
+        if IN_CALLBACK.get() {
+            return Err(InputError::new_err(
+                "the library cannot be called from its own on_event callable (it is busy with \
+                 the call that sent the event): keep what you need and call after",
+            ));
+        }
+        let ticket = TICKET.get();
+        py.detach(|| {
+            let mut library = lock(&self.library);
+            {
+                let mut calls = lock(&self.calls);
+                if ticket.is_some_and(|t| calls.cancelled.remove(&t)) {
+                    self.cancelled_calls.fetch_add(1, Ordering::SeqCst);
+                    return Err(Cancelled::new_err("cancelled before it started"));
+                }
+                calls.running = ticket;
+                self.cancel.store(false, Ordering::SeqCst);
             }
-        });
-        result
+            let call = Call {
+                cancel: &self.cancel,
+                failure: Mutex::new(None),
+            };
+            let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| work(&mut library, &call)));
+            let cancelled = self.cancel.load(Ordering::SeqCst);
+            {
+                let mut calls = lock(&self.calls);
+                calls.running = None;
+                if let Some(t) = ticket {
+                    calls.cancelled.remove(&t);
+                }
+            }
+            if let Some(error) = lock(&call.failure).take() {
+                return Err(error);
+            }
+            if cancelled {
+                self.cancelled_calls.fetch_add(1, Ordering::SeqCst);
+                return Err(Cancelled::new_err("cancelled"));
+            }
+            match outcome {
+                Ok(result) => result.map_err(raised),
+                Err(payload) => {
+                    let what = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    Err(InternalError::new_err(format!(
+                        "the engine stopped on an internal error ({what}); this is a bug in \
+                         DocumentIndex: please report it"
+                    )))
+                }
+            }
+        })
     }
 }
 
@@ -157,6 +265,8 @@ impl Engine {
         let library = library.map_err(raised)?;
         Ok(Engine {
             cancel: library.cancel_flag(),
+            calls: Mutex::new(Calls::default()),
+            cancelled_calls: AtomicU64::new(0),
             library: Mutex::new(library),
             dir: path,
             model,
@@ -186,15 +296,12 @@ impl Engine {
         on_event: Option<Py<PyAny>>,
         embed: bool,
     ) -> PyResult<String> {
-        let reports = self.run(py, |library, cancel| {
-            let listener = Listener {
-                callable: on_event.as_ref(),
-                cancel,
-            };
+        let reports = self.run(py, |library, call| {
+            let listener = call.listener(on_event.as_ref());
             let on_index = |event: IndexEvent| {
                 let (kind, payload) = match event {
                     IndexEvent::Started { path } => {
-                        ("started", serde_json::json!({ "path": path }))
+                        ("started", serde_json::json!({ "path": shown(path) }))
                     }
                     IndexEvent::Progress {
                         path,
@@ -203,15 +310,15 @@ impl Engine {
                         total,
                     } => (
                         "progress",
-                        serde_json::json!({ "path": path, "stage": stage, "done": done, "total": total }),
+                        serde_json::json!({ "path": shown(path), "stage": stage, "done": done, "total": total }),
                     ),
                     IndexEvent::Message { path, stage, text } => (
                         "message",
-                        serde_json::json!({ "path": path, "stage": stage, "text": text }),
+                        serde_json::json!({ "path": shown(path), "stage": stage, "text": text }),
                     ),
                     IndexEvent::Finished { report } => (
                         "finished",
-                        serde_json::json!({ "path": report.path, "ok": report.result.is_ok() }),
+                        serde_json::json!({ "path": shown(&report.path), "ok": report.result.is_ok() }),
                     ),
                 };
                 listener.send(kind, payload.to_string());
@@ -220,9 +327,9 @@ impl Engine {
             let rows: Vec<serde_json::Value> = reports
                 .iter()
                 .map(|r| match &r.result {
-                    Ok(outcome) => serde_json::json!({"path": r.path, "ok": true, "outcome": outcome}),
+                    Ok(outcome) => serde_json::json!({"path": shown(&r.path), "ok": true, "outcome": outcome}),
                     Err(e) => serde_json::json!({
-                        "path": r.path, "ok": false, "error": e.to_string(),
+                        "path": shown(&r.path), "ok": false, "error": redacted(e.to_string()),
                         "fault": format!("{:?}", e.fault()).to_lowercase(),
                     }),
                 })
@@ -299,15 +406,12 @@ impl Engine {
         on_event: Option<Py<PyAny>>,
     ) -> PyResult<String> {
         let scope = request("", doc, company, fiscal_year);
-        let answer = self.run(py, |library, cancel| {
+        let answer = self.run(py, |library, call| {
             let usual = library.plan_steps;
             if let Some(steps) = max_iterations {
                 library.plan_steps = steps;
             }
-            let listener = Listener {
-                callable: on_event.as_ref(),
-                cancel,
-            };
+            let listener = call.listener(on_event.as_ref());
             let answer = library.ask(&question, &scope, &|event| match event {
                 AskEvent::Step(text) => listener.send("step", text.to_string()),
                 AskEvent::Token(text) => listener.send("token", text.to_string()),
@@ -339,11 +443,8 @@ impl Engine {
         if let Some(threshold) = threshold {
             options.threshold = threshold;
         }
-        let report = self.run(py, |library, cancel| {
-            let listener = Listener {
-                callable: on_event.as_ref(),
-                cancel,
-            };
+        let report = self.run(py, |library, call| {
+            let listener = call.listener(on_event.as_ref());
             library.provenance(&topic, &scope, options, &|event| match event {
                 ProvenanceEvent::Progress { done, total } => listener.send(
                     "progress",
@@ -357,9 +458,41 @@ impl Engine {
         json(&report)
     }
 
-    /// Ask the work in progress to stop at its next step (safe from any thread).
-    fn cancel(&self) {
-        self.cancel.store(true, Ordering::SeqCst);
+    /// A ticket for one call: `set_ticket` it on the thread that makes the call, then
+    /// `cancel(ticket)` stops that call and no other.
+    fn ticket(&self) -> u64 {
+        let mut calls = lock(&self.calls);
+        calls.next += 1;
+        calls.next
+    }
+
+    /// The ticket of the calls this thread makes from now on (None: calls without one).
+    #[pyo3(signature = (ticket = None))]
+    fn set_ticket(&self, ticket: Option<u64>) {
+        TICKET.set(ticket);
+    }
+
+    /// Stop a call at its next step (safe from any thread): the call of `ticket`, whether
+    /// it runs now or has yet to start; without a ticket, whatever call runs now.
+    #[pyo3(signature = (ticket = None))]
+    fn cancel(&self, ticket: Option<u64>) {
+        let mut calls = lock(&self.calls);
+        match ticket {
+            None => self.cancel.store(true, Ordering::SeqCst),
+            Some(t) if calls.running == Some(t) => {
+                calls.cancelled.insert(t);
+                self.cancel.store(true, Ordering::SeqCst);
+            }
+            Some(t) => {
+                calls.cancelled.insert(t);
+            }
+        }
+    }
+
+    /// How many calls ended cancelled since the engine was opened.
+    #[getter]
+    fn cancelled_calls(&self) -> u64 {
+        self.cancelled_calls.load(Ordering::SeqCst)
     }
 }
 
