@@ -18,7 +18,6 @@ use docindex_core::qa::grounding::{
     where_metric_stated, where_stated,
 };
 use docindex_core::qa::instructions::in_a_paragraph_addressed_to_a_model;
-use docindex_core::qa::StatedFigure;
 use docindex_core::qa::{
     locate, renumber_markers, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel,
 };
@@ -126,7 +125,8 @@ impl Library {
         // no "why"), the model answers from their rows at once: more reading costs minutes
         // on a small local model and, measured, leads it to figures of other tables.
         let rows_give_all = figures.is_some_and(|l| {
-            !l.citations.is_empty() && !l.figures.is_empty() && l.missing.is_empty()
+            let worked_out = l.metrics.iter().any(|m| m.value.is_some());
+            !l.citations.is_empty() && (!l.figures.is_empty() || worked_out) && l.missing.is_empty()
         });
         let firm = engine.confidence.label == ConfidenceLabel::High && !engine.figures.is_empty();
         let statements_answer = rows_give_all && (firm || !asks_why(question));
@@ -884,14 +884,28 @@ fn with_unstated_figures(
     citations: &mut Vec<Citation>,
     reasoning: &mut Vec<String>,
 ) -> (String, String) {
-    let states = |piece: &str, figure: &StatedFigure| {
-        where_stated(piece, figure).is_some()
-            || lead
-                .metrics
-                .iter()
-                .any(|m| m.metric_id == figure.concept && where_metric_stated(piece, m).is_some())
+    // What the lead gives: each figure, and each worked-out metric no figure stands for.
+    let metric_states = |piece: &str, id: &str| {
+        lead.metrics
+            .iter()
+            .any(|m| m.metric_id == id && where_metric_stated(piece, m).is_some())
     };
-    let unstated: Vec<&StatedFigure> = lead.figures.iter().filter(|f| !states(&text, f)).collect();
+    let mut given: Vec<(String, Finder<'_>)> = Vec::new();
+    for figure in &lead.figures {
+        let states = move |piece: &str| {
+            where_stated(piece, figure).is_some() || metric_states(piece, &figure.concept)
+        };
+        given.push((figure.label.clone(), Box::new(states)));
+    }
+    for metric in lead.metrics.iter().filter(|m| m.value.is_some()) {
+        if lead.figures.iter().any(|f| f.concept == metric.metric_id) {
+            continue;
+        }
+        let states = move |piece: &str| where_metric_stated(piece, metric).is_some();
+        given.push((metric.label.clone(), Box::new(states)));
+    }
+    let unstated: Vec<&(String, Finder<'_>)> =
+        given.iter().filter(|(_, states)| !states(&text)).collect();
     if unstated.is_empty() || lead.citations.is_empty() {
         return (text, String::new());
     }
@@ -899,8 +913,8 @@ fn with_unstated_figures(
     // fiscal 2024: $9,447 million [1][2]."), not its working and prior years.
     let sentences = lead_sentences(&lead.text);
     let mut chosen: Vec<&str> = Vec::new();
-    for figure in &unstated {
-        if let Some(sentence) = sentences.iter().find(|s| states(s, figure)) {
+    for (_, states) in &unstated {
+        if let Some(sentence) = sentences.iter().find(|s| states(s)) {
             if !chosen.contains(sentence) {
                 chosen.push(sentence);
             }
@@ -921,7 +935,7 @@ fn with_unstated_figures(
             });
         }
     }
-    let labels: Vec<&str> = unstated.iter().map(|f| f.label.as_str()).collect();
+    let labels: Vec<&str> = unstated.iter().map(|(label, _)| label.as_str()).collect();
     reasoning.push(format!(
         "the answer did not state {} as the statement rows give it; added with the cells",
         labels.join(", ")
@@ -929,6 +943,9 @@ fn with_unstated_figures(
     let added = format!("\n\nThe statements give: {added_text}");
     (format!("{text}{added}"), added)
 }
+
+/// Whether a piece of text states one figure of the lead.
+type Finder<'a> = Box<dyn Fn(&str) -> bool + 'a>;
 
 /// The sentences of a lead's text: each ends at ". " before a capital letter.
 fn lead_sentences(text: &str) -> Vec<&str> {

@@ -1005,3 +1005,27 @@ fn an_answer_with_no_verifiable_citation_gives_way_to_the_offline_engines() {
     );
     assert!(answer["tokens_used"].as_u64().unwrap() > 0, "{answer}");
 }
+
+#[test]
+fn a_worked_out_metric_the_model_leaves_out_is_added_with_its_operand_rows() {
+    // The model states the operands and not the margin the question asks: the margin the
+    // statements give is added, cited to its rows.
+    let server = ScriptedServer::start();
+    let (_dir, lib) = indexed_library(&server, APPLE_10K);
+    server.push(Step::Says(
+        "Net income was $93,736 million against net sales of $391,035 million. [1]\nSOURCES:\n[1] S1: \"Net income\"\n".into(),
+    ));
+    let answer = ask_model(
+        &lib,
+        &server,
+        "What was Apple's net profit margin in fiscal 2024? Net margin = net income / revenue.",
+    );
+    let text = answer["answer"].as_str().unwrap();
+    let (_, added) = text.split_once("The statements give:").expect(text);
+    assert!(added.contains("23.97%"), "{text}");
+    let cited = answer["citations"].to_string();
+    assert!(
+        cited.contains("93,736") && cited.contains("391,035"),
+        "{answer}"
+    );
+}
