@@ -145,8 +145,12 @@ pub(super) fn cut_to_tokens(text: &str, tokens: usize) -> &str {
     &text[..end]
 }
 
-/// Group summary inputs into batches under the prompt budget.
-pub(super) fn pack(inputs: Vec<SummaryInput>, budget_tokens: usize) -> Vec<Vec<SummaryInput>> {
+/// Group summary inputs into batches under the prompt budget, at most `most` to a batch.
+pub(super) fn pack(
+    inputs: Vec<SummaryInput>,
+    budget_tokens: usize,
+    most: usize,
+) -> Vec<Vec<SummaryInput>> {
     let mut batches = Vec::new();
     let mut current = Vec::new();
     let mut size = 0;
@@ -160,7 +164,7 @@ pub(super) fn pack(inputs: Vec<SummaryInput>, budget_tokens: usize) -> Vec<Vec<S
                 .sum::<usize>())
             / 4
             + 20;
-        if size + cost > budget_tokens && !current.is_empty() {
+        if (size + cost > budget_tokens || current.len() >= most) && !current.is_empty() {
             batches.push(std::mem::take(&mut current));
             size = 0;
         }
@@ -217,4 +221,28 @@ pub(super) fn is_iso_date(v: &str) -> bool {
         && parts.iter().all(|p| p.chars().all(|c| c.is_ascii_digit()))
         && matches!(parts[1].parse::<u8>(), Ok(1..=12))
         && matches!(parts[2].parse::<u8>(), Ok(1..=31))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pack;
+    use crate::prompts::enhance::SummaryInput;
+
+    fn input(i: usize) -> SummaryInput {
+        SummaryInput {
+            node_id: format!("{i:04}"),
+            path: format!("Item {i}"),
+            text: "Revenue grew 5% to $1,200 million. ".repeat(4),
+            children: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn batches_hold_no_more_summaries_than_the_reply_allows() {
+        let roomy = pack((0..45).map(input).collect(), 1_000_000, usize::MAX);
+        assert_eq!(roomy.len(), 1);
+        let small = pack((0..45).map(input).collect(), 1_000_000, 20);
+        let sizes: Vec<usize> = small.iter().map(Vec::len).collect();
+        assert_eq!(sizes, [20, 20, 5]);
+    }
 }

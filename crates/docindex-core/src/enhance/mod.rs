@@ -84,6 +84,9 @@ impl LlmOptions {
     }
 }
 
+/// What one summary of a batch's reply costs, at most (sixty words in JSON).
+const REPLY_TOKENS_PER_SUMMARY: usize = 100;
+
 /// The most reply tokens a request to a model with this window asks for.
 fn reply_cap(window: usize) -> u32 {
     (window / 4).max(256) as u32
@@ -478,7 +481,12 @@ impl<'a> Enhancer<'a> {
                     children,
                 });
             }
-            let batches = pack(inputs, self.options.batch_prompt_tokens);
+            // A batch's reply must fit the reply a small window allows: about a hundred
+            // tokens a summary (sixty words, in JSON), or the reply is cut and lost.
+            let most = self.reply_cap.map_or(usize::MAX, |cap| {
+                (cap as usize / REPLY_TOKENS_PER_SUMMARY).max(1)
+            });
+            let batches = pack(inputs, self.options.batch_prompt_tokens, most);
             let requests: Vec<LlmRequest> = batches
                 .iter()
                 .map(|b| prompts::summaries(doc_title, b))
