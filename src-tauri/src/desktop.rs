@@ -466,3 +466,44 @@ fn run_index(
 pub fn log_dir(library_dir: &std::path::Path) -> std::path::PathBuf {
     library_dir.join("logs")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Desktop;
+    use docindex_app::Library;
+    use docindex_core::IndexSettings;
+    use std::path::PathBuf;
+
+    #[test]
+    fn the_window_lists_what_another_program_stored_in_its_folder() {
+        // The CLI and the Python package store through the same `Library::index_paths`; a
+        // folder they filled opens in the app with the same documents.
+        let dir = tempfile::tempdir().unwrap();
+        let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+        let files = [
+            fixtures.join("buckle_8-K_2024-11-22.html"),
+            fixtures.join("oracle_8-K_2024-11-14_item5.07.html"),
+        ];
+        let mut other = Library::open(dir.path(), IndexSettings::default()).unwrap();
+        let reports = other.index_paths(&files, 1, &|_| {}).unwrap();
+        assert!(reports.iter().all(|r| r.result.is_ok()));
+        let mut stored: Vec<String> = other
+            .list()
+            .unwrap()
+            .into_iter()
+            .map(|d| d.doc_id)
+            .collect();
+        drop(other);
+        let desktop = Desktop::open(dir.path()).unwrap();
+        let mut shown: Vec<String> = desktop
+            .list()
+            .unwrap()
+            .into_iter()
+            .map(|row| row.summary.doc_id)
+            .collect();
+        stored.sort();
+        shown.sort();
+        assert_eq!(shown, stored);
+        assert_eq!(shown.len(), 2);
+    }
+}
