@@ -451,8 +451,8 @@ impl Library {
             )?,
             true => text,
         };
-        // A figure the statements give that the model's answer does not state is added with
-        // its cells: the model's omission never hides what the rows say.
+        // A figure the statements give that the model's answer does not state is put first,
+        // with its cells: the model's omission never hides what the rows say.
         let text = match (obeyed_the_filing, figures) {
             (false, Some(lead)) if !citations.is_empty() => {
                 let (text, added) =
@@ -874,7 +874,7 @@ fn ground_figures(
     text
 }
 
-/// `text` with the lead's sentences that state the figures it leaves out (a metric's figure
+/// `text` after the lead's sentences that state the figures it leaves out (a metric's figure
 /// counts as stated when its worked-out value is), their cells cited under the lead's
 /// markers raised by `shift`. Returns the text and what was added.
 fn with_unstated_figures(
@@ -940,8 +940,10 @@ fn with_unstated_figures(
         "the answer did not state {} as the statement rows give it; added with the cells",
         labels.join(", ")
     ));
-    let added = format!("\n\nThe statements give: {added_text}");
-    (format!("{text}{added}"), added)
+    // The figure asked leads the answer; the model's words follow. (The stream, already
+    // shown, gets it at its end.)
+    let added = format!("The statements give: {added_text}");
+    (format!("{added}\n\n{text}"), format!("\n\n{added}"))
 }
 
 /// Whether a piece of text states one figure of the lead.
