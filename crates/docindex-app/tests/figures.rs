@@ -238,7 +238,7 @@ fn a_model_is_handed_the_operand_rows_and_its_computed_figure_is_supported() {
     let prompts = prompts.lock().unwrap();
     let answer_prompt = prompts
         .iter()
-        .find(|p| p.contains("Figures computed"))
+        .find(|p| p.contains("Figures the statement rows in the sources give"))
         .unwrap();
     assert!(answer_prompt.contains("108,807"), "{answer_prompt}");
     assert!(answer_prompt.contains(&capex), "{answer_prompt}");
