@@ -372,8 +372,22 @@ def _chunk_range(offsets: List[Tuple[int, int]], start: int, end: int) -> Tuple[
     return at, at
 
 
+class _OfANode:
+    """What a result about one section says of it: the section's id and title."""
+
+    node: TreeNode
+
+    @property
+    def node_id(self) -> str:
+        return self.node.node_id
+
+    @property
+    def title(self) -> str:
+        return self.node.title
+
+
 @dataclass
-class NodeMatch:
+class NodeMatch(_OfANode):
     """A section that matches a search: why, how well (0 to 1), and its matching sentences."""
 
     node: TreeNode
@@ -385,13 +399,6 @@ class NodeMatch:
     path: str = ""
     document: Optional[DocumentIndex] = None
 
-    @property
-    def node_id(self) -> str:
-        return self.node.node_id
-
-    @property
-    def title(self) -> str:
-        return self.node.title
 
     def get_text(self, doc_index: Optional[DocumentIndex] = None) -> str:
         """The section's whole text."""
@@ -494,7 +501,7 @@ class Excerpt:
 
 
 @dataclass
-class Evidence:
+class Evidence(_OfANode):
     """A section with evidence on the topic, and its excerpts."""
 
     node: TreeNode
@@ -506,13 +513,6 @@ class Evidence:
     doc_name: str = ""
     path: str = ""
 
-    @property
-    def node_id(self) -> str:
-        return self.node.node_id
-
-    @property
-    def title(self) -> str:
-        return self.node.title
 
     @property
     def matched_excerpts(self) -> List[str]:
