@@ -127,6 +127,15 @@ struct Listener<'a> {
 }
 
 impl Listener<'_> {
+    /// Ends the call with `error` (the first one kept).
+    fn fail(&self, error: PyErr) {
+        let mut failure = lock(&self.call.failure);
+        if failure.is_none() {
+            *failure = Some(error);
+        }
+        self.call.cancel.store(true, Ordering::SeqCst);
+    }
+
     fn send(&self, kind: &str, payload: String) {
         let Some(callable) = self.callable else {
             return;
@@ -135,11 +144,7 @@ impl Listener<'_> {
         let result = Python::attach(|py| callable.call1(py, (kind, payload)).map(|_| ()));
         IN_CALLBACK.set(false);
         if let Err(error) = result {
-            let mut failure = lock(&self.call.failure);
-            if failure.is_none() {
-                *failure = Some(error);
-            }
-            self.call.cancel.store(true, Ordering::SeqCst);
+            self.fail(error);
         }
     }
 }
@@ -450,9 +455,12 @@ impl Engine {
                     "progress",
                     serde_json::json!({ "done": done, "total": total }).to_string(),
                 ),
-                ProvenanceEvent::Hit(evidence) => {
-                    listener.send("hit", serde_json::to_string(evidence).unwrap_or_default())
-                }
+                ProvenanceEvent::Hit(evidence) => match serde_json::to_string(evidence) {
+                    Ok(hit) => listener.send("hit", hit),
+                    Err(e) => listener.fail(InternalError::new_err(format!(
+                        "a section with evidence could not be written as JSON: {e}"
+                    ))),
+                },
             })
         })?;
         json(&report)
