@@ -72,6 +72,9 @@ if [ "${1:-}" = "serve" ]; then
   port="${2:-8088}"
   echo "serving $name on http://127.0.0.1:$port/v1; ask with:"
   echo "  OPENAI_BASE_URL=http://127.0.0.1:$port/v1 OPENAI_API_KEY=local docindex ask --model openai/$name \"…\""
+  # A request that arrives while another streams waits its turn instead of cutting that
+  # reply short (the server's default), so two programs can share the model.
   exec "$venv/bin/python" -m llama_cpp.server --model "$model" --model_alias "$name" \
-    --host 127.0.0.1 --port "$port" --n_ctx 8192 --n_threads "$(nproc)"
+    --host 127.0.0.1 --port "$port" --n_ctx 8192 --n_threads "$(nproc)" \
+    --interrupt_requests False
 fi

@@ -189,6 +189,7 @@ def score_answer(text, q):
     right, guessed = match(first, q, gscale) if first else (False, False)
     any_match = any(match(f, q, gscale)[0] for f in figs)
     return {"right": right, "any_match": any_match, "scale_guessed": bool(right and guessed),
+            "first_raw": first["raw"] if first else None,
             "first_figure": (("-" if first["value"] < 0 else "") + first["raw"]
                              + (f" x{first['scale']:g}" if first["scale"] else "")
                              + ("%" if first["pct"] else "")) if first else None}
@@ -312,9 +313,13 @@ def main():
                "engine": (obj or {}).get("engine")}
         # A right figure the verification dropped: the answer states it, but nothing cites
         # it, it is flagged unsupported, or the answer is labelled Low.
-        flagged = [str(n) for n in (obj or {}).get("unsupported_numbers") or []]
+        # Compared as written, digits only: a flagged "09" of a date is not the figure
+        # "12.0" whose scale prints as "x1e+09".
+        def digits(n):
+            return re.sub(r"[^0-9.]", "", str(n)).strip(".")
+        flagged = {digits(n) for n in (obj or {}).get("unsupported_numbers") or []} - {""}
         row["right_cited"] = bool(s["right"] and row["cited"] and str(label).lower() != "low"
-                                  and not any(n and n in str(s["first_figure"]) for n in flagged))
+                                  and digits(s.get("first_raw")) not in flagged)
         # The text is read even when the answer counts as unanswered: a right figure the
         # verification left uncited is what this measures.
         stated = score_answer(answer, q) if answer else {"right": False}

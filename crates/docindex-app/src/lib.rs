@@ -4,6 +4,7 @@
 
 pub mod ask;
 mod error;
+mod figures_in_answer;
 mod file_progress;
 mod model_answer;
 use file_progress::FileProgress;

@@ -4,6 +4,7 @@
 //! section, and not in text written as instructions to a model, become citations.
 
 use crate::ask::AskEvent;
+use crate::figures_in_answer::{ground_figures, with_statements_first};
 use crate::search::SearchResults;
 use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
@@ -15,11 +16,10 @@ use docindex_core::prompts::answer::{self as prompts, Candidate, Plan, Source};
 use docindex_core::prompts::fit::{fit_candidates, fit_sources, shorten_summaries, Window};
 use docindex_core::qa::grounding::{
     is_stated, locate_close, numbers_stating, sentence_holding, stated_numbers,
-    where_metric_stated, where_stated,
 };
 use docindex_core::qa::instructions::in_a_paragraph_addressed_to_a_model;
 use docindex_core::qa::{
-    locate, renumber_markers, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel,
+    locate, unsupported_numbers, Answer, Citation, Confidence, ConfidenceLabel,
 };
 use docindex_core::question::Question;
 use docindex_core::search::asks_why;
@@ -456,7 +456,7 @@ impl Library {
         let text = match (obeyed_the_filing, figures) {
             (false, Some(lead)) if !citations.is_empty() => {
                 let (text, added) =
-                    with_unstated_figures(text, lead, shift, &mut citations, &mut reasoning);
+                    with_statements_first(text, lead, shift, &mut citations, &mut reasoning);
                 if !added.is_empty() {
                     on_event(AskEvent::Token(&added));
                 }
@@ -504,6 +504,12 @@ impl Library {
                     .into_iter()
                     .filter(|n| !figures.is_some_and(|l| l.is_computed(n)))
                     .filter(|n| !is_stated(n, &stating))
+                    // The question's own period ("fiscal 2024", "2024-09-30"), restated, is
+                    // no claim of the answer.
+                    // An amount the question names ("above $100 million") is still checked.
+                    .filter(|n| {
+                        n.contains(['$', '%', '.', ',']) || sentence_holding(question, n).is_none()
+                    })
                     .collect()
             },
             computed: figures
@@ -789,184 +795,6 @@ fn not_answered(
     }
 }
 
-/// The lead's figures and worked-out metrics the model's answer states (equal after scale
-/// and the rounding it wrote), cited to their cells right after the figure: a right figure
-/// whose row the model misquoted, or a ratio it computed and did not cite, is grounded,
-/// never thrown away. `shift` numbers the cells after the model's
-/// own markers.
-fn ground_figures(
-    text: String,
-    lead: &FiguresLead,
-    shift: usize,
-    citations: &mut Vec<Citation>,
-    reasoning: &mut Vec<String>,
-) -> String {
-    // Each figure the lead stated, and each metric it worked out, with the lead's markers
-    // of the cells it rests on (a metric: its operands' rows).
-    let mut stated: Vec<(usize, Vec<usize>, String)> = Vec::new();
-    for figure in &lead.figures {
-        if let Some(end) = where_stated(&text, figure) {
-            let what = format!("{} ({})", figure.row_label, figure.shown);
-            stated.push((end, figure.markers.clone(), what));
-        }
-    }
-    for metric in &lead.metrics {
-        let Some(end) = where_metric_stated(&text, metric) else {
-            continue;
-        };
-        let markers: Vec<usize> = lead
-            .citations
-            .iter()
-            .filter(|c| {
-                let excerpt = c.excerpt.to_lowercase();
-                metric.operands.iter().any(|o| {
-                    excerpt.contains(&o.printed) && excerpt.contains(&o.row.label.to_lowercase())
-                })
-            })
-            .map(|c| c.marker)
-            .collect();
-        let what = format!("{} ({})", metric.label, metric.worked());
-        stated.push((end, markers, what));
-    }
-    let mut inserts: Vec<(usize, String)> = Vec::new();
-    for (end, lead_markers, what) in stated {
-        let markers: Vec<usize> = lead_markers.iter().map(|m| m + shift).collect();
-        if markers.is_empty() || inserts.iter().any(|(at, _)| *at == end) {
-            continue;
-        }
-        // A figure whose rows the model quoted and cited itself needs no grounding.
-        let cells: Vec<&Citation> = lead
-            .citations
-            .iter()
-            .filter(|c| lead_markers.contains(&c.marker))
-            .collect();
-        let cited_already = cells
-            .iter()
-            .filter(|cell| holds_an_amount(&cell.excerpt))
-            .any(|cell| {
-                citations.iter().any(|c| {
-                    c.doc_id == cell.doc_id
-                        && c.start_char < cell.end_char
-                        && cell.start_char < c.end_char
-                })
-            });
-        if cited_already {
-            continue;
-        }
-        for cell in cells {
-            if !citations.iter().any(|c| c.marker == cell.marker + shift) {
-                citations.push(Citation {
-                    marker: cell.marker + shift,
-                    ..cell.clone()
-                });
-            }
-        }
-        reasoning.push(format!(
-            "grounded the figure the answer states to the statement cells it rests on: {what}"
-        ));
-        inserts.push((end, markers.iter().map(|m| format!("[{m}]")).collect()));
-    }
-    let mut text = text;
-    inserts.sort_by_key(|i| std::cmp::Reverse(i.0));
-    for (at, markers) in inserts {
-        text.insert_str(at, &format!(" {markers}"));
-    }
-    text
-}
-
-/// `text` after the lead's sentences that state the figures it leaves out (a metric's figure
-/// counts as stated when its worked-out value is), their cells cited under the lead's
-/// markers raised by `shift`. Returns the text and what was added.
-fn with_unstated_figures(
-    text: String,
-    lead: &FiguresLead,
-    shift: usize,
-    citations: &mut Vec<Citation>,
-    reasoning: &mut Vec<String>,
-) -> (String, String) {
-    // What the lead gives: each figure, and each worked-out metric no figure stands for.
-    let metric_states = |piece: &str, id: &str| {
-        lead.metrics
-            .iter()
-            .any(|m| m.metric_id == id && where_metric_stated(piece, m).is_some())
-    };
-    let mut given: Vec<(String, Finder<'_>)> = Vec::new();
-    for figure in &lead.figures {
-        let states = move |piece: &str| {
-            where_stated(piece, figure).is_some() || metric_states(piece, &figure.concept)
-        };
-        given.push((figure.label.clone(), Box::new(states)));
-    }
-    for metric in lead.metrics.iter().filter(|m| m.value.is_some()) {
-        if lead.figures.iter().any(|f| f.concept == metric.metric_id) {
-            continue;
-        }
-        let states = move |piece: &str| where_metric_stated(piece, metric).is_some();
-        given.push((metric.label.clone(), Box::new(states)));
-    }
-    let unstated: Vec<&(String, Finder<'_>)> =
-        given.iter().filter(|(_, states)| !states(&text)).collect();
-    if unstated.is_empty() || lead.citations.is_empty() {
-        return (text, String::new());
-    }
-    // The lead's first sentence that states each figure left out ("Capital expenditure for
-    // fiscal 2024: $9,447 million [1][2]."), not its working and prior years.
-    let sentences = lead_sentences(&lead.text);
-    let mut chosen: Vec<&str> = Vec::new();
-    for (_, states) in &unstated {
-        if let Some(sentence) = sentences.iter().find(|s| states(s)) {
-            if !chosen.contains(sentence) {
-                chosen.push(sentence);
-            }
-        }
-    }
-    if chosen.is_empty() {
-        return (text, String::new());
-    }
-    let added_text = renumber_markers(&chosen.join(" "), shift);
-    for cell in &lead.citations {
-        let marker = cell.marker + shift;
-        if added_text.contains(&format!("[{marker}]"))
-            && !citations.iter().any(|c| c.marker == marker)
-        {
-            citations.push(Citation {
-                marker,
-                ..cell.clone()
-            });
-        }
-    }
-    let labels: Vec<&str> = unstated.iter().map(|(label, _)| label.as_str()).collect();
-    reasoning.push(format!(
-        "the answer did not state {} as the statement rows give it; added with the cells",
-        labels.join(", ")
-    ));
-    // The figure asked leads the answer; the model's words follow. (The stream, already
-    // shown, gets it at its end.)
-    let added = format!("The statements give: {added_text}");
-    (format!("{added}\n\n{text}"), format!("\n\n{added}"))
-}
-
-/// Whether a piece of text states one figure of the lead.
-type Finder<'a> = Box<dyn Fn(&str) -> bool + 'a>;
-
-/// The sentences of a lead's text: each ends at ". " before a capital letter.
-fn lead_sentences(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (at, _) in text.match_indices(". ") {
-        let next = text[at + 2..].chars().next();
-        if next.is_some_and(char::is_uppercase) {
-            out.push(text[start..=at].trim());
-            start = at + 2;
-        }
-    }
-    let rest = text[start..].trim();
-    if !rest.is_empty() {
-        out.push(rest);
-    }
-    out
-}
-
 /// The model's answer, or the offline engine's when the model's cites nothing that could be
 /// verified and the engine's does: a figure or sentence with no citation is not an answer,
 /// and the engine's is. What was streamed is said to be replaced.
@@ -1009,18 +837,9 @@ fn without_markers(text: String, highest: usize, citations: &[Citation]) -> Stri
     text.trim().to_string()
 }
 
-/// Whether a cited cell holds an amount ("(9,447)"), not only column headings
-/// ("September 28, 2024 | September 30, 2023").
-fn holds_an_amount(excerpt: &str) -> bool {
-    let bytes = excerpt.as_bytes();
-    bytes
-        .windows(5)
-        .any(|w| w[0].is_ascii_digit() && w[1] == b',' && w[2..].iter().all(u8::is_ascii_digit))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{after_unit, lead_sentences};
+    use super::after_unit;
 
     #[test]
     fn a_marker_goes_after_the_figures_unit() {
@@ -1036,19 +855,5 @@ mod tests {
         );
         assert_eq!(after_unit(text, at("1,234")), at("1,234"));
         assert_eq!(after_unit("12 millionaires", 2), 2);
-    }
-
-    #[test]
-    fn a_leads_sentences_end_before_a_capital_not_inside_a_figure() {
-        let lead = "Net income attributable to Intel for fiscal 2023: $1,689 million [1][2]. \
-Net income attributable to Intel: $1,689 (Dec 30, 2023), against $8,014 (Dec 31, 2022) [1][2]. \
-Gross margin 55.4% = ( Net revenue 79,024 [3] − Cost of sales 35,209 [4] ) ÷ Net revenue 79,024 [3].";
-        let sentences = lead_sentences(lead);
-        assert_eq!(sentences.len(), 3, "{sentences:?}");
-        assert_eq!(
-            sentences[0],
-            "Net income attributable to Intel for fiscal 2023: $1,689 million [1][2]."
-        );
-        assert!(sentences[2].starts_with("Gross margin 55.4% = ("));
     }
 }

@@ -58,14 +58,10 @@ pub struct Cli {
         default_value_t = 3600
     )]
     pub llm_cache_ttl: u64,
-    /// Model requests in flight at once (per file and per provider).
-    #[arg(
-        long,
-        global = true,
-        env = "DOCINDEX_LLM_CONCURRENCY",
-        default_value_t = 4
-    )]
-    pub llm_concurrency: usize,
+    /// Model requests in flight at once (per file and per provider); default 4, or 1 for a
+    /// model served on this machine (it computes one reply at a time).
+    #[arg(long, global = true, env = "DOCINDEX_LLM_CONCURRENCY")]
+    pub llm_concurrency: Option<usize>,
     /// How a section's title/summary match and its text match count when files vote across
     /// the library (seed 002): `summary=1.5,text=1.0`.
     #[arg(

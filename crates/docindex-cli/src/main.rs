@@ -29,8 +29,10 @@ fn model_config(cli: &Cli) -> Result<Option<ModelConfig>> {
             let mut config = ModelConfig::new(m);
             config.cache = CacheChoice::parse(&cli.cache)?;
             config.ttls.llm = std::time::Duration::from_secs(cli.llm_cache_ttl);
-            config.options.concurrency = cli.llm_concurrency.max(1);
-            config.provider.max_in_flight = Some(cli.llm_concurrency.max(1));
+            if let Some(concurrency) = cli.llm_concurrency {
+                config.options.concurrency = concurrency.max(1);
+                config.provider.max_in_flight = Some(concurrency.max(1));
+            }
             Ok(Some(config))
         }
         _ => Ok(None),

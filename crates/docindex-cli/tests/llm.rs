@@ -1035,3 +1035,69 @@ fn a_worked_out_metric_the_model_leaves_out_is_added_with_its_operand_rows() {
         "{answer}"
     );
 }
+
+/// The model's answer split into the statements' sentence put first and the model's words.
+fn statements_first(text: &str) -> Option<(&str, &str)> {
+    text.strip_prefix("The statements give:")
+        .and_then(|rest| rest.split_once("\n\n"))
+}
+
+#[test]
+fn an_answer_leading_with_another_rows_figure_is_led_by_the_statements_figure() {
+    // The model states operating income where net income was asked, and cites its row:
+    // the net income row's sentence leads, cited to its cells; the model's words follow.
+    let server = ScriptedServer::start();
+    let (_dir, lib) = indexed_library(&server, APPLE_10K);
+    server.push(Step::Says(
+        "Apple's net income for fiscal 2024 was $123,216 million [1], also stated as net income of $93,736 million.\nSOURCES:\n[1] S1: \"Operating income\"\n".into(),
+    ));
+    let answer = ask_model(&lib, &server, "What was Apple's net income in fiscal 2024?");
+    let text = answer["answer"].as_str().unwrap();
+    let (lead, model_said) = statements_first(text).expect(text);
+    assert!(lead.contains("$93,736 million"), "{text}");
+    assert!(model_said.starts_with("Apple's net income"), "{text}");
+    let cell = answer["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["excerpt"].as_str().unwrap().starts_with("Net income |"))
+        .expect("the net income row is cited");
+    assert!(lead.contains(&format!("[{}]", cell["marker"])), "{text}");
+    assert!(
+        answer["reasoning"]
+            .to_string()
+            .contains("the answer's first figure is not"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn a_figure_rounded_coarser_than_asked_is_led_by_the_statements_rounding() {
+    // Two decimals asked; the model writes one: the statements' $9.45 billion leads. The
+    // same figure at the asked precision leads as the model wrote it.
+    let server = ScriptedServer::start();
+    let (_dir, lib) = indexed_library(&server, APPLE_10K);
+    let question =
+        "What was Apple's capital expenditure in fiscal 2024, in USD billions to two decimals?";
+    server.push(Step::Says(
+        "Apple spent $9.4 billion on capital expenditure in fiscal 2024 [1].\nSOURCES:\n[1] S1: \"Payments for acquisition of property, plant and equipment\"\n".into(),
+    ));
+    let coarse = ask_model(&lib, &server, question);
+    let text = coarse["answer"].as_str().unwrap();
+    let (lead, model_said) = statements_first(text).expect(text);
+    assert!(lead.contains("$9.45 billion"), "{text}");
+    assert!(model_said.contains("$9.4 billion"), "{text}");
+    server.push(Step::Says(
+        "Apple spent $9.45 billion on capital expenditure in fiscal 2024 [1].\nSOURCES:\n[1] S1: \"Payments for acquisition of property, plant and equipment\"\n".into(),
+    ));
+    let precise = ask_model(&lib, &server, question);
+    let text = precise["answer"].as_str().unwrap();
+    assert!(text.starts_with("Apple spent $9.45 billion"), "{text}");
+    assert!(
+        precise["unsupported_numbers"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "{precise}"
+    );
+}

@@ -149,6 +149,7 @@ pub fn stream(
 ) -> Result<LlmReply, LlmError> {
     let mut reply = LlmReply::default();
     let mut cancelled = false;
+    let mut finished = false;
     let done = read_sse(lines, &mut |_, data| {
         if data.trim() == "[DONE]" {
             return Ok(false);
@@ -173,11 +174,16 @@ pub fn stream(
                 return Ok(false);
             }
         }
-        if v.pointer("/choices/0/finish_reason")
+        match v
+            .pointer("/choices/0/finish_reason")
             .and_then(Value::as_str)
-            == Some("length")
         {
-            reply.truncated = true;
+            Some("length") => {
+                reply.truncated = true;
+                finished = true;
+            }
+            Some(_) => finished = true,
+            None => {}
         }
         Ok(true)
     })?;
@@ -187,6 +193,13 @@ pub fn stream(
     if !done {
         return Err(LlmError::BadReply(
             "the stream ended before the reply was complete (no [DONE])".into(),
+        ));
+    }
+    // llama.cpp's Python server ends a running stream with [DONE] and no finish reason when
+    // another request arrives: what came is a cut reply, not the model's answer.
+    if !finished {
+        return Err(LlmError::BadReply(
+            "the server ended the reply before the model finished it (no finish reason); another request may have interrupted it".into(),
         ));
     }
     Ok(reply)

@@ -191,7 +191,7 @@ impl ProviderSettings {
                 })
                 .unwrap_or(Duration::from_secs(120)),
             retry: self.retry.unwrap_or_default(),
-            max_in_flight: self.max_in_flight.unwrap_or(4).max(1),
+            max_in_flight: 0,
             context_window: self.context_window.or_else(|| {
                 var("DOCINDEX_LLM_CONTEXT")
                     .and_then(|s| s.trim().parse::<usize>().ok())
@@ -293,7 +293,32 @@ impl ProviderSettings {
                 resolved.api_key = key_from("OLLAMA_API_KEY");
             }
         }
+        // A server on this machine computes one reply at a time, so more requests in flight
+        // gain nothing, and llama.cpp's Python server cuts a running reply short when another
+        // arrives: one at a time, unless the user says otherwise.
+        resolved.max_in_flight = self
+            .max_in_flight
+            .unwrap_or(if served_here(&resolved.base_url) {
+                1
+            } else {
+                4
+            })
+            .max(1);
         Ok(resolved)
+    }
+}
+
+/// Whether `base_url` names this machine (localhost, a loopback or unspecified address).
+pub fn served_here(base_url: &str) -> bool {
+    let Some(host) = reqwest::Url::parse(base_url)
+        .ok()
+        .and_then(|url| url.host_str().map(|h| h.to_ascii_lowercase()))
+    else {
+        return false;
+    };
+    match host.trim_matches(['[', ']']).parse::<std::net::IpAddr>() {
+        Ok(ip) => ip.is_loopback() || ip.is_unspecified(),
+        Err(_) => host == "localhost" || host.ends_with(".localhost"),
     }
 }
 
@@ -409,6 +434,39 @@ mod tests {
             .resolve(&bedrock, &env(&[("AWS_REGION", "us-east-1")]))
             .unwrap_err();
         assert!(err.to_string().contains("AWS credentials"));
+    }
+
+    #[test]
+    fn a_server_on_this_machine_gets_one_request_at_a_time_unless_told() {
+        let spec = ModelSpec::parse("openai/local-model").unwrap();
+        let in_flight = |base: &str, told: Option<usize>| {
+            ProviderSettings {
+                max_in_flight: told,
+                ..ProviderSettings::default()
+            }
+            .resolve(
+                &spec,
+                &env(&[("OPENAI_BASE_URL", base), ("OPENAI_API_KEY", "k")]),
+            )
+            .unwrap()
+            .max_in_flight
+        };
+        for here in [
+            "http://127.0.0.1:8088/v1",
+            "http://localhost:1234/v1",
+            "http://[::1]:8080/v1",
+            "http://0.0.0.0:8000/v1",
+        ] {
+            assert_eq!(in_flight(here, None), 1, "{here}");
+        }
+        assert_eq!(in_flight("https://api.openai.com/v1", None), 4);
+        assert_eq!(in_flight("http://gpu-box.lan:8000/v1", None), 4);
+        assert_eq!(in_flight("http://127.0.0.1:8088/v1", Some(3)), 3);
+        let ollama = ModelSpec::parse("ollama/llama3").unwrap();
+        let r = ProviderSettings::default()
+            .resolve(&ollama, &env(&[]))
+            .unwrap();
+        assert_eq!(r.max_in_flight, 1);
     }
 
     #[test]

@@ -575,6 +575,30 @@ fn delta_event(text: &str) -> String {
     )
 }
 
+/// The last event of a stream the model finished.
+fn finish_event() -> String {
+    format!(
+        "data: {}\n\n",
+        serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    )
+}
+
+#[test]
+fn a_stream_the_server_ends_before_the_model_finished_is_no_reply() {
+    // llama.cpp's Python server ends a running stream with [DONE] when another request
+    // arrives: the half reply must not pass for the model's answer.
+    let pieces = vec![
+        (Duration::ZERO, delta_event("{\"summaries\": [")),
+        (Duration::ZERO, "data: [DONE]\n\n".to_string()),
+    ];
+    let llm = connect_to(&paced_sse_server(pieces), Duration::from_millis(400));
+    let err = llm.complete(&ask()).unwrap_err();
+    assert!(
+        err.to_string().contains("before the model finished"),
+        "{err}"
+    );
+}
+
 fn connect_to(base_url: &str, timeout: Duration) -> Connection {
     let settings = ProviderSettings {
         base_url: Some(base_url.to_string()),
@@ -593,6 +617,7 @@ fn a_slow_model_that_keeps_streaming_is_waited_for() {
     for word in ["Revenue ", "rose ", "8%."] {
         pieces.push((beat, delta_event(word)));
     }
+    pieces.push((Duration::ZERO, finish_event()));
     pieces.push((beat, "data: [DONE]\n\n".to_string()));
     let llm = connect_to(&paced_sse_server(pieces), Duration::from_millis(400));
     let started = std::time::Instant::now();

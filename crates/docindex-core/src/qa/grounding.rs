@@ -16,6 +16,7 @@ use std::sync::LazyLock;
 /// off it may be for the digits written, and whether it is a percentage.
 #[derive(Debug, Clone, PartialEq)]
 struct Written {
+    start: usize,
     end: usize,
     /// The number as written, with its currency sign ("$9.4"), without its scale word.
     number: String,
@@ -71,6 +72,7 @@ fn amounts_in(text: &str) -> Vec<Written> {
                 as_written.push('%');
             }
             Some(Written {
+                start: whole.start(),
                 end: whole.end(),
                 number: as_written,
                 value: number * scale,
@@ -115,6 +117,80 @@ pub fn where_value_stated(
             w.tolerance <= value * 0.1 && (w.value - value).abs() <= w.tolerance.max(value * 1e-9)
         })
         .map(|w| w.end)
+}
+
+/// A value the statements give, as an answer could state it: the value (a share in
+/// percent), its unit and, for an amount, the scale its table prints it in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GivenValue<'a> {
+    pub value: f64,
+    pub unit: MetricUnit,
+    pub scale: Option<&'a str>,
+}
+
+impl GivenValue<'_> {
+    /// The value and the half-step of the digits `w` writes, both in units: a number written
+    /// without a scale word is read as printed in the table's scale.
+    fn as_written_in_units(&self, w: &Written) -> (f64, f64) {
+        let factor = match (self.unit, w.scaled) {
+            (MetricUnit::Amount, false) => self.scale.map_or(1.0, multiplier),
+            _ => 1.0,
+        };
+        (w.value * factor, w.tolerance * factor)
+    }
+
+    fn in_units(&self) -> f64 {
+        match self.unit {
+            MetricUnit::Amount => self.value.abs() * self.scale.map_or(1.0, multiplier),
+            _ => self.value.abs(),
+        }
+    }
+
+    /// Whether `w` states this value (after scale and the precision written), and how
+    /// precisely, in units.
+    fn stated_by(&self, w: &Written) -> Option<f64> {
+        if w.percent != (self.unit == MetricUnit::Percent) {
+            return None;
+        }
+        let value = self.in_units();
+        let (written, tolerance) = self.as_written_in_units(w);
+        let states = value != 0.0
+            && tolerance <= value * 0.1
+            && (written - value).abs() <= tolerance.max(value * 1e-9);
+        states.then_some(tolerance)
+    }
+}
+
+/// The first amount an answer leads with: a number with a currency sign, a scale word or a
+/// percent sign, or of three digits or more, or with a decimal point; years, days of dates,
+/// list numbers and citation markers ("[2]") aside.
+fn leading_amount(text: &str) -> Option<Written> {
+    amounts_in(text).into_iter().find(|w| {
+        let marker = text[..w.start].ends_with('[');
+        let digits = w.number.chars().filter(char::is_ascii_digit).count();
+        let short_and_bare =
+            digits < 3 && !w.number.contains(['$', '.']) && !w.percent && !w.scaled;
+        !marker && !short_and_bare
+    })
+}
+
+/// Whether the first amount `text` states is one of `given`, written at least as precisely
+/// as `reference` (the statements' own sentence) writes that value: "$12.0 billion" leads
+/// with the cell 11,975 in millions, but less precisely than "$11.97 billion" does.
+pub fn leads_with(text: &str, given: &[GivenValue<'_>], reference: &str) -> bool {
+    let Some(first) = leading_amount(text) else {
+        return false;
+    };
+    let reference = leading_amount(reference);
+    given.iter().any(|value| {
+        let Some(precision) = value.stated_by(&first) else {
+            return false;
+        };
+        match reference.as_ref().and_then(|r| value.stated_by(r)) {
+            Some(finest) => precision <= finest * (1.0 + 1e-9),
+            None => true,
+        }
+    })
 }
 
 /// Where `text` states the result of `metric` (a share is worked out as a fraction and
@@ -315,6 +391,45 @@ mod tests {
             markers: vec![1, 2],
             other_periods: Vec::new(),
         }
+    }
+
+    #[test]
+    fn an_answer_leads_with_a_given_figure_only_as_precisely_as_the_statements_write_it() {
+        let cash = GivenValue {
+            value: 11975.0,
+            unit: MetricUnit::Amount,
+            scale: Some("millions"),
+        };
+        let margin = GivenValue {
+            value: 23.97,
+            unit: MetricUnit::Percent,
+            scale: None,
+        };
+        let given = [cash, margin];
+        let reference = "Cash and cash equivalents for fiscal 2024: $11.97 billion [1][2].";
+        for leads in [
+            "Visa's cash was $11.97 billion [2].",
+            "As of September 30, 2024 [1], the balance was 11,975 (in millions).",
+            "Cash stood at $11,975 million at 2024-09-30.",
+            "The margin was 24.0% in fiscal 2024.",
+        ] {
+            assert!(leads_with(leads, &given, reference), "{leads}");
+        }
+        for not_first in [
+            // Coarser than the statements write it, another row's figure, an operand first.
+            "As of 2024-09-30 the cash balance was $12.0 billion [2][3].",
+            "The bottom line was $14,738 million [4].",
+            "Payables of 5,012 over cost of sales of 28,640 times 365 give 63.86 days.",
+            "The answer is not in the sources.",
+        ] {
+            assert!(!leads_with(not_first, &given, reference), "{not_first}");
+        }
+        // Without a finer sentence of the statements, a rounding that states the cell leads.
+        assert!(leads_with(
+            "Cash was $12.0 billion.",
+            &[cash],
+            "No figure here."
+        ));
     }
 
     #[test]
