@@ -187,10 +187,25 @@ fn anthropic_model_strings_reach_the_messages_api() {
     );
     let sent = server.requests();
     assert!(!sent.is_empty());
+    let mut forced_tools = 0;
     for r in &sent {
         assert_eq!(r.url, "/v1/messages");
         assert_eq!(r.header("x-api-key"), Some(KEY));
+        // A reply with a schema is enforced by a tool the model must call.
+        let body: Value = serde_json::from_str(&r.body).unwrap();
+        if let Some(forced) = body["tool_choice"]["name"].as_str() {
+            assert_eq!(body["tools"][0]["name"], forced);
+            assert_eq!(body["tools"][0]["input_schema"]["type"], "object");
+            forced_tools += 1;
+        }
     }
+    assert!(forced_tools > 0);
+    // The tools' inputs were read as the replies: summaries were written from them.
+    let enhancement = &rows[0]["outcome"]["enhancement"];
+    assert!(
+        enhancement["summaries_written"].as_u64().unwrap() > 0,
+        "{enhancement}"
+    );
 }
 
 #[test]

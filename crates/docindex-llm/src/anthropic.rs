@@ -20,6 +20,17 @@ pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing 
     if let Some(system) = &request.system {
         body["system"] = json!(system);
     }
+    // Anthropic enforces a reply's shape through a tool the model must call: its input is
+    // the reply, checked against the schema.
+    if let Some(schema) = &request.schema {
+        let name = tool_name(&schema.name);
+        body["tools"] = json!([{
+            "name": name,
+            "description": "Give the reply as this tool's input.",
+            "input_schema": schema.schema,
+        }]);
+        body["tool_choice"] = json!({"type": "tool", "name": name});
+    }
     if stream {
         body["stream"] = json!(true);
     }
@@ -37,6 +48,23 @@ pub fn outgoing(c: &Connection, request: &LlmRequest, stream: bool) -> Outgoing 
     }
 }
 
+/// A tool name Anthropic accepts (letters, digits, `_` and `-`, at most 64).
+fn tool_name(schema_name: &str) -> String {
+    let name: String = schema_name
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '_' | '-' => c,
+            _ => '_',
+        })
+        .take(64)
+        .collect();
+    if name.is_empty() {
+        "reply".to_string()
+    } else {
+        name
+    }
+}
+
 pub fn parse(text: &str) -> Result<LlmReply, LlmError> {
     let v: Value = serde_json::from_str(text)
         .map_err(|e| LlmError::BadReply(format!("not an Anthropic message ({e})")))?;
@@ -44,10 +72,14 @@ pub fn parse(text: &str) -> Result<LlmReply, LlmError> {
         .get("content")
         .and_then(Value::as_array)
         .ok_or_else(|| LlmError::BadReply("the message has no content".into()))?;
+    // Text blocks, and a forced tool's input (the reply as JSON).
     let text: String = blocks
         .iter()
-        .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-        .filter_map(|b| b.get("text").and_then(Value::as_str))
+        .filter_map(|b| match b.get("type").and_then(Value::as_str) {
+            Some("text") => b.get("text").and_then(Value::as_str).map(str::to_string),
+            Some("tool_use") => b.get("input").map(Value::to_string),
+            _ => None,
+        })
         .collect();
     Ok(LlmReply {
         text,
@@ -88,7 +120,11 @@ pub fn stream(
                     .unwrap_or(0);
             }
             "content_block_delta" => {
-                if let Some(delta) = v.pointer("/delta/text").and_then(Value::as_str) {
+                // A text piece, or a piece of a forced tool's input (the reply as JSON).
+                let piece = v
+                    .pointer("/delta/text")
+                    .or_else(|| v.pointer("/delta/partial_json"));
+                if let Some(delta) = piece.and_then(Value::as_str) {
                     reply.text.push_str(delta);
                     if !on_delta(delta) {
                         cancelled = true;
@@ -127,4 +163,21 @@ pub fn stream(
         ));
     }
     Ok(reply)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse, tool_name};
+
+    #[test]
+    fn a_forced_tools_input_is_the_reply() {
+        let message = r#"{"content": [{"type": "tool_use", "id": "t1", "name": "plan",
+            "input": {"action": "read", "node_ids": ["0004"]}}],
+            "stop_reason": "tool_use", "usage": {"input_tokens": 10, "output_tokens": 5}}"#;
+        let reply = parse(message).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&reply.text).unwrap();
+        assert_eq!(value["node_ids"][0], "0004");
+        assert_eq!(reply.usage.completion_tokens, 5);
+        assert_eq!(tool_name("answer plan/v2"), "answer_plan_v2");
+    }
 }

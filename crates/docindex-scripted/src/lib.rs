@@ -592,6 +592,60 @@ pub fn fake_model(prompt: &str) -> String {
     "I am a scripted model.".to_string()
 }
 
+/// An Anthropic message whose one block is a `tool_use` of `tool` with `json` as its input,
+/// streamed as `input_json_delta` pieces when asked.
+fn answer_as_anthropic_tool(
+    request: tiny_http::Request,
+    tool: &str,
+    json: &str,
+    streaming: bool,
+    prompt_tokens: u64,
+    completion_tokens: u64,
+) {
+    if !streaming {
+        let input: Value = serde_json::from_str(json).unwrap_or(Value::Null);
+        let reply = json!({
+            "id": "msg_scripted", "type": "message", "role": "assistant",
+            "content": [{"type": "tool_use", "id": "toolu_scripted", "name": tool, "input": input}],
+            "stop_reason": "tool_use",
+            "usage": {"input_tokens": prompt_tokens, "output_tokens": completion_tokens},
+        });
+        respond_json(request, &reply);
+        return;
+    }
+    let mut chunks = vec![
+        sse(
+            "message_start",
+            &json!({"type": "message_start", "message": {"usage": {"input_tokens": prompt_tokens, "output_tokens": 1}}}),
+        ),
+        sse(
+            "content_block_start",
+            &json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_scripted", "name": tool, "input": {}}}),
+        ),
+    ];
+    for piece in split_for_stream(json) {
+        chunks.push(sse(
+            "content_block_delta",
+            &json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": piece}}),
+        ));
+    }
+    chunks.push(sse(
+        "content_block_stop",
+        &json!({"type": "content_block_stop", "index": 0}),
+    ));
+    chunks.push(sse(
+        "message_delta",
+        &json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": completion_tokens}}),
+    ));
+    chunks.push(sse("message_stop", &json!({"type": "message_stop"})));
+    respond_chunks(
+        request,
+        "text/event-stream",
+        chunks,
+        Duration::from_millis(5),
+    );
+}
+
 fn answer_in_wire_format(
     request: tiny_http::Request,
     recorded: &Recorded,
@@ -634,6 +688,22 @@ fn answer_in_wire_format(
             respond_json(request, &reply);
         }
     } else if path.ends_with("/v1/messages") {
+        // A reply forced through a tool comes as that tool's input, as Anthropic sends it.
+        let forced_tool = body
+            .pointer("/tool_choice/name")
+            .and_then(Value::as_str)
+            .filter(|_| serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_object()));
+        if let Some(tool) = forced_tool {
+            answer_as_anthropic_tool(
+                request,
+                tool,
+                text,
+                streaming,
+                prompt_tokens,
+                completion_tokens,
+            );
+            return;
+        }
         if streaming {
             let mut chunks = vec![sse(
                 "message_start",
