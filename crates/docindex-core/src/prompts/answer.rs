@@ -119,7 +119,8 @@ the unit and rounding asked): {r}\n\n"
         "Question: {question}\n\n{reading}{figures}Sources:\n{listing}\
 {ANSWER_FROM_SOURCES}, in a few sentences, with figures exactly as \
 written; when the question asks for a figure, state that figure first, then how it was \
-found or worked out. Put a marker [1], [2], … after each claim. Then write a line SOURCES: and, for each \
+found or worked out. Put a marker [1], [2], … after each sentence that states something \
+from the sources. Then write a line SOURCES: and, for each \
 marker, a line: [n] <source label>: \"<the exact sentence from that source that supports \
 it>\". If the sources do not answer the question, say so and give no markers."
     );
