@@ -115,17 +115,25 @@ static TABLE: LazyLock<Result<ConceptTable, FinanceError>> = LazyLock::new(|| {
             .map_err(|e| FinanceError::BadTable(e.to_string()))?;
     table.check()?;
     let stemmer = Stemmer::create(Algorithm::English);
-    table.phrasings = table
-        .concepts
-        .iter()
-        .enumerate()
-        .flat_map(|(c, concept)| {
-            concept
-                .asked_as
-                .iter()
-                .map(|phrase| (c, phrase_stems(&stemmer, phrase)))
-                .collect::<Vec<_>>()
-        })
+    // A question quoting a statement row's label ("payments for property, plant and
+    // equipment") asks for that row's concept: a line item of three words or more is a
+    // phrasing too, after the concept's own; longer phrasings claim their words first.
+    let mut phrasings: Vec<(usize, Vec<String>)> = Vec::new();
+    for (c, concept) in table.concepts.iter().enumerate() {
+        for phrase in &concept.asked_as {
+            phrasings.push((c, phrase_stems(&stemmer, phrase)));
+        }
+    }
+    for (c, concept) in table.concepts.iter().enumerate() {
+        for label in &concept.line_items {
+            let stems = phrase_stems(&stemmer, label);
+            if stems.len() >= 3 && !phrasings.iter().any(|(_, s)| *s == stems) {
+                phrasings.push((c, stems));
+            }
+        }
+    }
+    table.phrasings = phrasings
+        .into_iter()
         .filter(|(_, stems)| !stems.is_empty())
         .collect();
     Ok(table)

@@ -205,9 +205,14 @@ fn label_stems(label: &str) -> Vec<String> {
 /// "iPhone net sales", "the Las Vegas Strip resorts", "Services"): a name in it that is not
 /// the company's, a month or a period. The statements' totals do not answer for a part.
 pub fn names_a_part(question: &str, doc: &DocumentIndex) -> bool {
-    let company = company_words(doc);
-    names_a_capitalised_part(question, &company)
-        || names_a_part_after_the_company(question, &company)
+    names_a_part_of(question, &company_words(doc))
+}
+
+fn names_a_part_of(question: &str, company: &[String]) -> bool {
+    // A statement the question names ("going by the P&L") says where to look, not a part.
+    let question = crate::question::without_statement_names(question);
+    names_a_capitalised_part(&question, company)
+        || names_a_part_after_the_company(&question, company)
 }
 
 /// The words of the company's name and ticker, lowercase.
@@ -402,6 +407,11 @@ mod tests {
         ));
         assert!(names_a_capitalised_part(
             "How much revenue did Hill's Pet Nutrition earn in 2023?",
+            &company
+        ));
+        // A statement named mid-question is where to look, not a part.
+        assert!(!names_a_part_of(
+            "I am building a model and, going by the P&L, need to know: what was its R&D expense in fiscal 2024?",
             &company
         ));
     }

@@ -298,9 +298,19 @@ fn value_cells(cells: &[&str]) -> Vec<String> {
     out
 }
 
-/// A heading row: cells, and no amounts; years and dates are fine, a bare count is not.
+/// A heading row: cells, and no amounts; years and dates are fine, a bare count is not. A
+/// row whose cells after its label are all nil amounts ("Commitments and contingencies | — |
+/// —", between a balance sheet's headings and its equity) is a row of values, not headings.
 pub(crate) fn is_heading_line(line: &str) -> bool {
+    let values: Vec<&str> = line
+        .split('|')
+        .skip(1)
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    let all_nil = !values.is_empty() && values.iter().all(|c| parse_amount(c) == Some(None));
     line.contains('|')
+        && !all_nil
         && MONEY_IN_HEADING
             .as_ref()
             .is_some_and(|re| !re.is_match(line))
@@ -779,6 +789,21 @@ mod tests {
     use crate::finance::concept_table;
 
     const CASH_FLOWS: &str = "CASH FLOWS STATEMENTS\n(In millions)\nYear Ended June 30, | 2023 | 2022 | 2021\nOperations\nNet income | $ 72,361 | $ 72,738 | $ 61,271\nNet cash from operations | 87,582 | 89,035 | 76,740\nInvesting\nAdditions to property and equipment | (28,107) | (23,886) | (20,622)\n";
+
+    #[test]
+    fn a_row_of_nil_amounts_is_not_a_heading() {
+        assert!(is_heading_line("As of December 31, | 2023 | 2022"));
+        assert!(!is_heading_line(
+            "Commitments and contingent liabilities | — | —"
+        ));
+        let table = concept_table().unwrap();
+        let concepts = table.line_items_for("shareholders' equity");
+        let sheet = "CONSOLIDATED BALANCE SHEETS\n(Dollars in Millions)\n2023 | 2022\nTotal assets | $16,393 | $15,731\nCommitments and contingent liabilities | — | —\nTotal shareholders’ equity | 609 | 401\n";
+        let rows = find_rows(sheet, &concepts);
+        let equity = rows.iter().find(|r| r.concept_id == "equity").unwrap();
+        assert_eq!(equity.row.columns[1].year, Some(2022), "{rows:?}");
+        assert_eq!(equity.row.column_for(Some(2022), None), Some(1));
+    }
 
     #[test]
     fn amounts_parse_as_printed() {
