@@ -181,7 +181,10 @@ fn llm_line(e: &LlmEnhancement) -> String {
         e.usage.cache_hits,
         e.usage.prompt_tokens,
         e.usage.completion_tokens,
-        e.summaries_written,
+        match e.summaries_missing {
+            0 => e.summaries_written.to_string(),
+            missing => format!("{} ({missing} left out by the model)", e.summaries_written),
+        },
         e.headings_added,
         e.headings_rejected,
         e.xrefs_resolved,

@@ -428,6 +428,10 @@ pub struct LlmEnhancement {
     /// Headings the model named that are not in the text at the block it gave.
     pub headings_rejected: usize,
     pub summaries_written: usize,
+    /// Sections asked for a summary that no reply gave, even asked again on their own; they
+    /// keep their offline summary.
+    #[serde(default)]
+    pub summaries_missing: usize,
     /// Metadata fields the model filled (each checked against the text).
     pub metadata_filled: Vec<String>,
     /// Metadata values the model gave that the text does not support.

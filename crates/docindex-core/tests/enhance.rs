@@ -272,6 +272,64 @@ fn summaries_go_bottom_up_in_few_batched_calls() {
 }
 
 #[test]
+fn sections_a_summary_reply_leaves_out_are_asked_again_once() {
+    // Like a small local model, this one stops after two sections of every batch, and
+    // never summarises node 0005 however it is asked.
+    let name = "apple_10-K_FY2024_0000320193-24-000123.html";
+    let asked_for = Mutex::new(Vec::<Vec<String>>::new());
+    let llm = ScriptedLlm::new("test/model", |req: &LlmRequest| {
+        let prompt = user(req);
+        if !prompt.contains(SUMMARISE_SECTIONS) {
+            return answer(req);
+        }
+        let node = Regex::new(r"(?m)^=== node (\d{4}): ").unwrap();
+        let ids: Vec<String> = node
+            .captures_iter(prompt)
+            .map(|c| c[1].to_string())
+            .collect();
+        asked_for.lock().unwrap().push(ids.clone());
+        let summaries: Vec<Value> = ids
+            .iter()
+            .filter(|id| *id != "0005")
+            .take(2)
+            .map(|id| json!({"node_id": id, "summary": format!("Model summary of node {id}.")}))
+            .collect();
+        Ok(json!({ "summaries": summaries }).to_string())
+    });
+    let doc = index_with(name, &llm).unwrap();
+    check_spans(&doc);
+    let report = doc.enhancement.clone().unwrap();
+    let batches = asked_for.into_inner().unwrap();
+    let first_asks: Vec<&String> = batches.iter().flatten().collect();
+    let wanted = doc
+        .nodes
+        .iter()
+        .filter(|n| n.token_count > LlmOptions::default().summary_min_tokens)
+        .count();
+    // Every wanted section was asked at most twice, and those left out were asked again.
+    for n in &doc.nodes {
+        let times = first_asks.iter().filter(|id| **id == &n.node_id).count();
+        assert!(times <= 2, "node {} asked {times} times", n.node_id);
+    }
+    assert!(first_asks.len() > wanted, "no section was asked again");
+    let summarised = doc
+        .nodes
+        .iter()
+        .filter(|n| n.summary_engine == Engine::Llm)
+        .count();
+    assert_eq!(report.summaries_written, summarised);
+    assert_eq!(report.summaries_written + report.summaries_missing, wanted);
+    assert!(report.summaries_missing >= 1, "{report:?}");
+    // Node 0005 was asked twice, never answered, and keeps its offline summary.
+    assert_eq!(first_asks.iter().filter(|id| **id == "0005").count(), 2);
+    assert_eq!(
+        doc.node("0005").map(|n| n.summary_engine),
+        Some(Engine::Extractive)
+    );
+    assert_eq!(report.batches_failed, 0);
+}
+
+#[test]
 fn metadata_from_the_model_must_be_supported_by_the_text() {
     let name = "acme_q3_2024_earnings_call.txt";
     let text = String::from_utf8(fixture(name)).unwrap();

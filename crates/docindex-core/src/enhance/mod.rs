@@ -486,52 +486,102 @@ impl<'a> Enhancer<'a> {
             let most = self.reply_cap.map_or(usize::MAX, |cap| {
                 (cap as usize / REPLY_TOKENS_PER_SUMMARY).max(1)
             });
-            let batches = pack(inputs, self.options.batch_prompt_tokens, most);
-            let requests: Vec<LlmRequest> = batches
-                .iter()
-                .map(|b| prompts::summaries(doc_title, b))
-                .collect();
-            let weights: Vec<u64> = batches.iter().map(|b| b.len() as u64).collect();
-            let plan = Plan::Weighted {
-                total: wanted.len() as u64,
-                base: finished,
-                weights: &weights,
-            };
-            finished += weights.iter().sum::<u64>();
-            let replies: Vec<Option<SummariesReply>> =
-                self.run_batches(&requests, Stage::Summaries, plan, progress)?;
-            for (batch, reply) in batches.iter().zip(replies) {
-                let asked: HashSet<&str> = batch.iter().map(|s| s.node_id.as_str()).collect();
-                for item in reply.map(|r| r.summaries).unwrap_or_default() {
-                    let summary = item
-                        .summary
-                        .split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join(" ");
-                    match index.get(&item.node_id) {
-                        Some(&i)
-                            if asked.contains(item.node_id.as_str()) && !summary.is_empty() =>
-                        {
-                            nodes[i].summary = cut_chars(&summary, 800);
-                            nodes[i].summary_engine = Engine::Llm;
-                            self.report.summaries_written += 1;
-                        }
-                        _ => {
-                            tracing::warn!(
-                                "{doc_title}: summary for unknown or unasked node {:?} dropped",
-                                item.node_id
-                            );
-                            self.report.unknown_ids_dropped += 1;
-                        }
+            let level_total = inputs.len() as u64;
+            // A small model's reply often stops after a few of a batch's sections: those it
+            // left out are asked again once, on their own batches.
+            let mut pending = inputs;
+            for round in 0..2 {
+                if pending.is_empty() {
+                    break;
+                }
+                if round > 0 {
+                    progress.message(
+                        Stage::Summaries,
+                        &format!(
+                            "asking again for {} section(s) the model's replies left out",
+                            pending.len()
+                        ),
+                    );
+                }
+                let batches = pack(pending, self.options.batch_prompt_tokens, most);
+                let requests: Vec<LlmRequest> = batches
+                    .iter()
+                    .map(|b| prompts::summaries(doc_title, b))
+                    .collect();
+                // Progress counts each section once, when its first batch comes back.
+                let weights: Vec<u64> = batches
+                    .iter()
+                    .map(|b| if round == 0 { b.len() as u64 } else { 0 })
+                    .collect();
+                let plan = Plan::Weighted {
+                    total: wanted.len() as u64,
+                    base: finished,
+                    weights: &weights,
+                };
+                let replies: Vec<Option<SummariesReply>> =
+                    self.run_batches(&requests, Stage::Summaries, plan, progress)?;
+                let mut left_out = Vec::new();
+                for (batch, reply) in batches.into_iter().zip(replies) {
+                    let answered = reply.is_some();
+                    let written =
+                        self.write_summaries(batch.as_slice(), reply, nodes, &index, doc_title);
+                    // A batch that failed outright is counted as failed, not asked again.
+                    if answered {
+                        left_out
+                            .extend(batch.into_iter().filter(|s| !written.contains(&s.node_id)));
                     }
                 }
+                if round == 1 {
+                    self.report.summaries_missing += left_out.len();
+                    left_out.clear();
+                }
+                pending = left_out;
             }
+            finished += level_total;
             if progress.cancelled() {
                 return Err(IngestError::Cancelled);
             }
         }
         progress.stage(Stage::Summaries, wanted.len() as u64, wanted.len() as u64);
         Ok(())
+    }
+
+    /// Writes the summaries of `reply` to the sections of `batch` it names; returns the ids
+    /// written. A summary for a section not asked is dropped and counted.
+    fn write_summaries(
+        &mut self,
+        batch: &[SummaryInput],
+        reply: Option<SummariesReply>,
+        nodes: &mut [Node],
+        index: &BTreeMap<String, usize>,
+        doc_title: &str,
+    ) -> HashSet<String> {
+        let asked: HashSet<&str> = batch.iter().map(|s| s.node_id.as_str()).collect();
+        let mut written = HashSet::new();
+        for item in reply.map(|r| r.summaries).unwrap_or_default() {
+            let summary = item
+                .summary
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            match index.get(&item.node_id) {
+                Some(&i) if asked.contains(item.node_id.as_str()) && !summary.is_empty() => {
+                    nodes[i].summary = cut_chars(&summary, 800);
+                    nodes[i].summary_engine = Engine::Llm;
+                    if written.insert(item.node_id.clone()) {
+                        self.report.summaries_written += 1;
+                    }
+                }
+                _ => {
+                    tracing::warn!(
+                        "{doc_title}: summary for unknown or unasked node {:?} dropped",
+                        item.node_id
+                    );
+                    self.report.unknown_ids_dropped += 1;
+                }
+            }
+        }
+        written
     }
 
     /// A one-sentence description and the metadata fields the parsers left empty. Values

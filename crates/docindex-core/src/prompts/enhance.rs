@@ -40,6 +40,7 @@ Reply with JSON: {{\"headings\": [{{\"block\": 12, \"title\": \"Liquidity and Ca
 
 /// A section to summarise: its own text (leaves) or its lead text and its children's
 /// summaries (parents).
+#[derive(Debug, Clone)]
 pub struct SummaryInput {
     pub node_id: String,
     pub path: String,
