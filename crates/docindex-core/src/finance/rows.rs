@@ -2,7 +2,7 @@
 //! (28,107) | (23,886)"), the heading rows above them that say which period each column
 //! is, and the concept each row reports.
 
-use super::concepts::{Concept, Statement};
+use super::concepts::{Concept, MetricUnit, Statement};
 use super::statement_names::statement_of_line;
 pub use super::statement_names::statement_of_title;
 use crate::lexicon::lexicon;
@@ -348,6 +348,12 @@ fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
             } else {
                 (None, &cells[..])
             };
+        // A change column whose cells are no amounts ("Gross margin | 51.4% | 47.9% | 350
+        // bps") heads nothing the row's values fill: the periods are the heads before it.
+        let heads = match heads.len().checked_sub(n) {
+            Some(extra) if extra > 0 && heads[n..].iter().all(|h| heads_a_change(h)) => &heads[..n],
+            _ => heads,
+        };
         if heads.is_empty() || !n.is_multiple_of(heads.len()) {
             continue;
         }
@@ -390,6 +396,23 @@ fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
             }
         })
         .collect()
+}
+
+/// Whether a column heading names a comparison of the periods, not a period ("Basis Point
+/// Change", "% Change", "Increase (Decrease)", "Variance").
+fn heads_a_change(heading: &str) -> bool {
+    let lower = heading.to_lowercase();
+    [
+        "change",
+        "basis point",
+        "bps",
+        "increase",
+        "decrease",
+        "variance",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+        && !names_a_period(heading)
 }
 
 /// "iPhone®: $39,669 (Three Months Ended July 1, 2023); $40,665 (…)": a quoted table row
@@ -544,10 +567,18 @@ pub fn find_tagged_rows(
             continue;
         }
         let label_norm = normalise_label(&label);
+        // A row of percentages ("Gross margin | 51.4% | 47.9%") is no amount a line item
+        // (gross profit, in money) could be; a metric's row it may be.
+        let all_percent = printed.iter().all(|p| p.contains('%'));
         // One match per concept, with its most specific phrasing.
         let mut matched: Vec<(usize, usize, bool)> = Vec::new();
         for (c, p, phrase) in &phrasings {
             if matched.iter().any(|(mc, _, _)| mc == c) {
+                continue;
+            }
+            let money = !concepts[*c].is_metric()
+                && concepts[*c].unit.is_none_or(|u| u == MetricUnit::Amount);
+            if all_percent && money {
                 continue;
             }
             if let Some(exact) = label_matches(&label_norm, phrase) {
@@ -803,6 +834,27 @@ mod tests {
         let equity = rows.iter().find(|r| r.concept_id == "equity").unwrap();
         assert_eq!(equity.row.columns[1].year, Some(2022), "{rows:?}");
         assert_eq!(equity.row.column_for(Some(2022), None), Some(1));
+    }
+
+    #[test]
+    fn a_change_column_of_no_amounts_heads_no_period() {
+        let table = concept_table().unwrap();
+        let concepts = table.line_items_for("gross margin");
+        let text = "RESULTS OF OPERATIONS\nComparisons as a percentage of net sales; fiscal years ended June 30 | 2024 | 2023 | Basis Point Change\nGross margin | 51.4% | 47.9% | 350 bps\n";
+        let rows = find_rows(text, &concepts);
+        let margin = rows.first().expect("the gross margin row");
+        assert_eq!(margin.row.columns.len(), 2, "{rows:?}");
+        assert_eq!(margin.row.columns[1].year, Some(2023));
+        assert_eq!(margin.row.column_for(Some(2023), None), Some(1));
+        // The percentages are no gross profit, an amount.
+        let gross_profit = table
+            .concepts
+            .iter()
+            .find(|c| c.id == "gross_profit")
+            .unwrap();
+        assert!(find_rows(text, &[gross_profit]).is_empty());
+        let in_money = "Gross margin | $42,100 | $38,900\n";
+        assert_eq!(find_rows(in_money, &[gross_profit]).len(), 1);
     }
 
     #[test]
