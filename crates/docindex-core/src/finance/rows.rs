@@ -567,8 +567,9 @@ pub fn find_tagged_rows(
             continue;
         }
         let label_norm = normalise_label(&label);
-        // A row of percentages ("Gross margin | 51.4% | 47.9%") is no amount a line item
-        // (gross profit, in money) could be; a metric's row it may be.
+        // A row of percentages ("Gross margin | 51.4% | 47.9%") is no amount a statement's
+        // line item (gross profit, in money) could be; a metric's, or a row the question
+        // names in its own words ("net charge-off rate", "occupancy"), it may be.
         let all_percent = printed.iter().all(|p| p.contains('%'));
         // One match per concept, with its most specific phrasing.
         let mut matched: Vec<(usize, usize, bool)> = Vec::new();
@@ -577,6 +578,7 @@ pub fn find_tagged_rows(
                 continue;
             }
             let money = !concepts[*c].is_metric()
+                && concepts[*c].statement.is_some()
                 && concepts[*c].unit.is_none_or(|u| u == MetricUnit::Amount);
             if all_percent && money {
                 continue;
