@@ -2,7 +2,7 @@
 //! grounded to the cells it rests on, and the statements' own sentence leads an answer that
 //! leaves the figure out or leads with another.
 
-use docindex_core::finance::{FiguresLead, MetricUnit};
+use docindex_core::finance::FiguresLead;
 use docindex_core::qa::grounding::{leads_with, where_metric_stated, where_stated, GivenValue};
 use docindex_core::qa::{renumber_markers, Citation};
 
@@ -99,6 +99,7 @@ pub(crate) fn ground_figures(
 pub(crate) fn with_statements_first(
     text: String,
     lead: &FiguresLead,
+    asked_precision: bool,
     shift: usize,
     citations: &mut Vec<Citation>,
     reasoning: &mut Vec<String>,
@@ -133,7 +134,12 @@ pub(crate) fn with_statements_first(
     let asked = given
         .iter()
         .find_map(|(label, states)| sentence_stating(states).map(|s| (label, s)));
-    let misled = asked.filter(|(_, sentence)| !leads_with(&text, &given_values(lead), sentence));
+    // A rounding coarser than the lead's counts only when the question asked one (the lead
+    // then writes the figure as asked); "$93.7 billion" for 93,736 in millions leads.
+    let misled = asked.filter(|(_, sentence)| {
+        let reference = asked_precision.then_some(*sentence);
+        !leads_with(&text, &given_values(lead), reference)
+    });
     let unstated: Vec<&(String, Finder<'_>)> =
         given.iter().filter(|(_, states)| !states(&text)).collect();
     let mut chosen: Vec<&str> = misled.iter().map(|(_, sentence)| *sentence).collect();
@@ -166,7 +172,7 @@ pub(crate) fn with_statements_first(
             labels.join(", ")
         ));
     }
-    if let Some((label, _)) = misled.filter(|_| unstated.is_empty()) {
+    if let Some((label, _)) = misled {
         reasoning.push(format!(
             "the answer's first figure is not {label} as the statement rows give it (another figure, or rounded more coarsely); their sentence leads, with its cells"
         ));
@@ -181,22 +187,8 @@ pub(crate) fn with_statements_first(
 /// figure, and each worked-out metric (a share in percent). Other periods' values are not
 /// among them: leading with last year's figure is leading with the wrong one.
 fn given_values(lead: &FiguresLead) -> Vec<GivenValue<'_>> {
-    let figures = lead.figures.iter().map(|f| GivenValue {
-        value: f.value,
-        unit: f.unit,
-        scale: f.scale.as_deref(),
-    });
-    let metrics = lead.metrics.iter().filter_map(|m| {
-        let value = m.value?;
-        Some(GivenValue {
-            value: match m.unit {
-                MetricUnit::Percent => value * 100.0,
-                _ => value,
-            },
-            unit: m.unit,
-            scale: m.operands.first().and_then(|o| o.row.scale.as_deref()),
-        })
-    });
+    let figures = lead.figures.iter().map(GivenValue::of_figure);
+    let metrics = lead.metrics.iter().filter_map(GivenValue::of_metric);
     figures.chain(metrics).collect()
 }
 

@@ -300,9 +300,10 @@ impl Library {
         let figures_note = figures
             .filter(|l| !l.figures.is_empty() || !l.computed.is_empty() || !l.missing.is_empty())
             .map(|l| strip_markers(&l.text));
-        let reading = Question::read(question)
-            .map_err(AppError::Question)?
-            .summary();
+        let read = Question::read(question).map_err(AppError::Question)?;
+        // The rounding the lead states is the question's only when it asked one.
+        let asked_precision = read.scale.is_some() || read.decimals.is_some() || read.percent;
+        let reading = read.summary();
         let build = |s: &[Source]| {
             let request = prompts::answer(question, s, figures_note.as_deref(), reading.as_deref());
             match &window {
@@ -451,12 +452,19 @@ impl Library {
             )?,
             true => text,
         };
-        // A figure the statements give that the model's answer does not state is put first,
-        // with its cells: the model's omission never hides what the rows say.
+        // A figure the statements give that the model's answer leaves out, or does not lead
+        // with, is put first with its cells: the model's omission or slip never hides what
+        // the rows say.
         let text = match (obeyed_the_filing, figures) {
             (false, Some(lead)) if !citations.is_empty() => {
-                let (text, added) =
-                    with_statements_first(text, lead, shift, &mut citations, &mut reasoning);
+                let (text, added) = with_statements_first(
+                    text,
+                    lead,
+                    asked_precision,
+                    shift,
+                    &mut citations,
+                    &mut reasoning,
+                );
                 if !added.is_empty() {
                     on_event(AskEvent::Token(&added));
                 }
@@ -504,12 +512,9 @@ impl Library {
                     .into_iter()
                     .filter(|n| !figures.is_some_and(|l| l.is_computed(n)))
                     .filter(|n| !is_stated(n, &stating))
-                    // The question's own period ("fiscal 2024", "2024-09-30"), restated, is
-                    // no claim of the answer.
-                    // An amount the question names ("above $100 million") is still checked.
-                    .filter(|n| {
-                        n.contains(['$', '%', '.', ',']) || sentence_holding(question, n).is_none()
-                    })
+                    // The question's own period restated ("fiscal 2024", "2024-09-30") is no
+                    // claim of the answer; any other number the question names still is.
+                    .filter(|n| !is_a_date_part(n) || sentence_holding(question, n).is_none())
                     .collect()
             },
             computed: figures
@@ -686,6 +691,13 @@ impl Library {
         }
         Ok(docs.get(doc_id).and_then(Option::as_ref))
     }
+}
+
+/// Whether `number` as written could be a year or a month or day of a date ("2024", "09").
+fn is_a_date_part(number: &str) -> bool {
+    let all_digits = !number.is_empty() && number.chars().all(|c| c.is_ascii_digit());
+    let year = number.len() == 4 && (number.starts_with("19") || number.starts_with("20"));
+    all_digits && (year || number.len() <= 2)
 }
 
 /// The offset just after the unit that follows a figure ending at `end` ("%", " million",

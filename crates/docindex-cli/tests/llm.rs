@@ -64,9 +64,18 @@ fn a_model_refines_summarises_and_its_replies_are_cached() {
     let server = ScriptedServer::start();
     let dir = tempfile::tempdir().unwrap();
     let lib = dir.path().join("lib");
+    // Four requests in flight, as a hosted provider gets (the scripted server is on this
+    // machine, which otherwise gets one).
     let (rows, stderr) = run_json(
         docindex(&lib, &server)
-            .args(["--json", "--model", "openai/scripted-model", "index"])
+            .args([
+                "--json",
+                "--model",
+                "openai/scripted-model",
+                "--llm-concurrency",
+                "4",
+                "index",
+            ])
             .arg(fixture(AEGON))
             .arg(fixture(BUCKLE)),
     );

@@ -195,7 +195,16 @@ impl Llm for Connection {
     /// Every provider that can stream is asked to, even for a reply wanted whole: a stream
     /// shows the model is still working, so a slow one is waited for, not retried.
     fn complete(&self, request: &LlmRequest) -> Result<LlmReply, LlmError> {
-        self.stream(request, &mut |_| true)
+        match self.stream(request, &mut |_| true) {
+            // A reply the server cut short (llama.cpp's Python server ends a running stream
+            // when another request arrives) is asked for once more. Only here: a stream
+            // shown as it arrives cannot be taken back.
+            Err(LlmError::BadReply(why)) if why.starts_with(openai::CUT_SHORT) => {
+                tracing::warn!("{}: {why}; asking once more", self.spec.model);
+                self.stream(request, &mut |_| true)
+            }
+            outcome => outcome,
+        }
     }
 
     fn stream(
@@ -210,6 +219,28 @@ impl Llm for Connection {
             }
             return Ok(reply);
         }
+        self.stream_once(request, on_delta)
+    }
+
+    fn context_window(&self) -> Option<usize> {
+        self.probed.get_or_init(|| {
+            if self.window.load(Ordering::Relaxed) == 0 {
+                if let Some(window) = context::ask_server(self) {
+                    self.window.store(window, Ordering::Relaxed);
+                }
+            }
+        });
+        Some(self.window.load(Ordering::Relaxed)).filter(|&w| w > 0)
+    }
+}
+
+impl Connection {
+    /// One streamed request (see [`Llm::stream`]).
+    fn stream_once(
+        &self,
+        request: &LlmRequest,
+        on_delta: &mut dyn FnMut(&str) -> bool,
+    ) -> Result<LlmReply, LlmError> {
         let reply = self.send(request, true)?;
         // A server that ignores `stream` answers with one JSON body.
         if reply.content_type.contains("application/json") {
@@ -243,16 +274,5 @@ impl Llm for Connection {
             }
             Err(e) => Err(e),
         }
-    }
-
-    fn context_window(&self) -> Option<usize> {
-        self.probed.get_or_init(|| {
-            if self.window.load(Ordering::Relaxed) == 0 {
-                if let Some(window) = context::ask_server(self) {
-                    self.window.store(window, Ordering::Relaxed);
-                }
-            }
-        });
-        Some(self.window.load(Ordering::Relaxed)).filter(|&w| w > 0)
     }
 }

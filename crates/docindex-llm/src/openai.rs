@@ -143,6 +143,10 @@ fn usage(v: &Value) -> Usage {
     }
 }
 
+/// How a stream the server ended before the model finished is reported (it is asked again
+/// once, see `Connection::stream`).
+pub const CUT_SHORT: &str = "the server ended the reply before the model finished it";
+
 pub fn stream(
     lines: impl Iterator<Item = Result<String, LlmError>>,
     on_delta: &mut dyn FnMut(&str) -> bool,
@@ -198,9 +202,9 @@ pub fn stream(
     // llama.cpp's Python server ends a running stream with [DONE] and no finish reason when
     // another request arrives: what came is a cut reply, not the model's answer.
     if !finished {
-        return Err(LlmError::BadReply(
-            "the server ended the reply before the model finished it (no finish reason); another request may have interrupted it".into(),
-        ));
+        return Err(LlmError::BadReply(format!(
+            "{CUT_SHORT}: no finish reason; another request may have interrupted it"
+        )));
     }
     Ok(reply)
 }

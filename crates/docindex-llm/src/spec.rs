@@ -191,6 +191,7 @@ impl ProviderSettings {
                 })
                 .unwrap_or(Duration::from_secs(120)),
             retry: self.retry.unwrap_or_default(),
+            // Decided below, once the base URL says whether the server is on this machine.
             max_in_flight: 0,
             context_window: self.context_window.or_else(|| {
                 var("DOCINDEX_LLM_CONTEXT")
@@ -309,7 +310,7 @@ impl ProviderSettings {
 }
 
 /// Whether `base_url` names this machine (localhost, a loopback or unspecified address).
-pub fn served_here(base_url: &str) -> bool {
+pub(crate) fn served_here(base_url: &str) -> bool {
     let Some(host) = reqwest::Url::parse(base_url)
         .ok()
         .and_then(|url| url.host_str().map(|h| h.to_ascii_lowercase()))

@@ -529,39 +529,46 @@ fn a_cache_hit_makes_no_provider_call() {
 /// each after its pause and flushed at once (tiny_http buffers small pieces, which hides
 /// exactly the timing these tests are about).
 fn paced_sse_server(pieces: Vec<(Duration, String)>) -> String {
+    paced_sse_server_for(vec![pieces])
+}
+
+/// A server answering its n-th request with the n-th stream of `replies`.
+fn paced_sse_server_for(replies: Vec<Vec<(Duration, String)>>) -> String {
     use std::io::{BufRead, BufReader, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || {
-        let (stream, _) = listener.accept().unwrap();
-        let mut reader = BufReader::new(stream.try_clone().unwrap());
-        let mut length = 0usize;
-        loop {
-            let mut line = String::new();
-            reader.read_line(&mut line).unwrap();
-            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                length = v.trim().parse().unwrap();
+        for pieces in replies {
+            let (stream, _) = listener.accept().unwrap();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut length = 0usize;
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap();
+                }
+                if line == "\r\n" {
+                    break;
+                }
             }
-            if line == "\r\n" {
-                break;
-            }
-        }
-        let mut body = vec![0u8; length];
-        std::io::Read::read_exact(&mut reader, &mut body).unwrap();
-        let mut out = stream;
-        out.write_all(
-            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n",
-        )
-        .unwrap();
-        out.flush().unwrap();
-        for (pause, piece) in pieces {
-            std::thread::sleep(pause);
-            if out
-                .write_all(piece.as_bytes())
-                .and_then(|_| out.flush())
-                .is_err()
-            {
-                return;
+            let mut body = vec![0u8; length];
+            std::io::Read::read_exact(&mut reader, &mut body).unwrap();
+            let mut out = stream;
+            out.write_all(
+                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n",
+            )
+            .unwrap();
+            out.flush().unwrap();
+            for (pause, piece) in pieces {
+                std::thread::sleep(pause);
+                if out
+                    .write_all(piece.as_bytes())
+                    .and_then(|_| out.flush())
+                    .is_err()
+                {
+                    return;
+                }
             }
         }
     });
@@ -591,12 +598,27 @@ fn a_stream_the_server_ends_before_the_model_finished_is_no_reply() {
         (Duration::ZERO, delta_event("{\"summaries\": [")),
         (Duration::ZERO, "data: [DONE]\n\n".to_string()),
     ];
-    let llm = connect_to(&paced_sse_server(pieces), Duration::from_millis(400));
-    let err = llm.complete(&ask()).unwrap_err();
+    let whole = vec![
+        (Duration::ZERO, delta_event("{\"summaries\": []}")),
+        (Duration::ZERO, finish_event()),
+        (Duration::ZERO, "data: [DONE]\n\n".to_string()),
+    ];
+    // Shown as it streams, the cut reply is an error.
+    let llm = connect_to(
+        &paced_sse_server(pieces.clone()),
+        Duration::from_millis(400),
+    );
+    let err = llm.stream(&ask(), &mut |_| true).unwrap_err();
     assert!(
         err.to_string().contains("before the model finished"),
         "{err}"
     );
+    // Asked whole, it is asked once more, and the whole reply is the answer.
+    let llm = connect_to(
+        &paced_sse_server_for(vec![pieces, whole]),
+        Duration::from_millis(400),
+    );
+    assert_eq!(llm.complete(&ask()).unwrap().text, "{\"summaries\": []}");
 }
 
 fn connect_to(base_url: &str, timeout: Duration) -> Connection {

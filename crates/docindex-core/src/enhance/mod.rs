@@ -448,6 +448,10 @@ impl<'a> Enhancer<'a> {
         let wanted: Vec<usize> = (0..nodes.len())
             .filter(|&i| nodes[i].token_count > self.options.summary_min_tokens)
             .collect();
+        // Every wanted section is summarised anew (a resumed report's counts are of an
+        // earlier run of this stage).
+        self.report.summaries_written = 0;
+        self.report.summaries_missing = 0;
         progress.stage(Stage::Summaries, 0, wanted.len() as u64);
         progress.message(
             Stage::Summaries,

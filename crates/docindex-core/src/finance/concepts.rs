@@ -116,7 +116,7 @@ static TABLE: LazyLock<Result<ConceptTable, FinanceError>> = LazyLock::new(|| {
     table.check()?;
     let stemmer = Stemmer::create(Algorithm::English);
     // A question quoting a statement row's label ("payments for property, plant and
-    // equipment") asks for that row's concept: a line item of three words or more is a
+    // equipment") asks for that row's concept: a line item of three stems or more is a
     // phrasing too, after the concept's own; longer phrasings claim their words first.
     let mut phrasings: Vec<(usize, Vec<String>)> = Vec::new();
     for (c, concept) in table.concepts.iter().enumerate() {
@@ -124,12 +124,26 @@ static TABLE: LazyLock<Result<ConceptTable, FinanceError>> = LazyLock::new(|| {
             phrasings.push((c, phrase_stems(&stemmer, phrase)));
         }
     }
-    for (c, concept) in table.concepts.iter().enumerate() {
-        for label in &concept.line_items {
-            let stems = phrase_stems(&stemmer, label);
-            if stems.len() >= 3 && !phrasings.iter().any(|(_, s)| *s == stems) {
-                phrasings.push((c, stems));
-            }
+    // A label two concepts print ("total net revenues") names neither for sure: left out.
+    let line_item_stems: Vec<(usize, Vec<String>)> = table
+        .concepts
+        .iter()
+        .enumerate()
+        .flat_map(|(c, concept)| {
+            concept
+                .line_items
+                .iter()
+                .map(move |label| (c, label))
+                .collect::<Vec<_>>()
+        })
+        .map(|(c, label)| (c, phrase_stems(&stemmer, label)))
+        .collect();
+    for (c, stems) in &line_item_stems {
+        let printed_by_another = line_item_stems
+            .iter()
+            .any(|(other, s)| other != c && s == stems);
+        if stems.len() >= 3 && !printed_by_another && !phrasings.iter().any(|(_, s)| s == stems) {
+            phrasings.push((*c, stems.clone()));
         }
     }
     table.phrasings = phrasings

@@ -341,19 +341,22 @@ fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
         if cells.is_empty() || n == 0 {
             continue;
         }
-        // A stub cell ("Year Ended June 30,") may stand before the column headings.
-        let (stub, heads): (Option<&str>, &[&str]) =
-            if cells.len() == n + 1 || (cells.len() > 1 && !n.is_multiple_of(cells.len())) {
-                (Some(cells[0]), &cells[1..])
-            } else {
-                (None, &cells[..])
-            };
+        // A stub cell ("Year Ended June 30,") may stand before the column headings; a
+        // year alone ("2024") heads a column.
+        let may_be_stub = !is_a_year_heading(cells[0]);
+        let (stub, heads): (Option<&str>, &[&str]) = if may_be_stub
+            && (cells.len() == n + 1 || (cells.len() > 1 && !n.is_multiple_of(cells.len())))
+        {
+            (Some(cells[0]), &cells[1..])
+        } else {
+            (None, &cells[..])
+        };
         // A change column whose cells are no amounts ("Gross margin | 51.4% | 47.9% | 350
         // bps") heads nothing the row's values fill: the periods are the heads before it.
-        let heads = match heads.len().checked_sub(n) {
-            Some(extra) if extra > 0 && heads[n..].iter().all(|h| heads_a_change(h)) => &heads[..n],
-            _ => heads,
-        };
+        let mut heads = heads;
+        while heads.len() > n && heads.last().is_some_and(|h| heads_a_change(h)) {
+            heads = &heads[..heads.len() - 1];
+        }
         if heads.is_empty() || !n.is_multiple_of(heads.len()) {
             continue;
         }
@@ -396,6 +399,15 @@ fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
             }
         })
         .collect()
+}
+
+/// Whether a heading cell is a year alone ("2024", "FY2023", "Fiscal 2022").
+fn is_a_year_heading(cell: &str) -> bool {
+    static YEAR_ALONE: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"(?i)^(?:fiscal\s+|fy\s*)?(?:19|20)\d{2}$").ok());
+    YEAR_ALONE
+        .as_ref()
+        .is_some_and(|re| re.is_match(cell.trim()))
 }
 
 /// Whether a column heading names a comparison of the periods, not a period ("Basis Point
@@ -843,11 +855,16 @@ mod tests {
         let table = concept_table().unwrap();
         let concepts = table.line_items_for("gross margin");
         let text = "RESULTS OF OPERATIONS\nComparisons as a percentage of net sales; fiscal years ended June 30 | 2024 | 2023 | Basis Point Change\nGross margin | 51.4% | 47.9% | 350 bps\n";
-        let rows = find_rows(text, &concepts);
-        let margin = rows.first().expect("the gross margin row");
-        assert_eq!(margin.row.columns.len(), 2, "{rows:?}");
-        assert_eq!(margin.row.columns[1].year, Some(2023));
-        assert_eq!(margin.row.column_for(Some(2023), None), Some(1));
+        // With a stub cell before the years, and without one.
+        let no_stub = "RESULTS OF OPERATIONS\n2024 | 2023 | % Change\nGross margin | 51.4% | 47.9% | 350 bps\n";
+        for table_text in [text, no_stub] {
+            let rows = find_rows(table_text, &concepts);
+            let margin = rows.first().expect("the gross margin row");
+            assert_eq!(margin.row.columns.len(), 2, "{rows:?}");
+            assert_eq!(margin.row.columns[0].year, Some(2024), "{rows:?}");
+            assert_eq!(margin.row.columns[1].year, Some(2023), "{rows:?}");
+            assert_eq!(margin.row.column_for(Some(2023), None), Some(1));
+        }
         // The percentages are no gross profit, an amount.
         let gross_profit = table
             .concepts

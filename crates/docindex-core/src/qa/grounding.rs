@@ -86,7 +86,7 @@ fn amounts_in(text: &str) -> Vec<Written> {
 
 /// Where `text` states `figure` (the byte offset just after it), when it does.
 pub fn where_stated(text: &str, figure: &StatedFigure) -> Option<usize> {
-    where_value_stated(text, figure.value, figure.unit, figure.scale.as_deref())
+    GivenValue::of_figure(figure).where_stated(text)
 }
 
 /// Where `text` states `value` of `unit` — an amount as printed in a table in `scale`, a
@@ -97,26 +97,7 @@ pub fn where_value_stated(
     unit: MetricUnit,
     scale: Option<&str>,
 ) -> Option<usize> {
-    let percent = unit == MetricUnit::Percent;
-    let printed = value.abs();
-    let in_units = match unit {
-        MetricUnit::Amount => printed * scale.map_or(1.0, multiplier),
-        _ => printed,
-    };
-    if printed == 0.0 {
-        return None;
-    }
-    amounts_in(text)
-        .into_iter()
-        .filter(|w| w.percent == percent)
-        .find(|w| {
-            // "9,447" is the cell as printed; "$9.4 billion" is in units.
-            let value = if w.scaled { in_units } else { printed };
-            // Written so coarsely it could be a tenth off ("1" for a ratio of 0.91), it
-            // states nothing.
-            w.tolerance <= value * 0.1 && (w.value - value).abs() <= w.tolerance.max(value * 1e-9)
-        })
-        .map(|w| w.end)
+    GivenValue { value, unit, scale }.where_stated(text)
 }
 
 /// A value the statements give, as an answer could state it: the value (a share in
@@ -128,7 +109,38 @@ pub struct GivenValue<'a> {
     pub scale: Option<&'a str>,
 }
 
-impl GivenValue<'_> {
+impl<'a> GivenValue<'a> {
+    /// A figure the lead stated, as its table prints it.
+    pub fn of_figure(figure: &'a StatedFigure) -> Self {
+        GivenValue {
+            value: figure.value,
+            unit: figure.unit,
+            scale: figure.scale.as_deref(),
+        }
+    }
+
+    /// A metric's worked-out result (a share in percent), in its operands' scale; `None`
+    /// when it was not worked out.
+    pub fn of_metric(metric: &'a MetricResult) -> Option<Self> {
+        let value = metric.value?;
+        Some(GivenValue {
+            value: match metric.unit {
+                MetricUnit::Percent => value * 100.0,
+                _ => value,
+            },
+            unit: metric.unit,
+            scale: metric.operands.first().and_then(|o| o.row.scale.as_deref()),
+        })
+    }
+
+    /// Where `text` first states this value (the byte offset just after it), when it does.
+    fn where_stated(&self, text: &str) -> Option<usize> {
+        amounts_in(text)
+            .into_iter()
+            .find(|w| self.stated_by(w).is_some())
+            .map(|w| w.end)
+    }
+
     /// The value and the half-step of the digits `w` writes, both in units: a number written
     /// without a scale word is read as printed in the table's scale.
     fn as_written_in_units(&self, w: &Written) -> (f64, f64) {
@@ -168,20 +180,27 @@ fn leading_amount(text: &str) -> Option<Written> {
     amounts_in(text).into_iter().find(|w| {
         let marker = text[..w.start].ends_with('[');
         let digits = w.number.chars().filter(char::is_ascii_digit).count();
+        // "27 days", "3x": a count of a unit, not a day of a month.
+        let rest = text[w.end..].trim_start().to_lowercase();
+        let counted = ["day", "time", "x"].iter().any(|u| {
+            rest.strip_prefix(u)
+                .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric() && c != 's'))
+        });
         let short_and_bare =
-            digits < 3 && !w.number.contains(['$', '.']) && !w.percent && !w.scaled;
+            digits < 3 && !w.number.contains(['$', '.']) && !w.percent && !w.scaled && !counted;
         !marker && !short_and_bare
     })
 }
 
 /// Whether the first amount `text` states is one of `given`, written at least as precisely
-/// as `reference` (the statements' own sentence) writes that value: "$12.0 billion" leads
-/// with the cell 11,975 in millions, but less precisely than "$11.97 billion" does.
-pub fn leads_with(text: &str, given: &[GivenValue<'_>], reference: &str) -> bool {
+/// as `reference` (the statements' own sentence, when the precision counts) writes that
+/// value: "$12.0 billion" leads with the cell 11,975 in millions, but less precisely than
+/// "$11.97 billion" does.
+pub fn leads_with(text: &str, given: &[GivenValue<'_>], reference: Option<&str>) -> bool {
     let Some(first) = leading_amount(text) else {
         return false;
     };
-    let reference = leading_amount(reference);
+    let reference = reference.and_then(leading_amount);
     given.iter().any(|value| {
         let Some(precision) = value.stated_by(&first) else {
             return false;
@@ -196,13 +215,7 @@ pub fn leads_with(text: &str, given: &[GivenValue<'_>], reference: &str) -> bool
 /// Where `text` states the result of `metric` (a share is worked out as a fraction and
 /// written in percent).
 pub fn where_metric_stated(text: &str, metric: &MetricResult) -> Option<usize> {
-    let value = metric.value?;
-    let written = match metric.unit {
-        MetricUnit::Percent => value * 100.0,
-        _ => value,
-    };
-    let scale = metric.operands.first().and_then(|o| o.row.scale.as_deref());
-    where_value_stated(text, written, metric.unit, scale)
+    GivenValue::of_metric(metric)?.where_stated(text)
 }
 
 /// The numbers of `text`, as written ("$9.4"), that state one of `figures` (after scale and
@@ -413,7 +426,7 @@ mod tests {
             "Cash stood at $11,975 million at 2024-09-30.",
             "The margin was 24.0% in fiscal 2024.",
         ] {
-            assert!(leads_with(leads, &given, reference), "{leads}");
+            assert!(leads_with(leads, &given, Some(reference)), "{leads}");
         }
         for not_first in [
             // Coarser than the statements write it, another row's figure, an operand first.
@@ -422,14 +435,25 @@ mod tests {
             "Payables of 5,012 over cost of sales of 28,640 times 365 give 63.86 days.",
             "The answer is not in the sources.",
         ] {
-            assert!(!leads_with(not_first, &given, reference), "{not_first}");
+            assert!(
+                !leads_with(not_first, &given, Some(reference)),
+                "{not_first}"
+            );
         }
-        // Without a finer sentence of the statements, a rounding that states the cell leads.
+        // Without a finer sentence of the statements, or when no rounding was asked, a
+        // rounding that states the cell leads; a whole number of days leads too.
         assert!(leads_with(
             "Cash was $12.0 billion.",
             &[cash],
-            "No figure here."
+            Some("No figure here.")
         ));
+        assert!(leads_with("Cash was $12.0 billion.", &[cash], None));
+        let dso = GivenValue {
+            value: 27.0,
+            unit: MetricUnit::Days,
+            scale: None,
+        };
+        assert!(leads_with("DSO was 27 days [3].", &[dso], None));
     }
 
     #[test]
