@@ -219,28 +219,6 @@ impl Llm for Connection {
             }
             return Ok(reply);
         }
-        self.stream_once(request, on_delta)
-    }
-
-    fn context_window(&self) -> Option<usize> {
-        self.probed.get_or_init(|| {
-            if self.window.load(Ordering::Relaxed) == 0 {
-                if let Some(window) = context::ask_server(self) {
-                    self.window.store(window, Ordering::Relaxed);
-                }
-            }
-        });
-        Some(self.window.load(Ordering::Relaxed)).filter(|&w| w > 0)
-    }
-}
-
-impl Connection {
-    /// One streamed request (see [`Llm::stream`]).
-    fn stream_once(
-        &self,
-        request: &LlmRequest,
-        on_delta: &mut dyn FnMut(&str) -> bool,
-    ) -> Result<LlmReply, LlmError> {
         let reply = self.send(request, true)?;
         // A server that ignores `stream` answers with one JSON body.
         if reply.content_type.contains("application/json") {
@@ -274,5 +252,16 @@ impl Connection {
             }
             Err(e) => Err(e),
         }
+    }
+
+    fn context_window(&self) -> Option<usize> {
+        self.probed.get_or_init(|| {
+            if self.window.load(Ordering::Relaxed) == 0 {
+                if let Some(window) = context::ask_server(self) {
+                    self.window.store(window, Ordering::Relaxed);
+                }
+            }
+        });
+        Some(self.window.load(Ordering::Relaxed)).filter(|&w| w > 0)
     }
 }

@@ -613,6 +613,28 @@ fn answer_as_anthropic_tool(
         respond_json(request, &reply);
         return;
     }
+    let deltas = split_for_stream(json)
+        .into_iter()
+        .map(|piece| json!({"type": "input_json_delta", "partial_json": piece}))
+        .collect();
+    let block = json!({"type": "tool_use", "id": "toolu_scripted", "name": tool, "input": {}});
+    respond_chunks(
+        request,
+        "text/event-stream",
+        anthropic_stream(block, deltas, "tool_use", prompt_tokens, completion_tokens),
+        Duration::from_millis(5),
+    );
+}
+
+/// An Anthropic message stream of one content block: `block` opened, `deltas` in turn,
+/// ended for `stop_reason`.
+fn anthropic_stream(
+    block: Value,
+    deltas: Vec<Value>,
+    stop_reason: &str,
+    prompt_tokens: u64,
+    completion_tokens: u64,
+) -> Vec<String> {
     let mut chunks = vec![
         sse(
             "message_start",
@@ -620,13 +642,14 @@ fn answer_as_anthropic_tool(
         ),
         sse(
             "content_block_start",
-            &json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_scripted", "name": tool, "input": {}}}),
+            &json!({"type": "content_block_start", "index": 0, "content_block": block}),
         ),
+        ": ping\n\n".to_string(),
     ];
-    for piece in split_for_stream(json) {
+    for delta in deltas {
         chunks.push(sse(
             "content_block_delta",
-            &json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": piece}}),
+            &json!({"type": "content_block_delta", "index": 0, "delta": delta}),
         ));
     }
     chunks.push(sse(
@@ -635,15 +658,10 @@ fn answer_as_anthropic_tool(
     ));
     chunks.push(sse(
         "message_delta",
-        &json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": completion_tokens}}),
+        &json!({"type": "message_delta", "delta": {"stop_reason": stop_reason}, "usage": {"output_tokens": completion_tokens}}),
     ));
     chunks.push(sse("message_stop", &json!({"type": "message_stop"})));
-    respond_chunks(
-        request,
-        "text/event-stream",
-        chunks,
-        Duration::from_millis(5),
-    );
+    chunks
 }
 
 fn answer_in_wire_format(
@@ -705,34 +723,15 @@ fn answer_in_wire_format(
             return;
         }
         if streaming {
-            let mut chunks = vec![sse(
-                "message_start",
-                &json!({"type": "message_start", "message": {"usage": {"input_tokens": prompt_tokens, "output_tokens": 1}}}),
-            )];
-            chunks.push(sse(
-                "content_block_start",
-                &json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
-            ));
-            chunks.push(": ping\n\n".to_string());
-            for p in &pieces {
-                chunks.push(sse(
-                    "content_block_delta",
-                    &json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}}),
-                ));
-            }
-            chunks.push(sse(
-                "content_block_stop",
-                &json!({"type": "content_block_stop", "index": 0}),
-            ));
-            chunks.push(sse(
-                "message_delta",
-                &json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": completion_tokens}}),
-            ));
-            chunks.push(sse("message_stop", &json!({"type": "message_stop"})));
+            let deltas = pieces
+                .iter()
+                .map(|p| json!({"type": "text_delta", "text": p}))
+                .collect();
+            let block = json!({"type": "text", "text": ""});
             respond_chunks(
                 request,
                 "text/event-stream",
-                chunks,
+                anthropic_stream(block, deltas, "end_turn", prompt_tokens, completion_tokens),
                 Duration::from_millis(5),
             );
         } else {
