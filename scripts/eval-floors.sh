@@ -25,6 +25,15 @@ for set in tests/eval/questions.json tests/eval/analyst-*.json; do
   echo "$(basename "$set"): $summary"
   [ "$code" -eq 0 ] || status=1
 done
+# Narrative and judgment questions (issue 44): citing the evidence, refusing only what the
+# filing cannot answer, judgments' verdicts.
+floor() { python3 -c "import tomllib,sys;print(tomllib.load(open('tests/eval/floors.toml','rb'))['narrative-dev.json'][sys.argv[1]])" "$1"; }
+code=0
+python3 tests/eval/narrative_eval.py tests/eval/narrative-dev.json --docindex "$bin" --library "$lib" \
+  --quiet --min-cited "$(floor cited)" --max-refused "$(floor refused)" \
+  --min-verdicts "$(floor verdicts)" >"$work/narrative.out" 2>&1 || code=$?
+echo "narrative-dev.json: $(grep -E "^ALL|^HIGH|^floor" "$work/narrative.out" | tr -s ' ' | paste -sd ';' -)"
+[ "$code" -eq 0 ] || status=1
 # Questions from the tagged facts of the two fixture 10-Ks (Apple FY2024, Tesla FY2023).
 tenks=(tests/fixtures/apple_10-K_FY2024_0000320193-24-000123.html
   tests/fixtures/tesla_10-K_FY2023_0001628280-24-002390.html)

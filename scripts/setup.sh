@@ -9,6 +9,8 @@ command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
 python3 -c 'import ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
 python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null || need_apt+=(python3-dev)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+# The narrative eval finds the page a cited excerpt is printed on with pdftotext.
+command -v pdftotext >/dev/null 2>&1 || need_apt+=(poppler-utils)
 # The desktop app (Tauri 2 on WebKitGTK) and its end-to-end tests in a real window.
 pkg-config --exists webkit2gtk-4.1 2>/dev/null || need_apt+=(libwebkit2gtk-4.1-dev)
 pkg-config --exists openssl 2>/dev/null || need_apt+=(libssl-dev)

@@ -9,14 +9,16 @@ use crate::{AppError, Library, Result};
 use docindex_core::charmap::CharMap;
 use docindex_core::companies::{CompanyDirectory, CompanyMentions};
 use docindex_core::finance::answer::asks_for_figure;
+use docindex_core::finance::judgment::judgment_lead;
 use docindex_core::finance::{
     concept_table, focus_question, lead_for, named_line_item, with_figures,
 };
 use docindex_core::overview::{is_overview_question, overview};
 use docindex_core::qa::{
-    append_answer, compose_extractive, compose_from_prose, locate, Answer, DocumentUse, Passage,
+    append_answer, compose_extractive, compose_from_prose, compose_narrative, locate, Answer,
+    DocumentUse, Passage,
 };
-use docindex_core::question::Question;
+use docindex_core::question::{PassageKind, Question};
 use docindex_core::search::Excerpt;
 use docindex_core::search::{asks_why, expand};
 use docindex_core::store::DocumentStore;
@@ -241,7 +243,11 @@ impl Library {
         };
         let lead = match overview {
             Some(_) => None,
-            None => self.figures_lead(reading, results)?,
+            // A judgment is answered with its verdict over the years, then its figures.
+            None => match self.judgment_lead(reading, results)? {
+                Some(verdict) => Some(verdict),
+                None => self.figures_lead(reading, results)?,
+            },
         };
         let content = reading.content.as_str();
         // A question that asks only for figures is answered by them first; the prose that
@@ -251,7 +257,15 @@ impl Library {
         let mut answer = match (overview, lead) {
             (Some(listed), _) => listed,
             (None, None) => {
-                let mut answer = compose_extractive(content, &passages, &concepts_of, 3);
+                let mut answer = match reading.passage {
+                    PassageKind::Figure => compose_extractive(content, &passages, &concepts_of, 3),
+                    // A list (segments, acquisitions, proposals) is assembled from more
+                    // sentences.
+                    kind @ (PassageKind::Business | PassageKind::Event | PassageKind::Vote) => {
+                        compose_narrative(content, kind, &passages, &concepts_of, 4)
+                    }
+                    kind => compose_narrative(content, kind, &passages, &concepts_of, 3),
+                };
                 answer.question = question.to_string();
                 answer
             }
@@ -296,6 +310,14 @@ impl Library {
                 with_figures(table, reading, answer, lead, &results.statement_rows)
             }
         };
+        // A refusal says where the engine looked, so the reader knows what was ruled out.
+        if !answer.answered && !passages.is_empty() {
+            answer.answer = format!(
+                "{} Sections read: {}.",
+                answer.answer.trim_end(),
+                sections_read(&passages)
+            );
+        }
         // Verify each citation against the stored document before it is shown.
         let before = answer.citations.len();
         let mut verified = Vec::new();
@@ -346,6 +368,32 @@ fn compares_figures(question: &str) -> bool {
         })
 }
 
+/// The titles of the sections `passages` come from, in the order first read, at most
+/// eight ("Item 7. Management's Discussion…; Note 3. Acquisitions").
+fn sections_read(passages: &[Passage]) -> String {
+    let mut titles: Vec<&str> = Vec::new();
+    for p in passages {
+        let title = p.title.trim();
+        if !title.is_empty() && !titles.contains(&title) {
+            titles.push(title);
+        }
+    }
+    let more = titles.len().saturating_sub(8);
+    titles.truncate(8);
+    let mut listed = titles
+        .iter()
+        .map(|t| match t.char_indices().nth(80) {
+            Some((at, _)) => format!("{}…", &t[..at]),
+            None => t.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    if more > 0 {
+        listed.push_str(&format!(" and {more} more"));
+    }
+    listed
+}
+
 /// The reasoning step that says how the question was read.
 fn reading_step(reading: &Question) -> String {
     let read = format!("read the question as \"{}\"", reading.content);
@@ -378,6 +426,36 @@ fn passage_of<'a>(hit: &'a SearchHit, passage: &'a Excerpt, rank: usize) -> Pass
 }
 
 impl Library {
+    /// A judgment question's verdict, worked out on the best hit's document (the first of
+    /// the first three that prints the figures).
+    fn judgment_lead(
+        &self,
+        reading: &Question,
+        results: &SearchResults,
+    ) -> Result<Option<docindex_core::finance::FiguresLead>> {
+        if reading.judgment.is_none() {
+            return Ok(None);
+        }
+        let table = concept_table().map_err(AppError::Finance)?;
+        let mut tried: Vec<&str> = Vec::new();
+        for hit in &results.hits {
+            if tried.contains(&hit.doc_id.as_str()) {
+                continue;
+            }
+            if tried.len() == 3 {
+                break;
+            }
+            tried.push(&hit.doc_id);
+            let Some(doc) = self.store.get(&hit.doc_id)? else {
+                continue;
+            };
+            if let Some(lead) = judgment_lead(table, reading, &doc) {
+                return Ok(Some(lead));
+            }
+        }
+        Ok(None)
+    }
+
     /// The figures a question asks for, from the statement rows search found: from the
     /// document of the best hit that holds them.
     fn figures_lead(

@@ -9,7 +9,8 @@ use docindex_core::finance::rows::statement_of_title;
 use docindex_core::finance::Statement;
 use docindex_core::model::{DocType, DocumentIndex};
 use docindex_core::qa::instructions::addresses_a_model;
-use docindex_core::question::Question;
+use docindex_core::question::passage::section_prior;
+use docindex_core::question::{PassageKind, Question};
 use docindex_core::search::voting::{vote_files, Ballot, FileVote};
 use docindex_core::search::{
     self, company_words, expand, hit_excerpts, rank_nodes, rank_titles, without_company_name,
@@ -391,7 +392,12 @@ impl Library {
         // explain their figures; the titles of the matched sections and their ancestors
         // decide it.
         let explains = search::asks_about_results(&query);
-        let titles = if explains || !reading.statements.is_empty() {
+        // Other narrative questions weigh the sections where filings put their kind of
+        // passage (an event's note, Item 5.07 for a vote, a reconciliation for a non-GAAP
+        // figure).
+        let kind = reading.passage;
+        let by_kind = kind.is_narrative() && kind != PassageKind::Explanation;
+        let titles = if explains || by_kind || !reading.statements.is_empty() {
             let mut sections = touched.clone();
             sections.extend(
                 parents
@@ -422,10 +428,14 @@ impl Library {
                 false => statement_prior(&path, &reading.statements),
             };
             let explanation = match explains {
-                true => search::explanation_prior(path),
+                true => search::explanation_prior(path.iter().copied()),
                 false => 1.0,
             };
-            statement * explanation
+            let of_kind = match by_kind {
+                true => section_prior(kind, path.iter().copied()),
+                false => 1.0,
+            };
+            statement * explanation * of_kind
         };
         let ranked = rank_nodes(&legs, request.fusion, &parent_of, &prior_of, depth_ranked);
         let (ranked, mut folded) = if fold {

@@ -93,6 +93,14 @@ struct Floor {
     /// The share of right answers `tests/eval/xbrl_eval.py` holds a family set to.
     #[allow(dead_code)]
     right: Option<f64>,
+    /// What `tests/eval/narrative_eval.py` holds a narrative set to: answers citing the
+    /// evidence, at most so many refusals of answerable questions, judgments' verdicts.
+    #[allow(dead_code)]
+    cited: Option<usize>,
+    #[allow(dead_code)]
+    refused: Option<usize>,
+    #[allow(dead_code)]
+    verdicts: Option<usize>,
 }
 
 struct Measured {

@@ -13,7 +13,8 @@ use super::{
 };
 use crate::finance::rows::row_under_headings;
 use crate::model::Span;
-use crate::question::Asks;
+use crate::question::passage::cues_in;
+use crate::question::{Asks, PassageKind};
 use crate::search::{concept_coverage, match_score, sentence_spans, words};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -28,7 +29,29 @@ pub fn compose_extractive(
     concepts_of: &dyn Fn(&str) -> Vec<BTreeSet<String>>,
     max_sentences: usize,
 ) -> Answer {
-    compose(question, passages, concepts_of, max_sentences, true)
+    compose(
+        question,
+        PassageKind::Figure,
+        passages,
+        concepts_of,
+        max_sentences,
+        true,
+    )
+}
+
+/// [`compose_extractive`] for a question the filing's words answer (`kind` from the
+/// reading): a sentence that says what that kind of passage says ("primarily due to", "we
+/// acquired", "votes for") counts for more, and one that covers fewer of the question's
+/// words still answers when it does (an analyst's long question shares few words with the
+/// sentence that answers it). Such an answer is never HIGH on those words alone.
+pub fn compose_narrative(
+    question: &str,
+    kind: PassageKind,
+    passages: &[Passage<'_>],
+    concepts_of: &dyn Fn(&str) -> Vec<BTreeSet<String>>,
+    max_sentences: usize,
+) -> Answer {
+    compose(question, kind, passages, concepts_of, max_sentences, true)
 }
 
 /// [`compose_extractive`] from prose only: when the figures are already stated from the
@@ -40,17 +63,31 @@ pub fn compose_from_prose(
     concepts_of: &dyn Fn(&str) -> Vec<BTreeSet<String>>,
     max_sentences: usize,
 ) -> Answer {
-    compose(question, passages, concepts_of, max_sentences, false)
+    compose(
+        question,
+        PassageKind::Figure,
+        passages,
+        concepts_of,
+        max_sentences,
+        false,
+    )
 }
+
+/// The share of the question's words a narrative answer's sentence must cover, with a cue
+/// of its kind (a plain answer needs more than half).
+const NARRATIVE_COVERAGE: f64 = 0.2;
 
 fn compose(
     question: &str,
+    kind: PassageKind,
     passages: &[Passage<'_>],
     concepts_of: &dyn Fn(&str) -> Vec<BTreeSet<String>>,
     max_sentences: usize,
     with_rows: bool,
 ) -> Answer {
-    let wanted = Wanted::of(question, concepts_of);
+    let wanted = Wanted::of(question, kind, concepts_of);
+    let narrative = kind != PassageKind::Figure;
+    let enough = if narrative { NARRATIVE_COVERAGE } else { 0.5 };
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut set_aside = 0;
     for (p, passage) in passages.iter().enumerate() {
@@ -67,10 +104,13 @@ fn compose(
             !part_concepts.is_empty()
                 && chosen
                     .iter()
-                    .any(|c| concept_coverage(&c.covered_text, &part_concepts) > 0.5)
+                    .any(|c| concept_coverage(&c.covered_text, &part_concepts) > enough)
         })
         .count();
     let best_coverage = chosen.iter().map(|c| c.coverage).fold(0.0, f64::max);
+    // A narrative answer on few of the question's words stands only on sentences of its kind.
+    let of_its_kind = chosen.iter().any(|c| c.cues > 0);
+    let thin = best_coverage <= 0.5;
     let unanswered = Answer::unanswered(question);
     let mut answer = Answer {
         confidence: Confidence {
@@ -88,8 +128,9 @@ fn compose(
         nodes_visited: nodes_visited(passages),
         ..unanswered
     };
-    // More than half of the question's words must stand in one sentence.
-    if answered_parts == 0 || best_coverage <= 0.5 {
+    // More than half of the question's words must stand in one sentence (for a narrative
+    // question, fewer in a sentence of its kind).
+    if answered_parts == 0 || best_coverage <= enough || (thin && !(narrative && of_its_kind)) {
         answer.reasoning.push(format!(
             "no sentence covers enough of the question (best covers {:.0}% of its words)",
             best_coverage * 100.0
@@ -105,6 +146,9 @@ fn compose(
         parts.len(),
         best_coverage,
     );
+    if thin {
+        answer.confidence.label = ConfidenceLabel::Low;
+    }
     answer.reasoning.push(format!(
         "chose {} sentence(s) covering {:.0}% of the question's words; {answered_parts} of {} part(s) answered",
         citations.len(),
@@ -135,6 +179,8 @@ struct Candidate {
     headings: Option<(usize, usize)>,
     /// For a "how many" question: the count of the thing asked the sentence gives.
     count: Option<f64>,
+    /// How many of the asked kind's sentence cues it holds ("primarily due to").
+    cues: usize,
 }
 
 /// A sentence as read: its char range in the passage, its text, and its index among the
@@ -152,16 +198,22 @@ struct Wanted<'a> {
     concepts: Vec<BTreeSet<String>>,
     stems: BTreeSet<String>,
     asks: Asks,
+    kind: PassageKind,
     concepts_of: &'a dyn Fn(&str) -> Vec<BTreeSet<String>>,
 }
 
 impl<'a> Wanted<'a> {
-    fn of(question: &str, concepts_of: &'a dyn Fn(&str) -> Vec<BTreeSet<String>>) -> Self {
+    fn of(
+        question: &str,
+        kind: PassageKind,
+        concepts_of: &'a dyn Fn(&str) -> Vec<BTreeSet<String>>,
+    ) -> Self {
         let concepts = concepts_of(question);
         Wanted {
             stems: concepts.iter().flatten().cloned().collect(),
             concepts,
             asks: Asks::of(question),
+            kind,
             concepts_of,
         }
     }
@@ -243,7 +295,14 @@ impl<'a> Wanted<'a> {
             && !is_row
             && !sentence.trim_end().ends_with(['.', '?', '!', ';'])
             && words(sentence).len() < 10;
-        let score = coverage + 0.5 * precision.min(1.0) + self.kind_bonus(sentence, count)
+        let cues = match self.kind {
+            PassageKind::Figure => 0,
+            kind => cues_in(kind, &sentence.to_lowercase()),
+        };
+        let score = coverage
+            + 0.5 * precision.min(1.0)
+            + self.kind_bonus(sentence, count)
+            + 0.15 * cues.min(3) as f64
             - if title_like { 0.5 } else { 0.0 }
             + 0.15 / (1.0 + passage.rank as f64)
             - if sentence.chars().count() > 600 {
@@ -261,6 +320,7 @@ impl<'a> Wanted<'a> {
             covered_text,
             headings: table.and_then(|t| t.headings),
             count,
+            cues,
         })
     }
 

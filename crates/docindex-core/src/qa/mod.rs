@@ -250,7 +250,7 @@ mod sentences;
 pub use compare::{compare, Comparison, StatedFigure};
 
 pub use combine::{combine_by_company, AnswerPart, Combination};
-pub use compose::{compose_extractive, compose_from_prose};
+pub use compose::{compose_extractive, compose_from_prose, compose_narrative};
 pub use merge::{append_answer, renumber_markers};
 
 #[cfg(test)]

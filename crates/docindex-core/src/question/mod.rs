@@ -5,6 +5,7 @@
 //! metric.
 
 mod asks;
+pub mod passage;
 pub mod periods;
 pub mod vocabulary;
 
@@ -12,6 +13,7 @@ pub use asks::{
     asks_about_results, asks_an_amount_of_money, asks_for_a_printed_figure, asks_for_figure,
     asks_for_share, asks_how_it_moved, asks_where_based, asks_why, Asks,
 };
+pub use passage::{Judgment, JudgmentKind, PassageKind};
 pub use periods::{fiscal_offset, AskedPeriod, YearBasis};
 pub use vocabulary::{vocabulary, Vocabulary};
 
@@ -131,6 +133,12 @@ pub struct Question {
     pub statements: Vec<Statement>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub definition: Option<Definition>,
+    /// The kind of passage that answers it (`passage.rs`).
+    #[serde(default)]
+    pub passage: PassageKind,
+    /// For a judgment question: what it judges.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judgment: Option<Judgment>,
 }
 
 /// The sentences of `text`, with a question's colon ("Here's the question: what …") ending
@@ -656,8 +664,12 @@ impl Question {
             true if holds_any(&content_lower, &v.latest_period_phrases) => Some(0),
             true => None,
         };
+        let judgment = passage::judgment_of(&content)?;
+        let passage = passage::passage_kind_of(&content, asks_for_figure(&content))?;
         Ok(Question {
             text: text.to_string(),
+            passage,
+            judgment,
             content,
             periods,
             spanned_years,
@@ -718,6 +730,12 @@ impl Question {
         }
         if let Some(d) = &self.definition {
             parts.push(format!("{} defined as: {}", d.name, d.formula));
+        }
+        if self.passage != PassageKind::Figure {
+            parts.push(format!(
+                "answered by: {}",
+                self.passage.as_str().replace('_', " ")
+            ));
         }
         (!parts.is_empty()).then(|| parts.join("; "))
     }
