@@ -52,7 +52,7 @@ fn metrics_judged(table: &ConceptTable, kind: JudgmentKind, question: &str) -> V
             ids
         }
         JudgmentKind::Leverage => vec!["debt_to_equity".into()],
-        JudgmentKind::Trend | JudgmentKind::Consistency => {
+        JudgmentKind::Trend | JudgmentKind::Consistency | JudgmentKind::Fit => {
             let mut ids: Vec<String> = asked
                 .into_iter()
                 .filter(|id| !matches!(id.as_str(), "capex_intensity"))
@@ -122,7 +122,13 @@ pub fn judgment_lead(
             series.push(found);
         }
     }
-    let first = series.first()?;
+    let Some(first) = series.first() else {
+        // A metric whose operands the statements do not print does not fit the business
+        // (an insurer's unclassified balance sheet, a company with no revenue yet).
+        let asks_fit = judgment.asks_fit
+            || matches!(judgment.kind, JudgmentKind::Fit | JudgmentKind::Liquidity);
+        return asks_fit.then(|| not_printed(table, &ids, doc)).flatten();
+    };
     let verdict = verdict_of(judgment, &series, question);
     let verdict_numbers = verdict.clone();
     let mut text = verdict;
@@ -489,6 +495,15 @@ fn verdict_of(judgment: Judgment, series: &[Series], question: &str) -> String {
                 format!("{} {what}, under 1.", answer(false, "weak"))
             }
         }
+        JudgmentKind::Fit => format!(
+            "{} the statements print what {} needs: {} in the latest year.",
+            answer(true, "it applies"),
+            main.label,
+            main.points
+                .last()
+                .and_then(|(_, r)| r.shown.clone())
+                .unwrap_or_default()
+        ),
         JudgmentKind::Leverage => {
             let what = format!("the latest {} is {last:.2}", main.label);
             if last > LEVERAGE_HIGH {
@@ -500,6 +515,32 @@ fn verdict_of(judgment: Judgment, series: &[Series], question: &str) -> String {
             }
         }
     }
+}
+
+/// The answer when the statements print none of a metric's rows: it does not measure this
+/// business. `None` when some of its rows are printed (the metric is only incomplete).
+fn not_printed(table: &ConceptTable, ids: &[String], doc: &DocumentIndex) -> Option<FiguresLead> {
+    let metric = metric_of(table, ids.first()?)?;
+    let operands: Vec<&Concept> = table
+        .operand_ids(&metric)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|id| table.get(id.trim_end_matches(super::concepts::PRIOR_SUFFIX)))
+        .collect();
+    if operands.is_empty() || !locate_rows(doc, &operands).is_empty() {
+        return None;
+    }
+    let mut labels: Vec<String> = operands.iter().map(|c| c.label.clone()).collect();
+    labels.dedup();
+    Some(FiguresLead {
+        text: format!(
+            "Not applicable: the statements print no {} row, so {} does not measure this business.",
+            labels.join(" or "),
+            metric.label
+        ),
+        operation_done: true,
+        ..FiguresLead::default()
+    })
 }
 
 /// The answer for a bank asked a metric that does not fit it: what does instead.

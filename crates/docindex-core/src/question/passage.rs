@@ -65,6 +65,9 @@ pub enum JudgmentKind {
     Liquidity,
     /// Debt against equity.
     Leverage,
+    /// Only whether a metric suits the company ("is gross margin a sensible metric for a
+    /// bank?").
+    Fit,
 }
 
 /// A question's judgment: what is judged, the band a consistency question names (in
@@ -205,8 +208,11 @@ pub fn judgment_of(content: &str) -> Result<Option<Judgment>, QuestionError> {
         .iter()
         .find(|j| holds(&lower, &j.phrases))
         .map(|j| j.id);
-    let Some(kind) = kind else {
-        return Ok(None);
+    let asks_fit = holds(&lower, &words.fit_phrases);
+    let kind = match kind {
+        Some(kind) => kind,
+        None if asks_fit && opens => JudgmentKind::Fit,
+        None => return Ok(None),
     };
     // A trend or consistency phrase alone ("increasing", "stable") is a judgment only in a
     // yes/no question or with "trend"-like words the figures cannot state by themselves.
@@ -220,7 +226,7 @@ pub fn judgment_of(content: &str) -> Result<Option<Judgment>, QuestionError> {
     Ok(Some(Judgment {
         kind,
         band_points: band_in(&lower),
-        asks_fit: holds(&lower, &words.fit_phrases),
+        asks_fit,
     }))
 }
 
@@ -358,6 +364,10 @@ mod tests {
             .unwrap();
         assert_eq!(j.kind, JudgmentKind::Liquidity);
         assert!(j.asks_fit);
+        let j = judgment_of("Is gross margin a sensible profitability metric for JPMorgan?")
+            .unwrap()
+            .unwrap();
+        assert_eq!(j.kind, JudgmentKind::Fit);
         assert_eq!(
             judgment_of("What was revenue in fiscal 2023?").unwrap(),
             None
