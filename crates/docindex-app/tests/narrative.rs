@@ -12,26 +12,40 @@ use docindex_core::IndexSettings;
 use std::path::PathBuf;
 
 const APPLE: &str = "apple_10-K_FY2024_0000320193-24-000123.html";
+const TESLA: &str = "tesla_10-K_FY2023_0001628280-24-002390.html";
 
-fn library() -> (tempfile::TempDir, Library) {
+fn library_of(files: &[&str]) -> (tempfile::TempDir, Library) {
     let dir = tempfile::tempdir().unwrap();
     let mut library = Library::open(dir.path(), IndexSettings::default()).unwrap();
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures")
-        .join(APPLE);
-    for report in library.index_paths(&[path], 1, &|_| {}).unwrap() {
+    let paths: Vec<PathBuf> = files
+        .iter()
+        .map(|f| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../tests/fixtures")
+                .join(f)
+        })
+        .collect();
+    for report in library.index_paths(&paths, 1, &|_| {}).unwrap() {
         report.result.unwrap();
     }
     (dir, library)
 }
 
-/// Ask offline within the filing; every citation must be exactly its span of the text.
+fn library() -> (tempfile::TempDir, Library) {
+    library_of(&[APPLE])
+}
+
+/// Ask offline within Apple's filing; every citation must be exactly its span of the text.
 fn ask(library: &Library, question: &str) -> Answer {
+    ask_of(library, APPLE, question)
+}
+
+fn ask_of(library: &Library, doc: &str, question: &str) -> Answer {
     let mut request = SearchRequest::new(question);
-    request.scope.doc = Some(APPLE.to_string());
+    request.scope.doc = Some(doc.to_string());
     request.without = vec![LegKind::Dense];
     let answer = library.ask(question, &request, &|_| {}).unwrap();
-    let stored = library.document(APPLE).unwrap();
+    let stored = library.document(doc).unwrap();
     let map = CharMap::new(&stored.text);
     for c in &answer.citations {
         let span = docindex_core::model::Span {
@@ -103,6 +117,63 @@ fn judgments_lead_with_their_verdict_over_every_year_printed() {
         capital.answer.starts_with("No, not capital-intensive"),
         "{}",
         capital.answer
+    );
+}
+
+#[test]
+fn the_verdict_answers_the_sense_asked_in_any_wording_on_another_filing() {
+    let (_dir, library) = library_of(&[TESLA]);
+    // Gross margin 25.28% → 25.60% → 18.25% (fiscal 2021–2023): down overall, up once.
+    let deteriorating = ask_of(
+        &library,
+        TESLA,
+        "Has Tesla's gross margin been deteriorating?",
+    );
+    assert!(
+        deteriorating
+            .answer
+            .starts_with("Yes, declining overall (mixed)"),
+        "{}",
+        deteriorating.answer
+    );
+    let improving = ask_of(&library, TESLA, "Is Tesla's gross margin improving?");
+    assert!(
+        improving
+            .answer
+            .starts_with("No, declining overall (mixed)"),
+        "{}",
+        improving.answer
+    );
+    let trend = ask_of(
+        &library,
+        TESLA,
+        "What is the trend in Tesla's operating margin over 2021-2023?",
+    );
+    assert!(
+        trend.answer.starts_with("Declining overall (mixed)"),
+        "{}",
+        trend.answer
+    );
+    for figure in ["12.12%", "16.76%", "9.19%"] {
+        assert!(trend.answer.contains(figure), "{figure}: {}", trend.answer);
+    }
+    // Current ratio 1.73 at the end of 2023, quick ratio 1.25.
+    let liquidity = ask_of(&library, TESLA, "How healthy is Tesla's liquidity?");
+    assert!(
+        liquidity.answer.starts_with("Healthy"),
+        "{}",
+        liquidity.answer
+    );
+    // A verdict rests on the balance sheet's rows, never a note's table of the same words
+    // (the fair-value table's commercial paper is not Tesla's debt).
+    let levered = ask_of(&library, TESLA, "Is Tesla highly levered?");
+    assert!(
+        !levered
+            .citations
+            .iter()
+            .any(|c| c.excerpt.starts_with("Commercial paper")),
+        "{}",
+        levered.answer
     );
 }
 

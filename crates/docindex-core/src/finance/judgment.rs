@@ -11,7 +11,7 @@ use super::metrics::{compute_metric, MetricResult};
 use super::rows::RowMatch;
 use super::stating::Citer;
 use crate::model::DocumentIndex;
-use crate::question::passage::{holds_phrase, narrative_words};
+use crate::question::passage::{asked_sense, narrative_words};
 use crate::question::{Judgment, JudgmentKind, Question};
 
 /// Capex above this share of revenue, or net PP&E above `PPE_SHARE_HIGH` of total assets,
@@ -229,7 +229,17 @@ impl Series {
             .iter()
             .filter_map(|id| table.get(id.trim_end_matches(super::concepts::PRIOR_SUFFIX)))
             .collect();
-        let rows = locate_rows(doc, &operands);
+        // A verdict rests on the primary statements: a note's table of the same words
+        // (commercial paper in a fair-value table) is not the company's debt.
+        let rows: Vec<LocatedRow> = locate_rows(doc, &operands)
+            .into_iter()
+            .filter(|r| {
+                table
+                    .get(&r.matched.concept_id)
+                    .and_then(|c| c.statement)
+                    .is_none_or(|s| r.matched.row.statement == Some(s))
+            })
+            .collect();
         let matches: Vec<RowMatch> = rows.iter().map(|r| r.matched.clone()).collect();
         // A year's columns, or a quarter's when the filing prints no year (a 10-Q) or the
         // question asks of quarters.
@@ -326,38 +336,6 @@ impl Series {
             parts.join(" → ")
         )
     }
-}
-
-/// Whether the question asks if the judged quality holds in its positive sense
-/// ("improving", "healthy", "capital-intensive") or its negative one ("deteriorating",
-/// "asset-light"); `None` when it asks neither way (a "how" question).
-fn asked_sense(question: &str) -> Option<bool> {
-    let lower = question.to_lowercase();
-    let yes_no = narrative_words().is_ok_and(|w| {
-        w.judgment_openers
-            .iter()
-            .take_while(|o| o.ends_with(' '))
-            .any(|o| lower.starts_with(o.as_str()))
-    });
-    if !yes_no {
-        return None;
-    }
-    let negative = [
-        "deteriorat",
-        "declin",
-        "worsen",
-        "compress",
-        "contract",
-        "erod",
-        "falling",
-        "asset-light",
-        "asset light",
-        "volatile",
-        "inconsistent",
-        "weak",
-        "strained",
-    ];
-    Some(!negative.iter().any(|n| holds_phrase(&lower, n)))
 }
 
 /// The verdict sentence's opening, from the first series (the one the judgment rests on).

@@ -104,7 +104,14 @@ pub struct NarrativeWords {
     pub version: u32,
     #[serde(rename = "kind")]
     pub kinds: Vec<KindWords>,
+    /// Openers of a yes/no question ("is ", "does ").
+    pub yes_no_openers: Vec<String>,
+    /// Other openers of a judgment ("how healthy", "what is the trend").
     pub judgment_openers: Vec<String>,
+    /// Phrases that ask for a judgment however the question opens ("trending").
+    pub standalone_judgment_phrases: Vec<String>,
+    /// Phrases of a yes/no question that asks the negative sense ("deteriorating").
+    pub negative_senses: Vec<String>,
     #[serde(rename = "judgment")]
     pub judgments: Vec<JudgmentWords>,
     pub fit_phrases: Vec<String>,
@@ -131,6 +138,8 @@ impl NarrativeWords {
                     .chain(&k.sentence_cues)
             })
             .chain(self.judgments.iter().flat_map(|j| &j.phrases))
+            .chain(&self.standalone_judgment_phrases)
+            .chain(&self.negative_senses)
             .chain(&self.fit_phrases)
             .chain(&self.bank_markers);
         for phrase in all {
@@ -200,8 +209,9 @@ pub fn judgment_of(content: &str) -> Result<Option<Judgment>, QuestionError> {
     let words = narrative_words()?;
     let lower = content.trim_start().to_lowercase();
     let opens = words
-        .judgment_openers
+        .yes_no_openers
         .iter()
+        .chain(&words.judgment_openers)
         .any(|o| lower.starts_with(o.as_str()) || lower.contains(&format!(". {o}")));
     let kind = words
         .judgments
@@ -215,11 +225,9 @@ pub fn judgment_of(content: &str) -> Result<Option<Judgment>, QuestionError> {
         None => return Ok(None),
     };
     // A trend or consistency phrase alone ("increasing", "stable") is a judgment only in a
-    // yes/no question or with "trend"-like words the figures cannot state by themselves.
+    // yes/no question or with a standalone judgment phrase ("trending").
     let needs_opener = matches!(kind, JudgmentKind::Trend | JudgmentKind::Consistency);
-    let strong = ["trend", "trending", "improving", "consistent", "deteriorat"]
-        .iter()
-        .any(|p| holds_phrase(&lower, p));
+    let strong = holds(&lower, &words.standalone_judgment_phrases);
     if needs_opener && !opens && !strong {
         return Ok(None);
     }
@@ -238,6 +246,18 @@ fn band_in(lower: &str) -> Option<f64> {
         .take_while(|c| c.is_ascii_digit() || *c == '.')
         .collect();
     number.parse().ok()
+}
+
+/// Whether `content` is a yes/no question, and if so whether it asks the positive sense
+/// ("is it improving?") rather than the negative one ("is it deteriorating?").
+pub fn asked_sense(content: &str) -> Option<bool> {
+    let words = narrative_words().ok()?;
+    let lower = content.trim_start().to_lowercase();
+    let yes_no = words
+        .yes_no_openers
+        .iter()
+        .any(|o| lower.starts_with(o.as_str()));
+    yes_no.then(|| !holds(&lower, &words.negative_senses))
 }
 
 /// The kind of passage that answers `content` (a question without its instructions).
