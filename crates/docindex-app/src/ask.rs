@@ -13,11 +13,12 @@ use docindex_core::finance::judgment::judgment_lead;
 use docindex_core::finance::{
     concept_table, focus_question, lead_for, named_line_item, with_figures,
 };
-use docindex_core::overview::{is_overview_question, overview};
+use docindex_core::overview::{business_description, is_overview_question, overview};
 use docindex_core::qa::{
     append_answer, compose_extractive, compose_from_prose, compose_narrative, locate, Answer,
     DocumentUse, Passage,
 };
+use docindex_core::question::passage::asks_a_description;
 use docindex_core::question::{PassageKind, Question};
 use docindex_core::search::Excerpt;
 use docindex_core::search::{asks_why, expand};
@@ -241,8 +242,22 @@ impl Library {
                 .and_then(|doc| overview(question, &doc)),
             _ => None,
         };
+        // "What does the company do?" opens with the section that describes the business.
+        let description = match results.hits.first() {
+            Some(top)
+                if reading.passage == PassageKind::Business
+                    && asks_a_description(&reading.content) =>
+            {
+                self.store
+                    .get(&top.doc_id)?
+                    .and_then(|doc| business_description(question, &doc))
+            }
+            _ => None,
+        };
         let lead = match overview {
             Some(_) => None,
+            // A description asks no figure, whatever line items it names ("sales channels").
+            None if description.is_some() => None,
             // A judgment is answered with its verdict over the years, then its figures.
             None => match self.judgment_lead(reading, results)? {
                 Some(verdict) => Some(verdict),
@@ -266,6 +281,9 @@ impl Library {
                     }
                     kind => compose_narrative(content, kind, &passages, &concepts_of, 3),
                 };
+                if let Some(description) = description {
+                    answer = append_answer(description, answer);
+                }
                 answer.question = question.to_string();
                 answer
             }

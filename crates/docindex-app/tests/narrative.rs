@@ -6,7 +6,7 @@
 use docindex_app::search::SearchRequest;
 use docindex_app::Library;
 use docindex_core::charmap::CharMap;
-use docindex_core::qa::Answer;
+use docindex_core::qa::{Answer, ConfidenceLabel};
 use docindex_core::search::LegKind;
 use docindex_core::IndexSettings;
 use std::path::PathBuf;
@@ -136,6 +136,12 @@ fn the_verdict_answers_the_sense_asked_in_any_wording_on_another_filing() {
         "{}",
         deteriorating.answer
     );
+    let down = ask_of(&library, TESLA, "Is Tesla's gross margin trending down?");
+    assert!(
+        down.answer.starts_with("Yes, declining overall (mixed)"),
+        "{}",
+        down.answer
+    );
     let improving = ask_of(&library, TESLA, "Is Tesla's gross margin improving?");
     assert!(
         improving
@@ -178,6 +184,33 @@ fn the_verdict_answers_the_sense_asked_in_any_wording_on_another_filing() {
 }
 
 #[test]
+fn a_description_question_quotes_the_opening_of_the_business_section() {
+    let (_dir, library) = library_of(&[APPLE, TESLA]);
+    let apple = ask_of(&library, APPLE, "What does Apple do?");
+    assert!(
+        apple
+            .answer
+            .starts_with("The Company designs, manufactures and markets smartphones"),
+        "{}",
+        apple.answer
+    );
+    // Another filing, another wording; a line item named ("sales") asks no figure here.
+    let tesla = ask_of(
+        &library,
+        TESLA,
+        "Describe Tesla's business model and how it sells, in a sentence or two.",
+    );
+    assert!(
+        tesla
+            .answer
+            .starts_with("We design, develop, manufacture, sell and lease"),
+        "{}",
+        tesla.answer
+    );
+    assert!(tesla.figures.is_empty(), "{}", tesla.answer);
+}
+
+#[test]
 fn a_why_question_quotes_the_sentence_that_gives_the_drivers() {
     let (_dir, library) = library();
     let answer = ask(
@@ -192,6 +225,26 @@ fn a_why_question_quotes_the_sentence_that_gives_the_drivers() {
         "{}",
         answer.answer
     );
+}
+
+#[test]
+fn the_filings_words_answer_a_narrative_question_at_medium_at_most() {
+    let (_dir, library) = library();
+    for question in [
+        "Where are Apple's products manufactured?",
+        "Why did Apple's Greater China sales fall in fiscal 2024?",
+        "What legal proceedings is Apple involved in?",
+        "What does Apple expect for its gross margin going forward?",
+    ] {
+        let answer = ask(&library, question);
+        assert!(answer.answered, "{question}: {}", answer.answer);
+        assert_ne!(
+            answer.confidence.label,
+            ConfidenceLabel::High,
+            "{question}: {}",
+            answer.answer
+        );
+    }
 }
 
 #[test]

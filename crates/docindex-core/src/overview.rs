@@ -1,10 +1,13 @@
-//! What a current report is about: "What was the 8-K about?" is answered with the Items
-//! it reports (8.01 Other Events, 5.07 Submission of Matters to a Vote…), each with the
-//! first sentences of its text, cited. Exhibit lists and signatures are left out.
+//! What a document is about: "What was the 8-K about?" is answered with the Items it
+//! reports (8.01 Other Events, 5.07 Submission of Matters to a Vote…), each with the first
+//! sentences of its text, cited (exhibit lists and signatures left out); "What does the
+//! company do?" with the opening sentences of the section that describes the business.
 
 use crate::charmap::CharMap;
 use crate::model::{DocType, DocumentIndex, Engine};
 use crate::qa::{Answer, Citation, Confidence, ConfidenceLabel};
+use crate::question::passage::cues_in;
+use crate::question::PassageKind;
 use crate::search::sentence_spans;
 use crate::structure::patterns::item_label;
 use regex::Regex;
@@ -118,6 +121,111 @@ pub fn overview(question: &str, doc: &DocumentIndex) -> Option<Answer> {
     })
 }
 
+/// How many opening sentences of the business section a description is chosen from.
+const OPENING_SENTENCES: usize = 8;
+
+/// A section title without its item or note label: "Item 1. Business" → "business",
+/// "NOTE 1 — ORGANIZATION" → "organization".
+fn bare_title(title: &str) -> String {
+    let lower = title.trim().to_lowercase();
+    let rest = ["item ", "note "]
+        .iter()
+        .find_map(|label| lower.strip_prefix(label))
+        .map(|rest| {
+            rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '.')
+                .trim_start_matches(|c: char| !c.is_alphanumeric())
+        })
+        .unwrap_or(&lower);
+    rest.trim_end_matches(|c: char| !c.is_alphanumeric())
+        .to_string()
+}
+
+/// The opening prose of the section that describes the business (Item 1, a 20-F's Item 4,
+/// a prospectus summary, a 10-Q's organization note): its first two sentences of eight
+/// words or more, cited. `None` when no such section holds prose.
+pub fn business_description(question: &str, doc: &DocumentIndex) -> Option<Answer> {
+    let words = crate::question::passage::narrative_words().ok()?;
+    let map = CharMap::new(&doc.text);
+    for node in &doc.nodes {
+        if !words.business_sections.contains(&bare_title(&node.title)) {
+            continue;
+        }
+        let body = map.slice(node.span);
+        let prose: Vec<(usize, usize, &str)> = sentence_spans(body)
+            .into_iter()
+            .filter(|(_, _, s)| {
+                let s = s.trim();
+                s != node.title.trim()
+                    && !s.contains('|')
+                    && s.ends_with('.')
+                    && s.split_whitespace().count() >= 8
+            })
+            .take(OPENING_SENTENCES)
+            .collect();
+        if prose.len() < 2 {
+            continue;
+        }
+        // Of the opening, the sentences that say what the company does ("designs",
+        // "operates", "products"), not where it was incorporated; in document order.
+        let describes = |s: &str| cues_in(PassageKind::Business, &s.to_lowercase()) > 0;
+        let mut chosen: Vec<usize> = (0..prose.len())
+            .filter(|&i| describes(prose[i].2))
+            .take(2)
+            .collect();
+        for i in 0..prose.len() {
+            if chosen.len() == 2 {
+                break;
+            }
+            if !chosen.contains(&i) {
+                chosen.push(i);
+            }
+        }
+        chosen.sort_unstable();
+        let sentences: Vec<(usize, usize, &str)> = chosen.into_iter().map(|i| prose[i]).collect();
+        let citations: Vec<Citation> = sentences
+            .iter()
+            .enumerate()
+            .map(|(i, &(start, end, excerpt))| Citation {
+                marker: i + 1,
+                doc_id: doc.doc_id.clone(),
+                doc_name: doc.doc_name.clone(),
+                node_id: node.node_id.clone(),
+                title: node.title.clone(),
+                start_page: node.start_page,
+                end_page: node.end_page,
+                excerpt: excerpt.to_string(),
+                start_char: node.span.start_char + start,
+                end_char: node.span.start_char + end,
+            })
+            .collect();
+        let text = sentences
+            .iter()
+            .enumerate()
+            .map(|(i, (_, _, s))| format!("{} [{}]", s.trim(), i + 1))
+            .collect::<Vec<_>>()
+            .join(" ");
+        return Some(Answer {
+            question: question.to_string(),
+            answer: text,
+            answered: true,
+            confidence: Confidence {
+                label: ConfidenceLabel::Medium,
+                score: 0.6,
+                answered: 1,
+                unanswered: 0,
+                source_nodes: 1,
+            },
+            citations,
+            reasoning: vec![format!(
+                "quoted the opening of \"{}\", the section that describes the business",
+                node.title.trim()
+            )],
+            ..Answer::unanswered(question)
+        });
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +240,21 @@ mod tests {
         assert!(!is_overview_question(
             "How is the company thinking about margins?"
         ));
+    }
+
+    #[test]
+    fn a_section_title_is_read_without_its_label() {
+        assert_eq!(bare_title("Item 1. Business"), "business");
+        assert_eq!(bare_title("ITEM 1. BUSINESS"), "business");
+        assert_eq!(bare_title("NOTE 1 — ORGANIZATION"), "organization");
+        assert_eq!(
+            bare_title("Item 4. Information on the Company"),
+            "information on the company"
+        );
+        assert_eq!(
+            bare_title("Note 3 — Business Combinations"),
+            "business combinations"
+        );
+        assert_eq!(bare_title("General"), "general");
     }
 }

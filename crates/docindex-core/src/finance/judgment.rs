@@ -9,6 +9,7 @@ use super::lead::FiguresLead;
 use super::located::{locate_rows, LocatedRow};
 use super::metrics::{compute_metric, MetricResult};
 use super::rows::RowMatch;
+use super::sections::SectionKind;
 use super::stating::Citer;
 use crate::model::DocumentIndex;
 use crate::question::passage::{asked_sense, narrative_words};
@@ -159,6 +160,22 @@ pub fn judgment_lead(
     Some(lead)
 }
 
+/// Whether the section `node_id` of `doc` stands in the notes (its innermost typed section
+/// is a note, the notes or the segment note).
+fn in_a_note(doc: &DocumentIndex, node_id: &str) -> bool {
+    let mut current = doc.node(node_id);
+    while let Some(node) = current {
+        if let Some(section) = &node.financial {
+            return matches!(
+                section.kind,
+                SectionKind::Note | SectionKind::Notes | SectionKind::Segments
+            );
+        }
+        current = node.parent_id.as_deref().and_then(|p| doc.node(p));
+    }
+    false
+}
+
 /// The numbers written in `text` ("+2.9", "10%", "1.20").
 fn numbers_in(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -229,16 +246,27 @@ impl Series {
             .iter()
             .filter_map(|id| table.get(id.trim_end_matches(super::concepts::PRIOR_SUFFIX)))
             .collect();
-        // A verdict rests on the primary statements: a note's table of the same words
-        // (commercial paper in a fair-value table) is not the company's debt.
-        let rows: Vec<LocatedRow> = locate_rows(doc, &operands)
-            .into_iter()
+        // A verdict rests on the primary statements. A concept no statement prints as a row
+        // (EBIT, printed in MD&A) takes management's own table, never a note's: a note's
+        // table itemises (commercial paper in a fair-value table is not the company's debt).
+        let located = locate_rows(doc, &operands);
+        let in_its_statement = |r: &LocatedRow| {
+            table
+                .get(&r.matched.concept_id)
+                .and_then(|c| c.statement)
+                .is_some_and(|s| r.matched.row.statement == Some(s))
+        };
+        let rows: Vec<LocatedRow> = located
+            .iter()
             .filter(|r| {
-                table
-                    .get(&r.matched.concept_id)
-                    .and_then(|c| c.statement)
-                    .is_none_or(|s| r.matched.row.statement == Some(s))
+                in_its_statement(r)
+                    || (!in_a_note(doc, &r.node_id)
+                        && !located.iter().any(|other| {
+                            other.matched.concept_id == r.matched.concept_id
+                                && in_its_statement(other)
+                        }))
             })
+            .cloned()
             .collect();
         let matches: Vec<RowMatch> = rows.iter().map(|r| r.matched.clone()).collect();
         // A year's columns, or a quarter's when the filing prints no year (a 10-Q) or the

@@ -148,6 +148,11 @@ fn compose(
     );
     if thin {
         answer.confidence.label = ConfidenceLabel::Low;
+    } else if narrative && answer.confidence.label == ConfidenceLabel::High {
+        // Cues make a sentence likelier, never certain: the filing's words answer a
+        // narrative question at MEDIUM at most (measured: HIGH was wrong on where products
+        // are made and when an acquisition closed).
+        answer.confidence.label = ConfidenceLabel::Medium;
     }
     answer.reasoning.push(format!(
         "chose {} sentence(s) covering {:.0}% of the question's words; {answered_parts} of {} part(s) answered",
@@ -295,21 +300,27 @@ impl<'a> Wanted<'a> {
             && !is_row
             && !sentence.trim_end().ends_with(['.', '?', '!', ';'])
             && words(sentence).len() < 10;
+        // A table row takes its caption's and headings' cues ("Adjusted EBITDAR" above a
+        // reconciliation's row).
         let cues = match self.kind {
             PassageKind::Figure => 0,
-            kind => cues_in(kind, &sentence.to_lowercase()),
+            kind => cues_in(kind, &covered_text.to_lowercase()),
         };
-        let score = coverage
-            + 0.5 * precision.min(1.0)
-            + self.kind_bonus(sentence, count)
-            + 0.15 * cues.min(3) as f64
-            - if title_like { 0.5 } else { 0.0 }
-            + 0.15 / (1.0 + passage.rank as f64)
-            - if sentence.chars().count() > 600 {
-                0.2
-            } else {
-                0.0
-            };
+        // A why-question's reasons already earn the reason bonus (`kind_bonus`): its cues
+        // only let a sentence answer on fewer words, they do not count twice.
+        let cue_bonus = match self.asks.reason {
+            true => 0.0,
+            false => 0.15 * cues.min(1) as f64,
+        };
+        let score =
+            coverage + 0.5 * precision.min(1.0) + self.kind_bonus(sentence, count) + cue_bonus
+                - if title_like { 0.5 } else { 0.0 }
+                + 0.15 / (1.0 + passage.rank as f64)
+                - if sentence.chars().count() > 600 {
+                    0.2
+                } else {
+                    0.0
+                };
         Some(Candidate {
             score,
             passage: p,

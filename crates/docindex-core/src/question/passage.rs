@@ -116,6 +116,10 @@ pub struct NarrativeWords {
     pub judgments: Vec<JudgmentWords>,
     pub fit_phrases: Vec<String>,
     pub bank_markers: Vec<String>,
+    /// Phrases of a business question that asks for a description of the company.
+    pub description_phrases: Vec<String>,
+    /// Titles of the sections that describe the business, without an item label.
+    pub business_sections: Vec<String>,
 }
 
 const VERSION: u32 = 1;
@@ -131,17 +135,14 @@ impl NarrativeWords {
         let all = self
             .kinds
             .iter()
-            .flat_map(|k| {
-                k.question_phrases
-                    .iter()
-                    .chain(&k.section_titles)
-                    .chain(&k.sentence_cues)
-            })
+            .flat_map(|k| k.question_phrases.iter().chain(&k.sentence_cues))
             .chain(self.judgments.iter().flat_map(|j| &j.phrases))
             .chain(&self.standalone_judgment_phrases)
             .chain(&self.negative_senses)
             .chain(&self.fit_phrases)
-            .chain(&self.bank_markers);
+            .chain(&self.bank_markers)
+            .chain(&self.description_phrases)
+            .chain(&self.business_sections);
         for phrase in all {
             if phrase.trim().is_empty() || *phrase != phrase.to_lowercase() {
                 return Err(QuestionError::BadVocabulary(format!(
@@ -260,6 +261,12 @@ pub fn asked_sense(content: &str) -> Option<bool> {
     yes_no.then(|| !holds(&lower, &words.negative_senses))
 }
 
+/// Whether a business question asks for a description of the company ("What does Nike
+/// do?", "Describe MGM's business").
+pub fn asks_a_description(content: &str) -> bool {
+    narrative_words().is_ok_and(|w| holds(&content.to_lowercase(), &w.description_phrases))
+}
+
 /// The kind of passage that answers `content` (a question without its instructions).
 /// `asks_figure` says whether it asks for a statement's figure: such a question is a
 /// figure's unless a narrative kind other than the business's claims it ("What drove
@@ -270,8 +277,14 @@ pub fn passage_kind_of(content: &str, asks_figure: bool) -> Result<PassageKind, 
     }
     let words = narrative_words()?;
     let lower = content.to_lowercase();
+    let description = holds(&lower, &words.description_phrases);
     for kind in &words.kinds {
-        if asks_figure && kind.id == PassageKind::Business {
+        let business = kind.id == PassageKind::Business;
+        // "Describe the business and its sales channels" asks no figure, whatever it names.
+        if business && description {
+            return Ok(kind.id);
+        }
+        if asks_figure && business {
             continue;
         }
         if holds(&lower, &kind.question_phrases) {
@@ -360,6 +373,26 @@ mod tests {
             passage_kind_of("What was services revenue in 2024?", true).unwrap(),
             PassageKind::Figure
         );
+        for q in [
+            "What kind of company is Medicis?",
+            "Describe Nike's business and sales channels in a sentence or two.",
+            "What does Apple do?",
+            "Give me a quick description of MGM Resorts' business.",
+        ] {
+            assert_eq!(
+                passage_kind_of(q, true).unwrap(),
+                PassageKind::Business,
+                "{q}"
+            );
+            assert!(asks_a_description(q), "{q}");
+        }
+        assert!(!asks_a_description(
+            "What does Walmart's Form 10-K show for diluted EPS?"
+        ));
+        assert_eq!(
+            kind("Describe the acquisition of Activision Blizzard."),
+            PassageKind::Event
+        );
     }
 
     #[test]
@@ -396,6 +429,18 @@ mod tests {
             judgment_of("What was the increasing amount of deferred revenue?").unwrap(),
             None
         );
+    }
+
+    #[test]
+    fn phrases_match_whole_words_stems_and_plurals() {
+        assert!(holds_phrase(
+            "note 3 — business combinations",
+            "business combination"
+        ));
+        assert!(holds_phrase("the acquisitions we made", "acquisit"));
+        assert!(!holds_phrase("the acquirer", "acquisit"));
+        assert!(!holds_phrase("services revenue", "vice"));
+        assert!(holds_phrase("what drove it?", "drove"));
     }
 
     #[test]
