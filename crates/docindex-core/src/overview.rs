@@ -4,7 +4,7 @@
 //! company do?" with the opening sentences of the section that describes the business.
 
 use crate::charmap::CharMap;
-use crate::model::{DocType, DocumentIndex, Engine};
+use crate::model::{DocType, DocumentIndex, Engine, Node};
 use crate::qa::{Answer, Citation, Confidence, ConfidenceLabel};
 use crate::question::passage::cues_in;
 use crate::question::PassageKind;
@@ -60,18 +60,7 @@ pub fn overview(question: &str, doc: &DocumentIndex) -> Option<Answer> {
                 .chain(sentences.iter().map(|&(s, e, t)| (s, e, t)))
         {
             let marker = citations.len() + 1;
-            citations.push(Citation {
-                marker,
-                doc_id: doc.doc_id.clone(),
-                doc_name: doc.doc_name.clone(),
-                node_id: node.node_id.clone(),
-                title: node.title.clone(),
-                start_page: node.start_page,
-                end_page: node.end_page,
-                excerpt: excerpt.to_string(),
-                start_char: node.span.start_char + start,
-                end_char: node.span.start_char + end,
-            });
+            citations.push(cite_in_node(doc, node, marker, (start, end, excerpt)));
             markers.push_str(&format!("[{marker}]"));
         }
         if !text.is_empty() {
@@ -119,6 +108,27 @@ pub fn overview(question: &str, doc: &DocumentIndex) -> Option<Answer> {
         invented_dropped: 0,
         cell_citations: Vec::new(),
     })
+}
+
+/// The citation `marker` of a sentence of `node` given by its char range in the node's text.
+fn cite_in_node(
+    doc: &DocumentIndex,
+    node: &Node,
+    marker: usize,
+    (start, end, excerpt): (usize, usize, &str),
+) -> Citation {
+    Citation {
+        marker,
+        doc_id: doc.doc_id.clone(),
+        doc_name: doc.doc_name.clone(),
+        node_id: node.node_id.clone(),
+        title: node.title.clone(),
+        start_page: node.start_page,
+        end_page: node.end_page,
+        excerpt: excerpt.to_string(),
+        start_char: node.span.start_char + start,
+        end_char: node.span.start_char + end,
+    }
 }
 
 /// How many opening sentences of the business section a description is chosen from.
@@ -185,18 +195,7 @@ pub fn business_description(question: &str, doc: &DocumentIndex) -> Option<Answe
         let citations: Vec<Citation> = sentences
             .iter()
             .enumerate()
-            .map(|(i, &(start, end, excerpt))| Citation {
-                marker: i + 1,
-                doc_id: doc.doc_id.clone(),
-                doc_name: doc.doc_name.clone(),
-                node_id: node.node_id.clone(),
-                title: node.title.clone(),
-                start_page: node.start_page,
-                end_page: node.end_page,
-                excerpt: excerpt.to_string(),
-                start_char: node.span.start_char + start,
-                end_char: node.span.start_char + end,
-            })
+            .map(|(i, &sentence)| cite_in_node(doc, node, i + 1, sentence))
             .collect();
         let text = sentences
             .iter()
