@@ -182,7 +182,7 @@ pub fn best_excerpts_scored(
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     scored.truncate(max);
     scored.sort_by_key(|s| s.1);
-    let addressed = crate::qa::instructions::addresses_a_model(passage);
+    let addressed = !scored.is_empty() && crate::qa::instructions::addresses_a_model(passage);
     scored
         .into_iter()
         .map(|(_, s, e, text)| Excerpt {
