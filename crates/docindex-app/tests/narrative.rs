@@ -228,6 +228,24 @@ fn a_why_question_quotes_the_sentence_that_gives_the_drivers() {
 }
 
 #[test]
+fn a_question_pointing_back_at_its_premise_is_read_with_it() {
+    let (_dir, library) = library();
+    // "What drove it?" alone names nothing; the sentence before it says what fell.
+    let answer = ask(
+        &library,
+        "Apple's Greater China sales fell in fiscal 2024. What drove it?",
+    );
+    assert!(answer.answered, "{}", answer.answer);
+    assert!(
+        answer.citations.iter().any(|c| c
+            .excerpt
+            .contains("Greater China net sales decreased during 2024 compared to 2023")),
+        "{}",
+        answer.answer
+    );
+}
+
+#[test]
 fn the_filings_words_answer_a_narrative_question_at_medium_at_most() {
     let (_dir, library) = library();
     for question in [

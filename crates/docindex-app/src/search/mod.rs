@@ -679,7 +679,8 @@ pub fn unknown_doc_type(text: &str) -> AppError {
 
 /// The order in which a reader (or a model with a token budget) should see the hits'
 /// passages: every passage of every hit, strongest first (a passage's fused score plus its
-/// section's title match), at most `per_hit` from one section.
+/// section's title match), at most `per_hit` from one section, each further passage of a
+/// section weighed [`LATER_PASSAGE_WEIGHT`] times its previous one.
 pub fn reading_order(hits: &[SearchHit], per_hit: usize) -> Vec<(&SearchHit, &Excerpt)> {
     let mut all: Vec<(f64, usize, usize)> = Vec::new();
     for (h, hit) in hits.iter().enumerate() {
@@ -689,7 +690,8 @@ pub fn reading_order(hits: &[SearchHit], per_hit: usize) -> Vec<(&SearchHit, &Ex
             .enumerate()
             .take(per_hit + hit.pinned)
         {
-            all.push((*score, h, p));
+            let round = p.saturating_sub(hit.pinned);
+            all.push((*score * LATER_PASSAGE_WEIGHT.powi(round as i32), h, p));
         }
     }
     all.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
@@ -697,6 +699,14 @@ pub fn reading_order(hits: &[SearchHit], per_hit: usize) -> Vec<(&SearchHit, &Ex
         .map(|(_, h, p)| (&hits[h], &hits[h].passages[p]))
         .collect()
 }
+
+/// A section's second passage weighs this much of its score, its third this much again:
+/// a budget spent on one section's every passage misses the answer whenever that section
+/// is not where it stands, and a section's later passages are often its continuation.
+/// Measured with 2,000 tokens: the evidence page is reached for 76 of 95 unseen analyst
+/// questions (74 by score alone, 79 with one passage a section), while the sets whose
+/// evidence is a string of one section keep their floors (0.9 loses two of them).
+const LATER_PASSAGE_WEIGHT: f64 = 0.95;
 
 /// How much more a section of a statement the question names weighs ("Base your judgments on
 /// the cash flow statement"): the same weight as the results discussion for a why-question.
@@ -712,5 +722,50 @@ fn statement_prior(titles: &[&str], named: &[Statement]) -> f64 {
     match inside {
         true => STATEMENT_WEIGHT,
         false => 1.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(node: &str, scores: &[f64], pinned: usize) -> SearchHit {
+        let passages: Vec<serde_json::Value> = (0..scores.len())
+            .map(|i| serde_json::json!({"start_char": i, "end_char": i + 1, "text": format!("{node}{}", i + 1)}))
+            .collect();
+        let mut hit: SearchHit = serde_json::from_value(serde_json::json!({
+            "doc_id": "d", "doc_name": "d", "node_id": node, "title": node, "path": node,
+            "score": 1.0, "reason": "", "engine": "extractive", "start_char": 0, "end_char": 1,
+            "start_page": null, "end_page": null, "excerpts": [], "passages": passages,
+            "pinned": pinned, "text": "",
+        }))
+        .unwrap();
+        hit.passage_scores = scores.to_vec();
+        hit
+    }
+
+    #[test]
+    fn a_sections_later_passages_yield_to_another_sections_close_first_one() {
+        let hits = [hit("a", &[1.0, 0.99, 0.98], 0), hit("b", &[0.97], 0)];
+        let order: Vec<&str> = reading_order(&hits, 3)
+            .into_iter()
+            .map(|(_, p)| p.text.as_str())
+            .collect();
+        // By score alone: a1 a2 a3 b1. A second passage weighs 0.95 of its score.
+        assert_eq!(order, ["a1", "b1", "a2", "a3"]);
+        // Far weaker sections still wait, and the per-section limit holds.
+        let hits = [hit("a", &[1.0, 0.99, 0.98], 0), hit("b", &[0.5], 0)];
+        let order: Vec<&str> = reading_order(&hits, 2)
+            .into_iter()
+            .map(|(_, p)| p.text.as_str())
+            .collect();
+        assert_eq!(order, ["a1", "a2", "b1"]);
+        // A section's pinned statement rows are all handed over at their own score.
+        let hits = [hit("a", &[0.9, 0.9, 0.8], 2), hit("b", &[0.85], 0)];
+        let order: Vec<&str> = reading_order(&hits, 1)
+            .into_iter()
+            .map(|(_, p)| p.text.as_str())
+            .collect();
+        assert_eq!(order, ["a1", "a2", "b1", "a3"]);
     }
 }

@@ -271,6 +271,12 @@ fn names_only_sources(sentence: &str, v: &Vocabulary) -> bool {
 }
 
 /// Whether a sentence asks something (rather than instructs or defines).
+/// Whether a sentence states a fact a question may ask about: a move or an act ("fell",
+/// "acquired") or a figure.
+fn states_a_premise(sentence: &str, v: &Vocabulary) -> bool {
+    sentence.contains(['%', '$']) || holds_any(&sentence.to_lowercase(), &v.premise_words)
+}
+
 fn asks(sentence: &str) -> bool {
     let lower = sentence.to_lowercase();
     let first = lower
@@ -595,8 +601,19 @@ impl Question {
         // studying Boeing's annual report (Form 10-K).", "They should be in the 10-K."): its
         // words are neither searched for nor to be covered. Periods are still read from the
         // whole text when the question names none.
-        if content.iter().any(|(_, asking)| *asking) {
-            content.retain(|(_, asking)| *asking);
+        // A sentence before the question that states what it asks about is its premise, kept
+        // when the question points back at it ("Nike's gross margin fell in fiscal 2023.
+        // What were the main drivers?").
+        if let Some(first_asking) = content.iter().position(|(_, asking)| *asking) {
+            let points_back = content.iter().any(|(sentence, asking)| {
+                *asking && holds_any(&sentence.to_lowercase(), &v.referring_words)
+            });
+            let mut at = 0;
+            content.retain(|(sentence, asking)| {
+                let premise = points_back && at < first_asking && states_a_premise(sentence, v);
+                at += 1;
+                *asking || premise
+            });
         }
         // A question that is all instruction (nothing asked) is read whole.
         let content = match content.is_empty() {
@@ -830,6 +847,20 @@ mod tests {
             read("I'm updating my model for fiscal 2023. What were Intel's capital expenditures?");
         assert_eq!(q.content, "What were Intel's capital expenditures?");
         assert_eq!(q.periods[0].year, 2023);
+        // A question pointing back at a stated fact reads it as its premise.
+        let q = read("Nike's gross margin fell in fiscal 2023. What were the main drivers?");
+        assert_eq!(
+            q.content,
+            "Nike's gross margin fell in fiscal 2023. What were the main drivers?"
+        );
+        let q = read("Coca-Cola's net operating revenues fell 15% in 2017. Was this a sign of weakening demand?");
+        assert!(q
+            .content
+            .starts_with("Coca-Cola's net operating revenues fell 15%"));
+        // Context that states nothing stays context, even when the question says "it".
+        let q =
+            read("I'm studying Boeing's annual report. What total assets did it report for 2022?");
+        assert_eq!(q.content, "What total assets did it report for 2022?");
         // A scale written anywhere in a terse query is the unit, not a word asked.
         let q = read("Total assets RTX FY 2023 USD mn");
         assert_eq!(q.content, "Total assets RTX FY 2023");

@@ -74,6 +74,10 @@ pub struct Vocabulary {
     pub question_openers: Vec<String>,
     /// Imperatives that ask when the sentence names a period ("report", "compute").
     pub asking_imperatives: Vec<String>,
+    /// Words of a question that point back at the sentence before it ("this", "the drivers").
+    pub referring_words: Vec<String>,
+    /// Words of a sentence stating a fact the question asks about ("fell", "acquired").
+    pub premise_words: Vec<String>,
 }
 
 /// The version of the vocabulary this code reads.
@@ -87,7 +91,9 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 18] = [
+        let lists: [(&str, Vec<&String>); 20] = [
+            ("referring_words", self.referring_words.iter().collect()),
+            ("premise_words", self.premise_words.iter().collect()),
             (
                 "source_clause_nouns",
                 self.source_clause_nouns.iter().collect(),
