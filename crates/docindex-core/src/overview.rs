@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 
 static OVERVIEW: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)\bwhat\b.{0,60}\b(?:8-k|6-k|filing|report|release|document)\b.{0,30}\babout\b|\bwhat (?:did|does)\b.{0,60}\b(?:8-k|6-k|filing|report)\b.{0,20}\b(?:announce|report|disclose|say|cover)\b",
+        r"(?i)\bwhat\b.{0,60}\b(?:8-?k|6-?k|filing|report|release|document)\b.{0,30}\babout\b|\bwhat (?:did|does)\b.{0,60}\b(?:8-?k|6-?k|filing|report)\b.{0,20}\b(?:announce|report|disclose|say|cover)|\b(?:subject|agenda|purpose|topic|gist|main point|matters?)\b.{0,40}\b(?:8-?k|6-?k|current report)\b|\bsummari[sz]e\b.{0,40}\b(?:8-?k|6-?k|current report)\b",
     )
     .ok()
 });
@@ -235,6 +235,16 @@ mod tests {
             "What was Amcor's July 2022 8-K about?"
         ));
         assert!(is_overview_question("What did the 8-K announce?"));
+        assert!(is_overview_question(
+            "What was the subject of Amcor's 8-K filed on July 1, 2022?"
+        ));
+        assert!(is_overview_question(
+            "What was the key agenda of the AMCOR's 8k filing dated 1st July 2022?"
+        ));
+        assert!(is_overview_question("Summarize Oracle's 8-K."));
+        assert!(!is_overview_question(
+            "What was the subject of the litigation settled in 2023?"
+        ));
         assert!(!is_overview_question("What was the revenue in 2023?"));
         assert!(!is_overview_question(
             "How is the company thinking about margins?"
