@@ -128,6 +128,10 @@ def load_financebench(path):
             "evidence": [],
             "pages": sorted({e["evidence_page_num"] + 1 for e in q["evidence"]}),
             "answer": q["answer"],
+            # Sets written like FinanceBench's may give a yes/no verdict and questions the
+            # filing cannot answer (no evidence).
+            "verdict": q.get("verdict"),
+            "answerable": bool(q["evidence"]),
         })
     return out
 

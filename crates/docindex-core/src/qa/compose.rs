@@ -77,6 +77,15 @@ pub fn compose_from_prose(
 /// of its kind (a plain answer needs more than half).
 const NARRATIVE_COVERAGE: f64 = 0.2;
 
+/// Below the coverage an answer needs, a sentence that still covers this share of the
+/// question's words bears on it: quoted as the nearest the filing comes rather than refused.
+const NEAREST_COVERAGE: f64 = 0.34;
+/// How many such sentences are quoted.
+const NEAREST_SENTENCES: usize = 2;
+/// What such an answer opens with: the analyst reads it as evidence to weigh, not an answer.
+pub const NEAREST_LEAD: &str =
+    "The closest passages in the filing, which answer this only in part:";
+
 fn compose(
     question: &str,
     kind: PassageKind,
@@ -135,6 +144,30 @@ fn compose(
             "no sentence covers enough of the question (best covers {:.0}% of its words)",
             best_coverage * 100.0
         ));
+        // Refuse only when nothing read bears on the question: sentences on a good part of
+        // its words are quoted as the nearest the filing comes, at LOW.
+        // A caption ("The following table presents …:") bears on nothing, and a question
+        // asking a figure is not brought nearer by a sentence without one.
+        let nearest: Vec<Candidate> = chosen
+            .into_iter()
+            .filter(|c| c.coverage >= NEAREST_COVERAGE)
+            .filter(|c| !c.text.trim_end().ends_with(':'))
+            .filter(|c| !wanted.asks.figure || has_amount(&c.text))
+            .take(NEAREST_SENTENCES)
+            .collect();
+        if !nearest.is_empty() {
+            let (text, citations) = quote(&nearest, passages);
+            let excerpts: Vec<&str> = citations.iter().map(|c| c.excerpt.as_str()).collect();
+            answer.unsupported_numbers = unsupported_numbers(&text, &excerpts);
+            answer.answer = format!("{NEAREST_LEAD} {text}");
+            answer.answered = true;
+            answer.citations = citations;
+            answer.confidence.label = ConfidenceLabel::Low;
+            answer.reasoning.push(format!(
+                "quoted the {} sentence(s) nearest to the question, at LOW",
+                answer.citations.len()
+            ));
+        }
         return answer;
     }
     let (text, citations) = quote(&chosen, passages);

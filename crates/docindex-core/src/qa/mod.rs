@@ -442,6 +442,51 @@ mod tests {
     }
 
     #[test]
+    fn a_question_answered_only_in_part_quotes_the_closest_passages_at_low() {
+        // Adobe's 10-K for fiscal 2017, its liquidity section as printed (page 51).
+        let text = "On July 27, 2015, we entered into an amendment to further extend the maturity date of the Credit Agreement to July 27, 2020 and reallocated the facility among the syndicate of lenders that are parties to the Credit Agreement. As of December 1, 2017, there were no outstanding borrowings under this Credit Agreement and the entire $1 billion credit line remains available for borrowing. As of December 1, 2017, the amount outstanding under our senior notes was $1.9 billion, consisting of $900 million of 4.75% senior notes due February 1, 2020 and $1 billion of 3.25% senior notes due February 1, 2025.";
+        let passage = Passage {
+            doc_id: "d",
+            doc_name: "adobe-10k",
+            node_id: "0031",
+            title: "Liquidity and Capital Resources",
+            start_page: None,
+            end_page: None,
+            text,
+            start_char: 0,
+            rank: 0,
+        };
+        let concepts_of = |q: &str| crate::search::expand(q, &[]).concepts();
+        let answer = compose_extractive(
+            "What debt did Adobe have outstanding at the end of fiscal 2017, and was its revolver drawn?",
+            &[passage.clone()],
+            &concepts_of,
+            3,
+        );
+        assert!(answer.answered, "{answer:?}");
+        assert_eq!(answer.confidence.label, ConfidenceLabel::Low);
+        assert!(
+            answer.answer.starts_with(compose::NEAREST_LEAD),
+            "{}",
+            answer.answer
+        );
+        assert!(
+            answer.citations.iter().any(|c| c
+                .excerpt
+                .contains("no outstanding borrowings under this Credit Agreement")),
+            "{answer:?}"
+        );
+        // A question nothing in the passage bears on is still refused.
+        let answer = compose_extractive(
+            "Who audits Adobe's statements?",
+            &[passage],
+            &concepts_of,
+            3,
+        );
+        assert!(!answer.answered, "{answer:?}");
+    }
+
+    #[test]
     fn a_why_question_is_answered_with_the_change_and_the_reason_given_for_it() {
         // MGM Resorts' 10-Q for Q2 2023, MD&A, as the library stores it.
         let text = "Interest Expense\nGross interest expense was $113 million and $137 million for the three months ended June 30, 2023 and 2022, respectively. The decrease from the prior year periods is due primarily to a decrease in debt outstanding as a result of the repayment of the $1.25 billion 6% senior notes in March 2023.\nOther, net was income of $24 million for the three months ended June 30, 2023.";
