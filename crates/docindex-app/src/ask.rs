@@ -163,7 +163,9 @@ impl Library {
                 &engine,
                 on_event,
             )?;
-            let mut answer = engine_when_unverified(answer, engine, on_event);
+            let answer = engine_when_unverified(answer, engine.clone(), on_event);
+            // A model's answer may say more than the offline draft, never less.
+            let mut answer = docindex_core::qa::keep_the_verdict(answer, &engine);
             answer.documents = cited_of(voted, &answer);
             self.store_result("answer", &key, &answer);
             return Ok(answer);

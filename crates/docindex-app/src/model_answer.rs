@@ -304,8 +304,23 @@ impl Library {
         // The rounding the lead states is the question's only when it asked one.
         let asked_precision = read.scale.is_some() || read.decimals.is_some() || read.percent;
         let reading = read.summary();
+        // The offline draft: what the model's answer must not state less of (a judgment's
+        // verdict, the figures, the sentences quoted).
+        let draft = engine.answered.then(|| {
+            format!(
+                "{} (confidence {})",
+                strip_markers(&engine.answer),
+                format!("{:?}", engine.confidence.label).to_uppercase()
+            )
+        });
         let build = |s: &[Source]| {
-            let request = prompts::answer(question, s, figures_note.as_deref(), reading.as_deref());
+            let request = prompts::answer(
+                question,
+                s,
+                figures_note.as_deref(),
+                reading.as_deref(),
+                draft.as_deref(),
+            );
             match &window {
                 Some(window) => window.cap_reply(request),
                 None => request,

@@ -91,11 +91,16 @@ pub struct Plan {
 /// `reading` is how DocumentIndex read the question (its periods, the operation, unit and
 /// rounding asked, the definition it gives), so the model computes what was asked from the
 /// same cells; the model may read the question otherwise, but says so.
+///
+/// `draft` is the offline engine's answer (its verdict, figures and quoted sentences, with
+/// its confidence): the model states at least what it states, and corrects it only where
+/// the sources show it wrong.
 pub fn answer(
     question: &str,
     sources: &[Source],
     figures: Option<&str>,
     reading: Option<&str>,
+    draft: Option<&str>,
 ) -> LlmRequest {
     let listing: String = sources
         .iter()
@@ -115,8 +120,16 @@ the unit and rounding asked): {r}\n\n"
         ),
         None => String::new(),
     };
+    let draft = match draft {
+        Some(d) => format!(
+            "A draft answer written offline from the same sources (its verdict, figures and \
+quotations are checked against them): state at least what it states, in your own words, and \
+correct it only where the sources show it wrong: {d}\n\n"
+        ),
+        None => String::new(),
+    };
     let user = format!(
-        "Question: {question}\n\n{reading}{figures}Sources:\n{listing}\
+        "Question: {question}\n\n{reading}{figures}{draft}Sources:\n{listing}\
 {ANSWER_FROM_SOURCES}, in a few sentences, with figures exactly as \
 written; when the question asks for a figure, state that figure first, then how it was \
 found or worked out. Put a marker [1], [2], … after each sentence that states something \
@@ -175,9 +188,30 @@ mod tests {
             text: "Payments for acquisition of property, plant and equipment | (9,447) | (10,959)"
                 .into(),
         }];
-        let request = super::answer(question, &sources, None, reading.summary().as_deref());
+        let request = super::answer(question, &sources, None, reading.summary().as_deref(), None);
         let user: Vec<String> = request.messages.iter().map(|m| m.content.clone()).collect();
         insta::assert_snapshot!("answer_prompt_with_reading", user.join("\n---\n"));
+    }
+
+    #[test]
+    fn the_answer_prompt_carries_the_offline_draft_it_must_not_fall_short_of() {
+        let question = "Is Apple's gross margin improving?";
+        let reading = crate::question::Question::read(question).unwrap();
+        let sources = [super::Source {
+            label: "S1".into(),
+            path: "Item 8 › Consolidated Statements of Operations".into(),
+            text: "Gross margin | 180,683 | 169,148 | 170,782".into(),
+        }];
+        let draft = "Yes, improving: gross margin moved +2.9 points over 3 years. 43.31% in fiscal 2022 → 44.13% in fiscal 2023 → 46.21% in fiscal 2024 (confidence HIGH)";
+        let request = super::answer(
+            question,
+            &sources,
+            None,
+            reading.summary().as_deref(),
+            Some(draft),
+        );
+        let user: Vec<String> = request.messages.iter().map(|m| m.content.clone()).collect();
+        insta::assert_snapshot!("answer_prompt_with_draft", user.join("\n---\n"));
     }
 
     #[test]

@@ -242,7 +242,7 @@ mod tests {
             source("S2", passage.clone()),
             source("S3", passage),
         ];
-        let build = |s: &[Source]| answer::answer("What was capex in 2024?", s, None, None);
+        let build = |s: &[Source]| answer::answer("What was capex in 2024?", s, None, None, None);
         let unfitted = Window::new(100_000, counter).needs(&build(&sources));
         let window = Window::new(unfitted * 2 / 3, counter);
         let trimmed = fit_sources(&window, &mut sources, 1, &build);

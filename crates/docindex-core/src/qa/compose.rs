@@ -78,8 +78,10 @@ pub fn compose_from_prose(
 const NARRATIVE_COVERAGE: f64 = 0.2;
 
 /// Below the coverage an answer needs, a sentence that still covers this share of the
-/// question's words bears on it: quoted as the nearest the filing comes rather than refused.
+/// question's words bears on it: quoted as the nearest the filing comes rather than refused,
 const NEAREST_COVERAGE: f64 = 0.34;
+/// ... and at least this many of its concepts.
+const NEAREST_CONCEPTS: f64 = 2.0;
 /// How many such sentences are quoted.
 const NEAREST_SENTENCES: usize = 2;
 /// What such an answer opens with: the analyst reads it as evidence to weigh, not an answer.
@@ -150,7 +152,12 @@ fn compose(
         // asking a figure is not brought nearer by a sentence without one.
         let nearest: Vec<Candidate> = chosen
             .into_iter()
-            .filter(|c| c.coverage >= NEAREST_COVERAGE)
+            .filter(|c| {
+                // Two of the question's concepts at least: "the capital of Mongolia" is not
+                // brought nearer by capital expenditures.
+                let covered = c.coverage * wanted.concepts.len() as f64;
+                c.coverage >= NEAREST_COVERAGE && covered >= NEAREST_CONCEPTS - 1e-9
+            })
             .filter(|c| !c.text.trim_end().ends_with(':'))
             .filter(|c| !wanted.asks.figure || has_amount(&c.text))
             .take(NEAREST_SENTENCES)

@@ -251,56 +251,11 @@ pub use compare::{compare, Comparison, StatedFigure};
 
 pub use combine::{combine_by_company, AnswerPart, Combination};
 pub use compose::{compose_extractive, compose_from_prose, compose_narrative};
-pub use merge::{append_answer, renumber_markers};
+pub use merge::{append_answer, keep_the_verdict, renumber_markers};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_appended_answer_adds_only_sentences_not_already_quoted() {
-        let citation = |marker: usize, excerpt: &str, at: usize| Citation {
-            marker,
-            doc_id: "d".into(),
-            doc_name: "d".into(),
-            node_id: "0001".into(),
-            title: "t".into(),
-            start_page: None,
-            end_page: None,
-            excerpt: excerpt.into(),
-            start_char: at,
-            end_char: at + excerpt.chars().count(),
-        };
-        let answer = |text: &str, citations: Vec<Citation>| Answer {
-            answer: text.into(),
-            answered: true,
-            confidence: Confidence {
-                label: ConfidenceLabel::Medium,
-                score: 0.5,
-                answered: 1,
-                unanswered: 0,
-                source_nodes: 1,
-            },
-            citations,
-            ..Answer::unanswered("q")
-        };
-        let first = answer(
-            "Sales rose 21%. [1]",
-            vec![citation(1, "Sales rose 21%.", 10)],
-        );
-        let second = answer(
-            "Sales rose 21%. [1] Costs fell. [2]",
-            vec![
-                citation(1, "Sales rose 21%.", 500),
-                citation(2, "Costs fell.", 600),
-            ],
-        );
-        let merged = append_answer(first, second);
-        assert_eq!(merged.answer, "Sales rose 21%. [1] Costs fell. [2]");
-        assert_eq!(merged.citations.len(), 2);
-        assert_eq!(merged.citations[1].start_char, 600);
-        assert_eq!(merged.citations[1].marker, 2);
-    }
 
     #[test]
     fn locate_is_exact_then_tolerant_and_refuses_what_is_not_there() {
@@ -459,7 +414,7 @@ mod tests {
         let concepts_of = |q: &str| crate::search::expand(q, &[]).concepts();
         let answer = compose_extractive(
             "What debt did Adobe have outstanding at the end of fiscal 2017, and was its revolver drawn?",
-            &[passage.clone()],
+            std::slice::from_ref(&passage),
             &concepts_of,
             3,
         );
