@@ -123,7 +123,7 @@ the unit and rounding asked): {r}\n\n"
     let draft = match draft {
         Some(d) => format!(
             "A draft answer written offline from the same sources (its verdict, figures and \
-quotations are checked against them): state at least what it states, in your own words, and \
+quotations are checked against them): state at least what it states, and \
 correct it only where the sources show it wrong: {d}\n\n"
         ),
         None => String::new(),
