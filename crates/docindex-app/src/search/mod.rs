@@ -744,28 +744,20 @@ mod tests {
         hit
     }
 
+    fn texts<'a>(order: &[(&SearchHit, &'a Excerpt)]) -> Vec<&'a str> {
+        order.iter().map(|(_, p)| p.text.as_str()).collect()
+    }
+
     #[test]
     fn a_sections_later_passages_yield_to_another_sections_close_first_one() {
         let hits = [hit("a", &[1.0, 0.99, 0.98], 0), hit("b", &[0.97], 0)];
-        let order: Vec<&str> = reading_order(&hits, 3)
-            .into_iter()
-            .map(|(_, p)| p.text.as_str())
-            .collect();
         // By score alone: a1 a2 a3 b1. A second passage weighs 0.95 of its score.
-        assert_eq!(order, ["a1", "b1", "a2", "a3"]);
+        assert_eq!(texts(&reading_order(&hits, 3)), ["a1", "b1", "a2", "a3"]);
         // Far weaker sections still wait, and the per-section limit holds.
         let hits = [hit("a", &[1.0, 0.99, 0.98], 0), hit("b", &[0.5], 0)];
-        let order: Vec<&str> = reading_order(&hits, 2)
-            .into_iter()
-            .map(|(_, p)| p.text.as_str())
-            .collect();
-        assert_eq!(order, ["a1", "a2", "b1"]);
+        assert_eq!(texts(&reading_order(&hits, 2)), ["a1", "a2", "b1"]);
         // A section's pinned statement rows are all handed over at their own score.
         let hits = [hit("a", &[0.9, 0.9, 0.8], 2), hit("b", &[0.85], 0)];
-        let order: Vec<&str> = reading_order(&hits, 1)
-            .into_iter()
-            .map(|(_, p)| p.text.as_str())
-            .collect();
-        assert_eq!(order, ["a1", "a2", "b1", "a3"]);
+        assert_eq!(texts(&reading_order(&hits, 1)), ["a1", "a2", "b1", "a3"]);
     }
 }

@@ -257,6 +257,27 @@ pub use merge::{append_answer, keep_the_verdict, renumber_markers};
 mod tests {
     use super::*;
 
+    /// A passage of a stored document, starting at `start_char` of its text.
+    fn stored<'a>(
+        doc_name: &'a str,
+        node_id: &'a str,
+        title: &'a str,
+        text: &'a str,
+        start_char: usize,
+    ) -> Passage<'a> {
+        Passage {
+            doc_id: "d",
+            doc_name,
+            node_id,
+            title,
+            start_page: None,
+            end_page: None,
+            text,
+            start_char,
+            rank: 0,
+        }
+    }
+
     #[test]
     fn locate_is_exact_then_tolerant_and_refuses_what_is_not_there() {
         let text = "Intro. Net sales   were\n$391.0 billion in 2024. End.";
@@ -287,17 +308,7 @@ mod tests {
     fn a_table_row_is_read_with_its_caption_and_cited_with_its_headings() {
         // Apple's 10-Q for Q3 FY2023, Note 2 – Revenue, as the library stores it.
         let text = "Net sales disaggregated by significant products and services for the three- and nine-month periods ended July 1, 2023 and June 25, 2022 were as follows (in millions):\n\nThree Months Ended | Nine Months Ended\nJuly 1, 2023 | June 25, 2022 | July 1, 2023 | June 25, 2022\niPhone® | $39,669 | $40,665 | $156,778 | $162,863\nMac® | 6,840 | 7,382 | 21,743 | 28,669\n\nDuring the third quarter of 2023, the Japan net sales decrease consisted primarily of lower net sales of iPhone.";
-        let passage = Passage {
-            doc_id: "d",
-            doc_name: "apple-10q",
-            node_id: "0011",
-            title: "Note 2 – Revenue",
-            start_page: None,
-            end_page: None,
-            text,
-            start_char: 1000,
-            rank: 0,
-        };
+        let passage = stored("apple-10q", "0011", "Note 2 – Revenue", text, 1000);
         let concepts_of = |q: &str| crate::search::expand(q, &[]).concepts();
         let answer = compose_extractive(
             "What were iPhone net sales in the third quarter of fiscal 2023?",
@@ -340,17 +351,7 @@ mod tests {
         // library stores them: the heading row matches the question's year and its caption
         // the figure asked, yet it states no figure.
         let text = "The following table presents a detail by segment of net revenues:\n\nThree Months Ended Six Months Ended June 30, June 30,\n\n2023 | 2022 | 2023 | 2022\n\n(In thousands) Net revenue\n\nMGM China casino revenues increased 454% for the three months ended June 30, 2023 compared to the prior year quarter.";
-        let passage = |text| Passage {
-            doc_id: "d",
-            doc_name: "mgm-10q",
-            node_id: "0044",
-            title: "Net Revenues by Segment",
-            start_page: None,
-            end_page: None,
-            text,
-            start_char: 0,
-            rank: 0,
-        };
+        let passage = |text| stored("mgm-10q", "0044", "Net Revenues by Segment", text, 0);
         let concepts_of = |q: &str| crate::search::expand(q, &[]).concepts();
         let question = "What were net revenues in Q2 2023?";
         let answer = compose_extractive(question, &[passage(text)], &concepts_of, 3);
@@ -400,17 +401,13 @@ mod tests {
     fn a_question_answered_only_in_part_quotes_the_closest_passages_at_low() {
         // Adobe's 10-K for fiscal 2017, its liquidity section as printed (page 51).
         let text = "On July 27, 2015, we entered into an amendment to further extend the maturity date of the Credit Agreement to July 27, 2020 and reallocated the facility among the syndicate of lenders that are parties to the Credit Agreement. As of December 1, 2017, there were no outstanding borrowings under this Credit Agreement and the entire $1 billion credit line remains available for borrowing. As of December 1, 2017, the amount outstanding under our senior notes was $1.9 billion, consisting of $900 million of 4.75% senior notes due February 1, 2020 and $1 billion of 3.25% senior notes due February 1, 2025.";
-        let passage = Passage {
-            doc_id: "d",
-            doc_name: "adobe-10k",
-            node_id: "0031",
-            title: "Liquidity and Capital Resources",
-            start_page: None,
-            end_page: None,
+        let passage = stored(
+            "adobe-10k",
+            "0031",
+            "Liquidity and Capital Resources",
             text,
-            start_char: 0,
-            rank: 0,
-        };
+            0,
+        );
         let concepts_of = |q: &str| crate::search::expand(q, &[]).concepts();
         let answer = compose_extractive(
             "What debt did Adobe have outstanding at the end of fiscal 2017, and was its revolver drawn?",
@@ -445,17 +442,7 @@ mod tests {
     fn a_why_question_is_answered_with_the_change_and_the_reason_given_for_it() {
         // MGM Resorts' 10-Q for Q2 2023, MD&A, as the library stores it.
         let text = "Interest Expense\nGross interest expense was $113 million and $137 million for the three months ended June 30, 2023 and 2022, respectively. The decrease from the prior year periods is due primarily to a decrease in debt outstanding as a result of the repayment of the $1.25 billion 6% senior notes in March 2023.\nOther, net was income of $24 million for the three months ended June 30, 2023.";
-        let passage = Passage {
-            doc_id: "d",
-            doc_name: "mgm-10q",
-            node_id: "0060",
-            title: "Interest Expense",
-            start_page: None,
-            end_page: None,
-            text,
-            start_char: 0,
-            rank: 0,
-        };
+        let passage = stored("mgm-10q", "0060", "Interest Expense", text, 0);
         let concepts_of = |q: &str| crate::search::expand(q, &[]).concepts();
         let why = compose_extractive(
             "Why did MGM's interest expense change in Q2 2023?",
