@@ -14,7 +14,7 @@ use docindex_core::question::{PassageKind, Question};
 use docindex_core::search::voting::{vote_files, Ballot, FileVote};
 use docindex_core::search::{
     self, company_words, expand, hit_excerpts, rank_nodes, rank_titles, without_company_name,
-    Excerpt, Expansion, Fusion, Leg, LegKind, Ranked, SentenceScorer,
+    ConceptIndex, Excerpt, Expansion, Fusion, Leg, LegKind, Ranked, SentenceScorer,
 };
 use docindex_core::store::DocumentSummary;
 use docindex_store::SqliteStore;
@@ -450,6 +450,7 @@ impl Library {
         };
         lap("fusion");
         let stems = expansion.stems();
+        let concepts = ConceptIndex::new(&stems, &expansion.concepts());
         let mut wanted: Vec<&str> = Vec::new();
         for search::RankedNode { doc_id, .. } in &ranked {
             if !wanted.contains(&doc_id.as_str()) {
@@ -471,7 +472,7 @@ impl Library {
                 |scorer, ranked_node| {
                     let doc = docs.get(&ranked_node.doc_id)?;
                     let map = maps.get(ranked_node.doc_id.as_str())?;
-                    build_hit(doc, map, ranked_node, scorer)
+                    build_hit(doc, map, ranked_node, scorer, &concepts)
                 },
             )
             .flatten()
@@ -571,6 +572,7 @@ fn build_hit(
     map: &CharMap,
     ranked_node: search::RankedNode,
     scorer: &mut SentenceScorer,
+    concepts: &ConceptIndex,
 ) -> Option<SearchHit> {
     let search::RankedNode {
         doc_id,
@@ -579,20 +581,21 @@ fn build_hit(
         detail: score,
     } = ranked_node;
     let node = doc.node(&node_id)?;
-    let passages: Vec<Excerpt> = score
-        .chunks
-        .iter()
-        .filter_map(|(i, _)| doc.chunks.get(*i))
-        .map(|c| {
-            let text = map.slice(c.span).to_string();
-            Excerpt {
-                addressed_to_a_model: addresses_a_model(&text),
-                start_char: c.span.start_char,
-                end_char: c.span.end_char,
-                text,
-            }
-        })
-        .collect();
+    let mut passages = Vec::new();
+    let mut passage_scores = Vec::new();
+    for (i, chunk_score) in &score.chunks {
+        let Some(c) = doc.chunks.get(*i) else {
+            continue;
+        };
+        let text = map.slice(c.span).to_string();
+        passage_scores.push(score.passage_score(*chunk_score, concepts.coverage(scorer, &text)));
+        passages.push(Excerpt {
+            addressed_to_a_model: addresses_a_model(&text),
+            start_char: c.span.start_char,
+            end_char: c.span.end_char,
+            text,
+        });
+    }
     let excerpts = hit_excerpts(doc, map, node, &score, scorer);
     Some(SearchHit {
         doc_name: doc.doc_name.clone(),
@@ -606,12 +609,7 @@ fn build_hit(
         start_page: node.start_page,
         end_page: node.end_page,
         excerpts,
-        passage_scores: score
-            .chunks
-            .iter()
-            .filter(|(i, _)| doc.chunks.get(*i).is_some())
-            .map(|(_, s)| score.passage_score(*s))
-            .collect(),
+        passage_scores,
         passages,
         pinned: 0,
         summary_share: if score.score > 0.0 {

@@ -156,6 +156,44 @@ impl<'a> SentenceScorer<'a> {
     }
 }
 
+/// The question's concepts (see [`super::query::Expansion::concepts`]) as positions among a
+/// [`SentenceScorer`]'s stems: a text covers a concept when it holds any of its stems.
+pub struct ConceptIndex {
+    concepts: Vec<Vec<usize>>,
+}
+
+impl ConceptIndex {
+    /// `stems` are the scorer's; a concept none of whose stems is among them is left out.
+    pub fn new(stems: &BTreeSet<String>, concepts: &[BTreeSet<String>]) -> Self {
+        let positions: Vec<&String> = stems.iter().collect();
+        let concepts = concepts
+            .iter()
+            .map(|concept| {
+                concept
+                    .iter()
+                    .filter_map(|stem| positions.iter().position(|s| *s == stem))
+                    .collect::<Vec<usize>>()
+            })
+            .filter(|positions| !positions.is_empty())
+            .collect();
+        ConceptIndex { concepts }
+    }
+
+    /// The share of the concepts `text` covers, 0..1; 1 when the question has none.
+    pub fn coverage(&self, scorer: &mut SentenceScorer, text: &str) -> f64 {
+        if self.concepts.is_empty() {
+            return 1.0;
+        }
+        scorer.score(text);
+        let covered = self
+            .concepts
+            .iter()
+            .filter(|concept| concept.iter().any(|&at| scorer.found[at]))
+            .count();
+        covered as f64 / self.concepts.len() as f64
+    }
+}
+
 /// The best sentences of a passage for the query, at most `max`, in document order.
 /// `passage_start` is the passage's char offset in the document.
 pub fn best_excerpts(
@@ -218,6 +256,29 @@ mod tests {
             assert_eq!(s, e.text);
         }
         assert_eq!(ex[0].text, "Net sales rose 2% to $391.0 billion.");
+    }
+
+    #[test]
+    fn a_passage_covers_the_concepts_whose_stems_or_equivalents_it_holds() {
+        // Kraft Heinz's 2019 10-K, page 27, and a passage of its statements.
+        let expansion = expand(
+            "What businesses did Kraft Heinz sell in 2019, and what gains did it record?",
+            &[],
+        );
+        let stems = expansion.stems();
+        let concepts = ConceptIndex::new(&stems, &expansion.concepts());
+        let mut scorer = SentenceScorer::new(&stems);
+        let answer = "The $420 million net gain on sales of businesses in 2019 consisted of a \
+            $249 million gain on the sale of Heinz India Private Limited";
+        let statement = "Net cash used for investing activities 2019 2018 2017";
+        let answering = concepts.coverage(&mut scorer, answer);
+        let other = concepts.coverage(&mut scorer, statement);
+        assert!(answering > 0.5 && answering <= 1.0, "{answering}");
+        assert!(other < answering / 2.0, "{other} vs {answering}");
+        // A question with no content words leaves every passage its whole score.
+        let empty = expand("what is it?", &[]);
+        let nothing = ConceptIndex::new(&empty.stems(), &empty.concepts());
+        assert_eq!(nothing.coverage(&mut scorer, statement), 1.0);
     }
 
     #[test]
