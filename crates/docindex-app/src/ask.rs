@@ -210,12 +210,19 @@ impl Library {
             .enumerate()
             .map(|(rank, (hit, passage))| passage_of(hit, passage, rank))
             .collect();
-        let dictionary = self.store.dictionary_pairs(None)?;
+        // The defined terms of the documents asked about, as search expands them: another
+        // filing's "Employee" (a party to its agreement) says nothing of this one's.
+        let scope = self.scope(&request.scope)?;
+        let scope_ids: Vec<String> = scope.iter().map(|d| d.doc_id.clone()).collect();
+        let whole_library = request.scope == crate::search::Scope::default();
+        let dictionary = self
+            .store
+            .dictionary_pairs((!whole_library).then_some(scope_ids.as_slice()))?;
         // The company a question names is settled by the scope: filings call themselves
         // "the Company", so its name must not count against a sentence.
         let mut company_words = Vec::new();
         let scoped = request.scope.doc.is_some() || request.scope.company.is_some();
-        for summary in self.scope(&request.scope)?.into_iter().filter(|_| scoped) {
+        for summary in scope.into_iter().filter(|_| scoped) {
             if let Some(name) = summary.company_name {
                 company_words.extend(docindex_core::search::words(&name));
             }

@@ -268,3 +268,21 @@ fn a_refusal_says_which_sections_were_read() {
     );
     assert!(answer.citations.is_empty());
 }
+
+#[test]
+fn an_employee_count_is_answered_by_the_sentence_that_states_the_number() {
+    let (_dir, library) = library();
+    // "count" asks the number; the filing states it without the word.
+    let answer = ask(
+        &library,
+        "What was Apple's employee count at the end of fiscal 2024?",
+    );
+    assert!(
+        answer.answer.starts_with(
+            "As of September 28, 2024, the Company had approximately 164,000 full-time equivalent employees."
+        ),
+        "{}",
+        answer.answer
+    );
+    assert_eq!(answer.confidence.label, ConfidenceLabel::Medium);
+}

@@ -179,6 +179,12 @@ pub fn find(text: &str, map: &CharMap, nodes: &[Node]) -> Vec<DictionaryEntry> {
             continue;
         };
         let definition = clause[from..].trim().to_string();
+        // A term named in a list of parties (", and John McManus (the “Employee”)") or
+        // after a blank to fill in is defined by nothing before it.
+        if !definition.starts_with(|c: char| c.is_alphanumeric() || matches!(c, '$' | '€' | '£'))
+        {
+            continue;
+        }
         let start = clause_start + from;
         push(
             term_text,
@@ -245,6 +251,19 @@ mod tests {
                 "Securities and Exchange Commission (SEC)".into()
             )),
             "{found:?}"
+        );
+        // A party named in a list is defined by nothing before it (MGM Resorts' 2023 10-Q,
+        // an exhibit); an amount before a term defines it (Adobe's notes).
+        let parties = terms("This Employment Agreement (this “Agreement”) is entered into as of October 4, 2022, by and between MGM Resorts Satellite, LLC (“Employer”), and Gary Fritz (“Employee”).");
+        assert!(parties.iter().all(|t| t.0 != "Employee"), "{parties:?}");
+        let notes = terms(
+            "we issued $1 billion of 3.25% senior notes due February 1, 2025 (the “2025 Notes”).",
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|t| t.0 == "2025 Notes" && t.1.starts_with("$1 billion")),
+            "{notes:?}"
         );
         let apple = terms("This report covers Apple Inc. (the “Company”) and its subsidiaries.");
         assert_eq!(apple[0].0, "Company");

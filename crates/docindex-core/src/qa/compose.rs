@@ -78,8 +78,11 @@ pub fn compose_from_prose(
 const NARRATIVE_COVERAGE: f64 = 0.2;
 
 /// Below the coverage an answer needs, a sentence that still covers this share of the
-/// question's words bears on it: quoted as the nearest the filing comes rather than refused,
-const NEAREST_COVERAGE: f64 = 0.34;
+/// question's words bears on it: quoted as the nearest the filing comes rather than refused.
+/// A third, so that two concepts of a six-concept question count ("How did COVID-19 hit
+/// American Water's financials in 2020, and could it recover the costs through
+/// regulation?" is answered by the sentence on recovering COVID-19 costs through a rider),
+const NEAREST_COVERAGE: f64 = 0.33;
 /// ... and at least this many of its concepts.
 const NEAREST_CONCEPTS: f64 = 2.0;
 /// How many such sentences are quoted.

@@ -385,9 +385,15 @@ mod tests {
         // ... but covers none of the question, the other passage all of it.
         let titled_passage = titled.passage_score(titled_chunk, 0.0);
         let answering = untitled.passage_score(untitled_chunk, 1.0);
-        assert!(answering > titled_passage, "{answering} vs {titled_passage}");
+        assert!(
+            answering > titled_passage,
+            "{answering} vs {titled_passage}"
+        );
         assert_eq!(answering, untitled_chunk);
-        assert_eq!(titled_passage, (titled_chunk + 0.3) * (1.0 - PASSAGE_COVERAGE_WEIGHT));
+        assert_eq!(
+            titled_passage,
+            (titled_chunk + 0.3) * (1.0 - PASSAGE_COVERAGE_WEIGHT)
+        );
     }
 
     #[test]
