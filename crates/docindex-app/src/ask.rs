@@ -270,6 +270,12 @@ impl Library {
             // A judgment is answered with its verdict over the years, then its figures.
             None => match self.judgment_lead(reading, results)? {
                 Some(verdict) => Some(verdict),
+                // Guidance and an event's terms are the filing's words: a statement's row of
+                // a word they share ("acquisition", "expense") is last year's figure, not the
+                // answer (measured: 2 more unseen questions cited, every floor held).
+                None if matches!(reading.passage, PassageKind::Outlook | PassageKind::Event) => {
+                    None
+                }
                 None => self.figures_lead(reading, results)?,
             },
         };

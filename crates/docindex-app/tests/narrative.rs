@@ -286,3 +286,45 @@ fn an_employee_count_is_answered_by_the_sentence_that_states_the_number() {
     );
     assert_eq!(answer.confidence.label, ConfidenceLabel::Medium);
 }
+
+#[test]
+fn guidance_is_answered_by_the_filings_expectation_not_last_years_row() {
+    let (_dir, library) = library_of(&[TESLA]);
+    let answer = ask_of(
+        &library,
+        TESLA,
+        "What does Tesla expect its capital expenditures to be in 2024?",
+    );
+    assert!(
+        answer.answer.contains(
+            "we currently expect our capital expenditures to exceed $10.00 billion in 2024"
+        ),
+        "{}",
+        answer.answer
+    );
+    // The cash flow statement's 2023 capex is not the answer to an outlook question.
+    assert!(!answer.answer.contains("8,898"), "{}", answer.answer);
+}
+
+#[test]
+fn the_culprits_of_a_stated_move_are_its_drivers() {
+    let (_dir, library) = library_of(&[TESLA]);
+    let [culprits, drivers] = [
+        "Tesla's gross margin fell sharply in 2023. What were the main culprits?",
+        "Tesla's gross margin fell sharply in 2023. What drove it?",
+    ]
+    .map(|question| ask_of(&library, TESLA, question));
+    // Asked either way, the premise is searched and the reasons the filing gives are quoted.
+    for answer in [&culprits, &drivers] {
+        assert!(answer.answered, "{}", answer.answer);
+        assert!(answer.answer.contains("18.2%"), "{}", answer.answer);
+        assert!(
+            answer
+                .citations
+                .iter()
+                .any(|c| c.excerpt.contains("driven by") || c.excerpt.contains("due to")),
+            "{}",
+            answer.answer
+        );
+    }
+}
