@@ -43,6 +43,17 @@ static REGISTRANT: LazyLock<Regex> = LazyLock::new(|| {
 static TICKER_PAREN: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|OTC)\s*:\s*([A-Z]{1,5}(?:\.[A-Z])?)\)")
 });
+/// Where a 10-K's Item 5 names the market for its stock: "traded on the NASDAQ Global Select
+/// Market under the symbol “ADBE.”", "listed on the New York Stock Exchange under the trading
+/// symbol "KO"". Analysts name a company by it ("ADBE's operating margin").
+static TICKER_SYMBOL: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r#"under the (?:trading |ticker )?symbols? [“"‘']?([A-Z]{1,5}(?:\.[A-Z])?)(?:[.,]?[”"’']|[.,;]?\s)"#,
+    )
+});
+/// How far into a filing its market for common equity is looked for (Item 5 of a 10-K
+/// stands about a third of the way in; a larger filing's exhibits come after it).
+const TICKER_SYMBOL_WITHIN: usize = 400_000;
 /// The first line of a call transcript: "Acme Robotics, Inc. (NASDAQ: ACMR) Q3 2024 Earnings
 /// Call Transcript", "Apple Inc. (AAPL) Q4 2024 Earnings Call", "Apple Inc. Q4 2024 Earnings
 /// Conference Call".
@@ -176,6 +187,13 @@ pub fn extract(c: &Canonical, map: &CharMap, doc_type: DocType) -> Metadata {
         if let Some(cap) = TICKER_PAREN.captures(head) {
             m.ticker = Some(cap[1].to_string());
             set(&mut m, "ticker", "text");
+        }
+    }
+    if m.ticker.is_none() {
+        let within = &c.text[..map.byte_at(TICKER_SYMBOL_WITHIN)];
+        if let Some(cap) = TICKER_SYMBOL.captures(within) {
+            m.ticker = Some(cap[1].to_string());
+            set(&mut m, "ticker", "market_for_equity");
         }
     }
     if m.period_end_date.is_none() {
@@ -370,7 +388,31 @@ fn cover_company_name(c: &Canonical) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::issuer_named_in_text;
+    use super::{issuer_named_in_text, TICKER_SYMBOL};
+
+    #[test]
+    fn item_5_names_the_ticker_of_a_filing_whose_cover_does_not() {
+        let ticker = |text: &str| TICKER_SYMBOL.captures(text).map(|c| c[1].to_string());
+        // Adobe's 2015 10-K, Item 5; Coca-Cola's 2017 10-K.
+        assert_eq!(
+            ticker("Our common stock is traded on the NASDAQ Global Select Market under the symbol “ADBE.” The following table").as_deref(),
+            Some("ADBE")
+        );
+        assert_eq!(
+            ticker("is listed on the New York Stock Exchange under the trading symbol \"KO\".")
+                .as_deref(),
+            Some("KO")
+        );
+        // Boeing's 2018 10-K prints it unquoted.
+        assert_eq!(
+            ticker(
+                "is traded principally on the New York Stock Exchange under the symbol BA. As of"
+            )
+            .as_deref(),
+            Some("BA")
+        );
+        assert_eq!(ticker("under the symbol of a new era"), None);
+    }
 
     #[test]
     fn a_prospectus_names_its_issuer_in_its_offering_sentence_or_its_definition_of_we() {

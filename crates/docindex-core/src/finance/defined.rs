@@ -252,6 +252,12 @@ pub fn defined_metric(
         Ok(parsed) => parsed,
         Err(why) => return Some(Err(why)),
     };
+    // "Use operating income and total revenue from the income statement" names where the
+    // operands stand, not how they combine: one line item and no operation defines nothing
+    // (worked as a definition, it stated operating income as the operating margin at HIGH).
+    if is_one_line_item(&expression, &terms) {
+        return None;
+    }
     let mut formula = expression.clone();
     let mut operands: Vec<Operand> = Vec::new();
     let mut missing = Vec::new();
@@ -360,6 +366,12 @@ pub fn defined_metric(
     }))
 }
 
+/// Whether a parsed definition is one line item of one year with no operation on it.
+fn is_one_line_item(expression: &str, terms: &[(String, Term)]) -> bool {
+    matches!(terms, [(_, Term::Item { .. })])
+        && !expression.contains(['/', '*', '+', '-', '(', ')'])
+}
+
 /// `formula` with the whole identifier `id` replaced.
 fn replace_term(formula: &str, id: &str, with: &str) -> String {
     formula
@@ -428,6 +440,18 @@ mod tests {
         assert_eq!(r.shown.as_deref(), Some("0.66"), "{r:?}");
         let r = work("FY2017 ratio? Take net income (the bottom line) as a share of total assets. Two decimals.");
         assert_eq!(r.shown.as_deref(), Some("0.01"), "{r:?}");
+    }
+
+    #[test]
+    fn naming_the_operands_without_an_operation_defines_nothing() {
+        let table = concept_table().unwrap();
+        let concepts: Vec<&Concept> = table.concepts.iter().filter(|c| !c.is_metric()).collect();
+        let rows = find_rows(STATEMENTS, &concepts);
+        // Adobe's FY2015 operating margin asked the way an analyst did: the table's formula
+        // answers it, not "net income" worked out as the margin.
+        let q = Question::read("What was the FY2017 net profit margin? Use net income and total revenue from the consolidated statements of income, and give the answer as a percentage.").unwrap();
+        assert!(q.definition.is_some());
+        assert!(defined_metric(table, &q, &AskedColumns::of(&q, &doc()), &rows).is_none());
     }
 
     #[test]
