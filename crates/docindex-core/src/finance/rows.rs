@@ -877,6 +877,21 @@ mod tests {
     }
 
     #[test]
+    fn a_utilitys_and_a_drugmakers_top_line_is_revenue() {
+        let table = concept_table().unwrap();
+        let revenue = table.concepts.iter().find(|c| c.id == "revenue").unwrap();
+        // American Water Works' 2020 10-K; Johnson & Johnson's Q2 2023 release.
+        for (text, value) in [
+            ("CONSOLIDATED STATEMENTS OF OPERATIONS\n(In millions)\nFor the Years Ended December 31, | 2020 | 2019 | 2018\nOperating revenues | $ 3,777 | $ 3,610 | $ 3,440\n", 3_777.0),
+            ("CONDENSED CONSOLIDATED STATEMENT OF EARNINGS\n(In millions)\nSecond Quarter | 2023 | 2022\nSales to customers | $ 25,530 | $ 24,020\n", 25_530.0),
+        ] {
+            let rows = find_rows(text, &[revenue]);
+            let top = rows.first().unwrap_or_else(|| panic!("no revenue row in {text}"));
+            assert_eq!(top.row.values.first().copied().flatten(), Some(value), "{rows:?}");
+        }
+    }
+
+    #[test]
     fn amounts_parse_as_printed() {
         assert_eq!(parse_amount("$ 87,582"), Some(Some(87582.0)));
         assert_eq!(parse_amount("(28,107)"), Some(Some(-28107.0)));
