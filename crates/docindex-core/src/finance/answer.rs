@@ -47,7 +47,11 @@ fn lead_is_firm(
                     || o.row.columns.get(o.column).and_then(|c| c.year) == year)
         })
     });
-    metrics_firm && lead.lookups_firm && lead.missing.is_empty() && !lead.citations.is_empty()
+    metrics_firm
+        && lead.lookups_firm
+        && lead.missing.is_empty()
+        && !lead.implausible
+        && !lead.citations.is_empty()
 }
 
 /// `answer` (the extractive one) with the figures lead in front: the lead's citations
@@ -104,7 +108,9 @@ pub fn with_figures(
     out.computed = lead.computed_metrics();
     out.figures = lead.figures.clone();
     out.confidence = Confidence {
+        // A figure flagged as implausible is shown to be checked, not relied on.
         label: match (has_figures, firm) {
+            (true, _) if lead.implausible => ConfidenceLabel::Low,
             (true, true) => ConfidenceLabel::High,
             (true, false) => ConfidenceLabel::Medium,
             (false, _) => ConfidenceLabel::Low,
@@ -184,6 +190,43 @@ pub(crate) mod tests {
                 matched,
             })
             .collect()
+    }
+
+    #[test]
+    fn a_margin_over_a_hundred_percent_is_flagged_and_never_high() {
+        let table = crate::finance::concepts::concept_table().unwrap();
+        // Nike's 2018 10-K: the consolidated gross profit beside a segment's revenues (North
+        // America's), the pairing that once gave a gross margin of 107.41%.
+        let text = "CONSOLIDATED STATEMENTS OF INCOME\n(In millions)\nYear Ended May 31, | 2018 | 2017\nTotal revenues | $ 14,855 | $ 15,216\nGross profit | 15,956 | 15,312\n";
+        let mut nike = doc("NIKE, Inc.");
+        nike.text = text.to_string();
+        let question = "What was Nike's gross margin in fiscal 2018?";
+        let reading = Question::read(question).unwrap();
+        let rows = located_rows(text, question);
+        let lead = lead_for(table, &reading, &nike, &rows).unwrap();
+        assert!(lead.implausible, "{}", lead.text);
+        assert!(
+            lead.text.contains("107.41%")
+                && lead.text.contains(
+                    "(outside the plausible range of gross margin, -100% to 100%: check the operands)"
+                ),
+            "{}",
+            lead.text
+        );
+        let answer = with_figures(
+            table,
+            &reading,
+            crate::qa::Answer::unanswered(question),
+            lead,
+            &rows,
+        );
+        assert_eq!(answer.confidence.label, crate::qa::ConfidenceLabel::Low);
+        // The same rows in proportion are firm.
+        let sound = text.replace("15,956", "6,396").replace("15,312", "6,753");
+        nike.text = sound.clone();
+        let rows = located_rows(&sound, question);
+        let lead = lead_for(table, &reading, &nike, &rows).unwrap();
+        assert!(!lead.implausible, "{}", lead.text);
     }
 
     #[test]

@@ -61,11 +61,34 @@ pub struct Concept {
     pub otherwise: Option<String>,
     #[serde(default)]
     pub unit: Option<MetricUnit>,
+    /// The values a metric can plausibly take, in the unit it is shown in (percent for a
+    /// percentage: `[-100.0, 100.0]` for a margin); outside them its operands are suspect.
+    #[serde(default)]
+    pub plausible: Option<[f64; 2]>,
 }
 
 impl Concept {
     pub fn is_metric(&self) -> bool {
         self.formula.is_some()
+    }
+
+    /// The plausible range, written as an answer says it ("-100% to 100%"), when `value`
+    /// (a fraction for a percentage, as worked out) lies outside it; `None` when it lies
+    /// within or the metric has no range.
+    pub fn implausible(&self, value: f64, unit: MetricUnit) -> Option<String> {
+        let [low, high] = self.plausible?;
+        let shown = match unit {
+            MetricUnit::Percent => value * 100.0,
+            _ => value,
+        };
+        if (low..=high).contains(&shown) {
+            return None;
+        }
+        let end = |v: f64| match unit {
+            MetricUnit::Percent => format!("{v}%"),
+            _ => format!("{v}"),
+        };
+        Some(format!("{} to {}", end(low), end(high)))
     }
 }
 

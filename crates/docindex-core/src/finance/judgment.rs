@@ -219,6 +219,7 @@ fn metric_of(table: &ConceptTable, id: &str) -> Option<Concept> {
                 formula: Some("ppe_net / total_assets".into()),
                 otherwise: None,
                 unit: Some(MetricUnit::Percent),
+                plausible: Some([0.0, 100.0]),
             })
         }
         _ => None,

@@ -44,6 +44,9 @@ pub struct FiguresLead {
     pub operation_done: bool,
     /// The column year of the period asked, in the filer's calendar.
     pub asked_year: Option<i32>,
+    /// A metric was worked out to a value its kind cannot plausibly take (a margin over
+    /// 100%, a quick ratio of 22,669): its operands are suspect, so the lead is never firm.
+    pub implausible: bool,
 }
 
 impl FiguresLead {
@@ -394,8 +397,22 @@ impl<'a> Draft<'a> {
             true => " worked out from the statements",
             false => "",
         };
+        // A value its kind cannot take is shown with its working, and flagged.
+        let flag = match result
+            .value
+            .and_then(|v| concept.implausible(v, result.unit))
+        {
+            Some(range) => {
+                self.lead.implausible = true;
+                format!(
+                    " (outside the plausible range of {}, {range}: check the operands)",
+                    result.label
+                )
+            }
+            None => String::new(),
+        };
         self.sentences.push(format!(
-            "{}{worked_out}{period}{heading_markers}: {shown}{scale} = {worked}",
+            "{}{worked_out}{period}{heading_markers}: {shown}{scale} = {worked}{flag}",
             capitalise(&result.label),
         ));
         if !printed {

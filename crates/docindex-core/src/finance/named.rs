@@ -106,6 +106,7 @@ pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> 
         formula: None,
         otherwise: None,
         unit: None,
+        plausible: None,
     })
 }
 

@@ -117,6 +117,7 @@ pub fn part_line_item(part: &str, concept: &Concept, brand: &[String]) -> Concep
         formula: None,
         otherwise: None,
         unit: None,
+        plausible: concept.plausible,
     }
 }
 
