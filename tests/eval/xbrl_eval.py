@@ -182,7 +182,44 @@ def match(fig, q, gscale):
     return False, False
 
 
+def company_aliases(name, doc):
+    """Words that name a company in an answer: its registrant name's first word and the
+    ticker its file name starts with ("NKE_10-K_…")."""
+    words = re.sub(r"^the\s+", "", name.strip(), flags=re.I).replace(",", " ").split()
+    aliases = {words[0].lower()} if words else set()
+    ticker = doc.split("_")[0]
+    if ticker.isupper():
+        aliases.add(ticker.lower())
+    return aliases
+
+
+def first_named(text, aliases):
+    """Position of the first alias in text (whole word), or None."""
+    best = None
+    for a in aliases:
+        m = re.search(r"(?<![\w-])" + re.escape(a) + r"(?![\w-])", text.lower())
+        if m and (best is None or m.start() < best):
+            best = m.start()
+    return best
+
+
+def verdict_first(text, q):
+    """A comparison's verdict comes first: the company it should name is named before the
+    other one."""
+    win = first_named(text, company_aliases(q["gold_company"], q["doc"]))
+    other = first_named(text, company_aliases(q["gold_other"], q.get("doc_b", "")))
+    return win is not None and (other is None or win < other)
+
+
 def score_answer(text, q):
+    if q.get("family") == "compare":
+        s = score_figures(text, q)
+        s["right"] = bool(s["right"] and verdict_first(text or "", q))
+        return s
+    return score_figures(text, q)
+
+
+def score_figures(text, q):
     figs = figures(text or "")
     gscale = global_scale(clean_answer(text or ""))
     first = figs[0] if figs else None
@@ -291,7 +328,7 @@ def main():
     from concurrent.futures import ThreadPoolExecutor
     pool = ThreadPoolExecutor(max_workers=max(1, args.jobs))
     asked = pool.map(lambda q: ask(args.docindex, args.library,
-                                   None if args.library_wide else q["doc"],
+                                   None if args.library_wide or q["family"] == "compare" else q["doc"],
                                    q["question"], args.timeout, args.model), questions)
     rows = []
     for i, (q, (obj, err, secs)) in enumerate(zip(questions, asked), 1):

@@ -6,7 +6,8 @@
 //! wins over the table's.
 
 use super::asked::AskedColumns;
-use super::concepts::{Concept, ConceptTable, MetricUnit};
+use super::concepts::{Concept, ConceptTable, MetricUnit, PRIOR_SUFFIX};
+use super::formula_words::{parse_words, Node};
 use super::metrics::{evaluate, format_amount, MetricResult, Operand};
 use super::rows::RowMatch;
 use crate::lexicon::lexicon;
@@ -36,82 +37,172 @@ fn parse(
     formula: &str,
     asked: Option<i32>,
 ) -> Result<(String, Vec<(String, Term)>), String> {
-    // Words for operators, then the formula split at operators and parentheses.
-    let mut text = format!(" {} ", rephrased(formula));
-    for (words, op) in [
-        (" divided by ", " / "),
-        (" over ", " / "),
-        (" less ", " - "),
-        (" minus ", " - "),
-        (" plus ", " + "),
-        (" multiplied by ", " * "),
-        (" times ", " * "),
-        (" x ", " * "),
-        ("×", "*"),
-        ("÷", "/"),
-        ("−", "-"),
-    ] {
-        text = text.replace(words, op);
-    }
-    let mut expression = String::new();
+    let tree = parse_words(&rephrased(formula))?;
     let mut terms: Vec<(String, Term)> = Vec::new();
-    let mut phrase = String::new();
-    let flush = |phrase: &mut String,
-                 expression: &mut String,
-                 terms: &mut Vec<(String, Term)>|
-     -> Result<(), String> {
-        let p = phrase.trim().trim_end_matches('.').trim().to_string();
-        phrase.clear();
-        if p.is_empty() {
-            return Ok(());
-        }
-        if p.parse::<f64>().is_ok() {
-            expression.push_str(&p);
-            return Ok(());
-        }
-        let term = term_of(table, &p, asked)?;
-        // Letters only: the evaluator reads every digit run as a number.
-        let id = format!("term{}", letter(terms.len()));
-        expression.push_str(&id);
-        terms.push((id, term));
-        Ok(())
-    };
-    // A parenthesis right after a term explains it ("gross profit (revenue minus cost of
-    // sales)"): it is left out.
-    let mut explaining = 0usize;
-    for c in text.chars() {
-        if explaining > 0 {
-            match c {
-                '(' => explaining += 1,
-                ')' => explaining -= 1,
-                _ => {}
-            }
-            continue;
-        }
-        if c == '(' && !phrase.trim().is_empty() {
-            explaining = 1;
-            continue;
-        }
-        // A hyphen inside a phrase ("pre-tax") is a word's, not a minus.
-        let operator = matches!(c, '/' | '*' | '+' | '(' | ')')
-            || (c == '-' && (phrase.ends_with(' ') || phrase.trim().is_empty()));
-        if operator {
-            flush(&mut phrase, &mut expression, &mut terms)?;
-            expression.push(' ');
-            expression.push(c);
-            expression.push(' ');
-        } else {
-            phrase.push(c);
-        }
-    }
-    flush(&mut phrase, &mut expression, &mut terms)?;
+    let expression = written(table, &tree, asked, &mut terms)?;
     if terms.is_empty() {
         return Err("the definition names no line item".into());
     }
-    Ok((
-        expression.split_whitespace().collect::<Vec<_>>().join(" "),
-        terms,
-    ))
+    Ok((expression, terms))
+}
+
+/// How tightly an operator binds, for writing the fewest parentheses.
+fn binding(operator: char) -> u8 {
+    match operator {
+        '+' | '-' => 1,
+        _ => 2,
+    }
+}
+
+/// `node` written as an expression over term ids, each phrase resolved into `terms`.
+fn written(
+    table: &ConceptTable,
+    node: &Node,
+    asked: Option<i32>,
+    terms: &mut Vec<(String, Term)>,
+) -> Result<String, String> {
+    match node {
+        Node::Number(n) => Ok(format!("{n}")),
+        Node::Phrase(phrase) => operand_expression(table, phrase, asked, terms),
+        Node::Binary {
+            operator,
+            left,
+            right,
+        } => {
+            let side = |child: &Node, right_side: bool, terms: &mut Vec<(String, Term)>| {
+                let text = written(table, child, asked, terms)?;
+                let grouped = match child {
+                    Node::Binary {
+                        operator: inner, ..
+                    } => {
+                        binding(*inner) < binding(*operator)
+                            || (right_side
+                                && binding(*inner) == binding(*operator)
+                                && matches!(operator, '-' | '/'))
+                    }
+                    _ => false,
+                };
+                Ok::<String, String>(match grouped {
+                    true => format!("({text})"),
+                    false => text,
+                })
+            };
+            let l = side(left, false, terms)?;
+            let r = side(right, true, terms)?;
+            Ok(format!("{l} {operator} {r}"))
+        }
+    }
+}
+
+/// A new term id for `term`.
+fn push_term(terms: &mut Vec<(String, Term)>, term: Term) -> String {
+    // Letters only: the evaluator reads every digit run as a number.
+    let id = format!("term{}", letter(terms.len()));
+    terms.push((id.clone(), term));
+    id
+}
+
+/// The expression one phrase of a definition stands for: a line item ("total assets"), an
+/// average or change of one, a sum or difference written out ("the sum of net income and
+/// depreciation"), or a metric of the table ("EBITDA less capital expenditures").
+fn operand_expression(
+    table: &ConceptTable,
+    phrase: &str,
+    asked: Option<i32>,
+    terms: &mut Vec<(String, Term)>,
+) -> Result<String, String> {
+    let phrase = phrase.trim();
+    let lower = phrase.to_lowercase();
+    let bare = lower.strip_prefix("the ").unwrap_or(&lower);
+    let offset = phrase.len() - bare.len();
+    let original = &phrase[offset..];
+    let year = periods_in(phrase).first().map(|p| p.year).or(asked);
+    for (opener, joiner) in [("sum of ", '+'), ("total of ", '+')] {
+        if let Some(rest) = bare.strip_prefix(opener) {
+            let items: Vec<&Concept> = table
+                .asked_in(&original[opener.len()..])
+                .into_iter()
+                .filter(|c| !c.is_metric())
+                .collect();
+            if items.len() >= 2 {
+                let ids: Vec<String> = items
+                    .iter()
+                    .map(|c| {
+                        push_term(
+                            terms,
+                            Term::Item {
+                                concept: c.id.clone(),
+                                year: periods_in(rest).first().map(|p| p.year),
+                            },
+                        )
+                    })
+                    .collect();
+                return Ok(format!("({})", ids.join(&format!(" {joiner} "))));
+            }
+        }
+    }
+    for (opener, separator, operator) in [
+        ("difference between ", " and ", '-'),
+        ("ratio of ", " to ", '/'),
+    ] {
+        if let Some(rest) = bare.strip_prefix(opener) {
+            let rest_original = &original[opener.len()..];
+            for (at, _) in rest.match_indices(separator) {
+                let (a, b) = (&rest_original[..at], &rest_original[at + separator.len()..]);
+                let mut tried = terms.clone();
+                let sides = operand_expression(table, a, asked, &mut tried)
+                    .and_then(|a| Ok((a, operand_expression(table, b, asked, &mut tried)?)));
+                if let Ok((a, b)) = sides {
+                    *terms = tried;
+                    return Ok(format!("({a} {operator} {b})"));
+                }
+            }
+        }
+    }
+    match term_of(table, original, asked) {
+        Ok(term) => Ok(push_term(terms, term)),
+        Err(why) => {
+            // A metric of the table named as an operand is its formula.
+            let Some(metric) = table.asked_in(original).into_iter().find(|c| c.is_metric()) else {
+                return Err(why);
+            };
+            let Some(formula) = metric.formula.as_deref() else {
+                return Err(why);
+            };
+            let ids = super::concepts::formula_ids(&metric.id, formula).map_err(|_| why.clone())?;
+            let mut expression = formula.to_string();
+            // Longest ids first, so `revenue_prior` is replaced before `revenue`.
+            let mut ids = ids;
+            ids.sort_by_key(|id| std::cmp::Reverse(id.len()));
+            for id in ids {
+                let (base, prior) = match id.strip_suffix(PRIOR_SUFFIX) {
+                    Some(base) => (base.to_string(), true),
+                    None => (id.clone(), false),
+                };
+                let term_year = match prior {
+                    true => Some(year.ok_or_else(|| why.clone())? - 1),
+                    false => periods_in(phrase).first().map(|p| p.year),
+                };
+                let term = push_term(
+                    terms,
+                    Term::Item {
+                        concept: base,
+                        year: term_year,
+                    },
+                );
+                expression = replace_word(&expression, &id, &term);
+            }
+            Ok(format!("({expression})"))
+        }
+    }
+}
+
+/// `text` with every whole-word `id` replaced.
+fn replace_word(text: &str, id: &str, with: &str) -> String {
+    match Regex::new(&format!(r"\b{}\b", regex::escape(id))) {
+        Ok(re) => re.replace_all(text, with).into_owned(),
+        Err(_) => text.to_string(),
+    }
 }
 
 fn letter(i: usize) -> String {
@@ -131,11 +222,11 @@ fn letter(i: usize) -> String {
 fn rephrased(formula: &str) -> String {
     static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         [
-            (r"(?i)^(?:divide|take|use|express|compute it as|calculate it as|work it out as)\s+", ""),
-            (r"(?i)\s+by\s+", " / "),
-            (r"(?i)\s+as\s+a\s+(?:share|percentage|percent|proportion|fraction)\s+of\s+", " / "),
-            (r"(?i)\s+(?:relative\s+to|expressed\s+relative\s+to|per)\s+", " / "),
-            (r"(?i)the\s+(?:mean|average)\s+of\s+(?:the\s+)?(?:beginning|opening|start)[-\s]*(?:of[-\s]*year\s+)?(?:and|&)\s+(?:end|closing|ending)[-\s]*(?:of[-\s]*(?:the\s+)?year\s+)?", "average "),
+            (r"(?i)^divide\s+(.+?)\s+by\s+", "$1 divided by "),
+            (r"(?i)^(?:take|use|express|compute it as|calculate it as|work it out as)\s+", ""),
+            (r"(?i)\s+as\s+a\s+(?:share|percentage|percent|proportion|fraction)\s+of\s+", " divided by "),
+            (r"(?i)\s+(?:relative\s+to|expressed\s+relative\s+to|per)\s+", " divided by "),
+            (r"(?i)(?:the\s+)?(?:mean|average)\s+of\s+(?:the\s+|its\s+)?(?:beginning|opening|start)[-\s]*(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:and|&)\s+(?:end|closing|ending)[-\s]*(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:balances?\s+(?:of|for)\s+)?", "average "),
             (r"(?i)\s+(?:balances?|figures?|amounts?)\b", ""),
         ]
         .into_iter()

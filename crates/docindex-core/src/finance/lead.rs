@@ -7,7 +7,7 @@ use super::asked::{state_amount, state_metric, work_out, AskedColumns};
 use super::concepts::{Concept, ConceptTable, MetricUnit, Statement, PRIOR_SUFFIX};
 use super::defined::defined_metric;
 use super::located::{best_rows, locate_rows, LocatedRow};
-use super::metrics::{compute_metric, format_amount, MetricResult};
+use super::metrics::{compute_metric, format_amount, show, MetricResult};
 use super::named::named_line_item;
 use super::parts::{names_a_part, narrows_the_figure, part_row};
 use super::rows::{normalise_label, RowMatch, StatementRow};
@@ -264,6 +264,8 @@ struct Draft<'a> {
     /// Line items already stated as a metric's operands.
     stated_items: Vec<String>,
     lookups_firm: bool,
+    /// The operation asked of a metric (its average over years) was worked out.
+    metric_operation_done: bool,
 }
 
 impl<'a> Draft<'a> {
@@ -278,6 +280,7 @@ impl<'a> Draft<'a> {
             citer: Citer::new(doc),
             stated_items: Vec::new(),
             lookups_firm: true,
+            metric_operation_done: false,
         }
     }
 
@@ -308,6 +311,10 @@ impl<'a> Draft<'a> {
     /// States a metric: the figure the filing prints for it first, then the working from
     /// its operands' rows; or what is missing for it.
     fn state_metric(&mut self, asking: &Asking<'_>, concept: &Concept) {
+        if asking.reading.operation == Operation::Average && asking.columns.years.len() >= 2 {
+            self.state_metric_average(asking, concept);
+            return;
+        }
         let (year, months) = (asking.year(), asking.months);
         // What the filing prints as the metric is its own figure: stated first, and the
         // computation (its definition may differ: EBIT against operating income) after.
@@ -349,6 +356,81 @@ impl<'a> Draft<'a> {
         self.state_working(asking, concept, result, printed.is_some());
     }
 
+    /// A metric averaged over the years asked ("the 3-year average of capex as a % of
+    /// revenue"): worked out for each year from its own columns, then the mean of the
+    /// yearly figures, each year's working cited.
+    fn state_metric_average(&mut self, asking: &Asking<'_>, concept: &Concept) {
+        let years = &asking.columns.years;
+        let mut yearly: Vec<MetricResult> = Vec::new();
+        for &year in years {
+            match compute_metric(
+                asking.table,
+                concept,
+                &asking.matches,
+                Some(year),
+                asking.months,
+            ) {
+                Ok(result) if result.value.is_some() => yearly.push(result),
+                Ok(result) => {
+                    self.lead.operation_done = false;
+                    self.lead.missing.push(format!(
+                        "{} for {}",
+                        why_not_computed(&result),
+                        asking.columns.fiscal_label(year)
+                    ));
+                    return;
+                }
+                Err(e) => {
+                    tracing::error!("{}: {e}", concept.id);
+                    self.lead
+                        .missing
+                        .push(format!("{}: {e}", capitalise(&concept.label)));
+                    return;
+                }
+            }
+        }
+        let values: Vec<f64> = yearly.iter().filter_map(|r| r.value).collect();
+        let mean = values.iter().sum::<f64>() / values.len() as f64;
+        let unit = concept.unit.unwrap_or(MetricUnit::Amount);
+        let shown = state_metric(mean, unit, asking.reading).unwrap_or_else(|| show(mean, unit));
+        let each: Vec<String> = yearly.iter().filter_map(|r| r.shown.clone()).collect();
+        let (first, last) = (years[0], years[years.len() - 1]);
+        self.sentences.push(format!(
+            "Average {} from {} to {}: {shown} = ({}) / {}",
+            concept.label,
+            asking.columns.fiscal_label(first),
+            asking.columns.fiscal_label(last),
+            each.join(" + "),
+            each.len()
+        ));
+        self.lead.computed.push(shown);
+        self.lead.computed.extend(each);
+        self.lead.computed.push(values.len().to_string());
+        self.metric_operation_done = true;
+        for result in yearly {
+            let (heading_markers, row_markers) = self.citer.cite_operands(&result, &asking.rows);
+            let period = result
+                .operands
+                .first()
+                .map(|o| period_words(&o.row, o.column, &asking.columns))
+                .unwrap_or_default();
+            let worked = worked_cited(&result, &row_markers);
+            let heading_markers = match heading_markers.is_empty() {
+                true => String::new(),
+                false => format!(" {heading_markers}"),
+            };
+            self.sentences.push(format!(
+                "{}{period}{heading_markers}: {} = {worked}",
+                capitalise(&result.label),
+                result.shown.clone().unwrap_or_default()
+            ));
+            self.lead
+                .computed
+                .extend(result.operands.iter().map(|o| format_amount(o.value)));
+            self.lead.metrics.push(result);
+        }
+    }
+
     /// The sentence of a metric worked out: its value in the asked unit, then the formula
     /// with every operand cited.
     fn state_working(
@@ -369,8 +451,7 @@ impl<'a> Draft<'a> {
         let period = result
             .operands
             .first()
-            .and_then(|o| o.period.clone())
-            .map(|p| format!(" for {p}"))
+            .map(|o| period_words(&o.row, o.column, &asking.columns))
             .unwrap_or_default();
         let scale = match result.unit {
             MetricUnit::Amount => {
@@ -508,6 +589,7 @@ impl<'a> Draft<'a> {
             mut lead,
             citer,
             lookups_firm,
+            metric_operation_done,
             ..
         } = self;
         if sentences.is_empty() {
@@ -518,7 +600,10 @@ impl<'a> Draft<'a> {
         }
         lead.lookups_firm = lookups_firm && !part;
         // An operation asked of a metric's figure (its growth, its average) is not done here.
-        if asking.reading.operation != Operation::Value && asked.iter().all(|c| c.is_metric()) {
+        if asking.reading.operation != Operation::Value
+            && asked.iter().all(|c| c.is_metric())
+            && !metric_operation_done
+        {
             lead.operation_done = false;
         }
         lead.text = sentences

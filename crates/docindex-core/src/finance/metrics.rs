@@ -113,14 +113,14 @@ pub fn format_amount(value: f64) -> String {
     }
 }
 
-fn show(value: f64, unit: MetricUnit) -> String {
+pub(crate) fn show(value: f64, unit: MetricUnit) -> String {
     match unit {
         // Two decimals when the question asks no rounding: "2.27%", not "2.3%" for 2.268%,
         // so a figure is never off by more than its last digit shows.
         MetricUnit::Percent => format!("{:.2}%", value * 100.0),
         MetricUnit::Ratio => format!("{value:.2}"),
         MetricUnit::Days => format!("{value:.0} days"),
-        MetricUnit::Times => format!("{value:.1}x"),
+        MetricUnit::Times => format!("{value:.2}x"),
         MetricUnit::Amount => format_amount(value.round()),
     }
 }
@@ -185,10 +185,24 @@ fn compute_with(
             missing.push(id.clone());
             continue;
         };
+        // A row without the asked year's column (a discontinued operation's 2021-only line)
+        // answers only when no row has it.
+        let has_year = |r: &&RowMatch| {
+            year.is_none()
+                || r.row
+                    .column_for(year, months)
+                    .and_then(|c| r.row.columns.get(c))
+                    .is_some_and(|c| c.year == year)
+        };
+        let any_has_year = rows
+            .iter()
+            .filter(|r| r.concept_id == base)
+            .any(|r| has_year(&r));
         let best = rows
             .iter()
             .filter(|r| r.concept_id == base)
             .filter(|r| r.row.values.iter().any(Option::is_some))
+            .filter(|r| !any_has_year || has_year(r))
             .max_by(|a, b| {
                 a.strength(concept.statement, year, months)
                     .total_cmp(&b.strength(concept.statement, year, months))

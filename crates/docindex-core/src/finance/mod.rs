@@ -6,6 +6,7 @@ pub mod answer;
 pub mod asked;
 pub mod concepts;
 pub mod defined;
+mod formula_words;
 pub mod judgment;
 mod lead;
 pub mod located;

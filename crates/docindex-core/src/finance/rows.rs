@@ -363,10 +363,10 @@ fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
         let span = n / heads.len();
         // A stub that does not name a period ("(In millions)", "share, ratio, headcount data
         // and where otherwise noted)") says nothing of the columns.
-        let stub = stub.filter(|s| names_a_period(s));
+        let stub = stub.filter(|s| names_a_period(s)).map(without_scale_note);
         for (i, column) in texts.iter_mut().enumerate() {
-            if let Some(s) = stub {
-                column.push(s.to_string());
+            if let Some(s) = &stub {
+                column.push(s.clone());
             }
             column.push(heads[i / span].to_string());
         }
@@ -399,6 +399,19 @@ fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
             }
         })
         .collect()
+}
+
+/// A stub without the table's scale note: "as of December 31 (in millions, except share
+/// data)" heads its columns "as of December 31", so no answer restates the note as a period.
+fn without_scale_note(stub: &str) -> String {
+    static NOTE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)\s*\((?:[^()]*\b(?:in\s+(?:millions|thousands|billions)|except|amounts\s+in|per[-\s]share)\b[^()]*)\)")
+            .ok()
+    });
+    match NOTE.as_ref() {
+        Some(re) => re.replace_all(stub, "").trim().to_string(),
+        None => stub.to_string(),
+    }
 }
 
 /// Whether a heading cell is a year alone ("2024", "FY2023", "Fiscal 2022").

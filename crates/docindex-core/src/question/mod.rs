@@ -18,7 +18,9 @@ pub use periods::{fiscal_offset, AskedPeriod, YearBasis};
 pub use vocabulary::{vocabulary, Vocabulary};
 
 use crate::finance::Statement;
+use regex::Regex;
 use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
 use vocabulary::{find_phrase, holds_any, holds_any_prefix};
 
 /// Why a question could not be read; the vocabulary is compiled in, so it is our bug.
@@ -192,6 +194,111 @@ fn ends_with_abbreviation(text: &str) -> bool {
         .unwrap_or("")
         .to_lowercase();
     vocabulary().is_ok_and(|v| v.abbreviations.contains(&last))
+}
+
+/// The sentence without a definition it holds after an inline marker ("…quick ratio,
+/// calculated as A minus B, divided by C?"), and that definition's formula. A definition
+/// in parentheses ends at its closing parenthesis; otherwise at the sentence's end.
+fn without_inline_definition(
+    sentence: &str,
+    v: &vocabulary::Vocabulary,
+) -> (String, Option<String>) {
+    let lower = sentence.to_lowercase();
+    let Some((at, marker)) = v
+        .inline_definition_markers
+        .iter()
+        .filter_map(|m| Some((lower.find(m.as_str())?, m)))
+        .min_by_key(|(at, _)| *at)
+    else {
+        return leading_definition(sentence);
+    };
+    let start = at + marker.len();
+    let in_parentheses = marker.contains('(');
+    let end = match in_parentheses {
+        true => sentence[start..]
+            .find(')')
+            .map_or(sentence.len(), |e| start + e),
+        false => sentence.len(),
+    };
+    let formula = without_instructions(&sentence[start..end]);
+    if formula.is_empty() {
+        return (sentence.to_string(), None);
+    }
+    let after = match in_parentheses {
+        true => sentence.get(end + 1..).unwrap_or(""),
+        false => "",
+    };
+    let mut kept = format!("{}{}", sentence[..at].trim_end(), after);
+    let ended = sentence.trim_end().ends_with('?');
+    if ended && !kept.trim_end().ends_with('?') {
+        kept = format!("{}?", kept.trim_end().trim_end_matches(['.', ',']));
+    }
+    (kept, Some(formula))
+}
+
+/// A definition's words without the instructions that follow it in the same sentence
+/// ("…over income before taxes, to one decimal place?", "… (x, two decimals)").
+fn without_instructions(formula: &str) -> String {
+    static INSTRUCTION: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)(?:,\s*|\s+\(|\s+)(?:to\s+(?:one|two|three|four|zero|\d|the\s+nearest)|rounded|round\b|expressed|in\s+(?:percent|percentage|\$|usd|us\$|millions|billions|thousands|days|dollars)|as\s+a\s+(?:%|percent|percentage|multiple)|answer|give\b|x,|%,|\$\s*(?:bn|mn|m|b)\b|days,)",
+        )
+        .ok()
+    });
+    let cut = INSTRUCTION
+        .as_ref()
+        .and_then(|re| re.find(formula))
+        .map_or(formula, |m| &formula[..m.start()]);
+    cut.trim_matches(|c: char| c == ':' || c == '?' || c == '.' || c == ',' || c.is_whitespace())
+        .to_string()
+}
+
+/// A definition that opens the sentence asking ("Using net income divided by average total
+/// assets, what was Walmart's return on assets?"): the sentence's question and the formula.
+/// Only a clause holding an operation defines; "Using the 10-K, what was…" names a source.
+fn leading_definition(sentence: &str) -> (String, Option<String>) {
+    static LEADING: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)^\s*(?:using|with|taking|defining\s+it\s+as|if\s+(?:we\s+|you\s+)?define\s+it\s+as)\s+(.+?),\s+((?:what|how|which|calculate|compute|give|can|could|please|find|work|determine|estimate)\b.*)$",
+        )
+        .ok()
+    });
+    static OPERATION: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|as\s+a\s+(?:share|percentage|percent|proportion)\s+of)\b|[/÷×]").ok()
+    });
+    let Some(caps) = LEADING.as_ref().and_then(|re| re.captures(sentence)) else {
+        return (sentence.to_string(), None);
+    };
+    let formula = caps[1].trim();
+    if !OPERATION.as_ref().is_some_and(|re| re.is_match(formula)) {
+        return (sentence.to_string(), None);
+    }
+    (
+        capitalise(caps[2].trim()),
+        Some(without_instructions(formula)),
+    )
+}
+
+/// Whether a question asks the mean of one year's opening and closing balances ("average
+/// total assets for FY2023", "the average of the opening and closing balance of …"): one
+/// period named, and an average that is no operand of a ratio ("return on average equity",
+/// "revenue over average total assets" ask the ratio).
+fn averages_two_balances(
+    lower: &str,
+    periods: &[periods::AskedPeriod],
+    v: &vocabulary::Vocabulary,
+) -> bool {
+    if periods.len() > 1 || holds_any(lower, &v.not_average_phrases) {
+        return false;
+    }
+    if holds_any(lower, &v.balance_average_phrases) {
+        return true;
+    }
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    words.iter().enumerate().any(|(i, w)| {
+        w.trim_matches(|c: char| !c.is_alphanumeric()) == "average"
+            && !(i > 0 && ["on", "over", "by", "to", "of"].contains(&words[i - 1]))
+    })
 }
 
 /// A definition's name without the words that lead into it ("Here the current ratio").
@@ -512,6 +619,13 @@ impl Question {
             let Some(sentence) = without_label(&sentence, v) else {
                 continue;
             };
+            let (sentence, inline) = without_inline_definition(&sentence, v);
+            if let (Some(formula), None) = (inline, &definition) {
+                definition = Some(Definition {
+                    name: String::new(),
+                    formula,
+                });
+            }
             let lower_sentence = sentence.to_lowercase();
             if let Some((at, marker)) = v
                 .definition_markers
@@ -643,6 +757,17 @@ impl Question {
                             && periods::spanned_years(&content, &periods).is_some()))
             })
             .map_or(Operation::Value, |o| o.operation);
+        // "Weighted-average shares" names a line item, not a mean of periods; "average total
+        // assets for FY2023" is the mean of the year's opening and closing balances.
+        let operation = match operation {
+            Operation::Average if holds_any(&content_lower, &v.not_average_phrases) => {
+                Operation::Value
+            }
+            Operation::Value if averages_two_balances(&content_lower, &periods, v) => {
+                Operation::Average
+            }
+            op => op,
+        };
         // "Growth rate (%) = (fiscal 2022 value - fiscal 2021 value) / fiscal 2021 value x 100.
         // Apply it to Boeing's revenue.": the definition is of the operation, over whatever
         // figure the question names, not a metric of line items.
@@ -940,6 +1065,31 @@ mod tests {
         let q = read("Can you pull the numbers from AbbVie's balance sheet and give me the current ratio at the end of FY2023? Here the current ratio means total current assets over total current liabilities. Two decimals.");
         let d = q.definition.unwrap();
         assert_eq!((d.name.as_str(), q.decimals), ("Current ratio", Some(2)));
+        // A definition inside the sentence that asks, without its instructions.
+        let q = read("What was Apple's FY2024 quick ratio, calculated as current assets minus inventories, divided by current liabilities?");
+        assert_eq!(
+            q.definition.unwrap().formula,
+            "current assets minus inventories, divided by current liabilities"
+        );
+        assert_eq!(q.content, "What was Apple's FY2024 quick ratio?");
+        let q = read("For the fiscal year ended December 31, 2023, what was J&J's ETR, defined as the provision for income taxes over income before taxes, to one decimal place?");
+        assert_eq!(
+            q.definition.unwrap().formula,
+            "the provision for income taxes over income before taxes"
+        );
+        assert_eq!(q.decimals, Some(1));
+        let q = read("Using net income divided by the average of beginning and ending total assets, what was Walmart's return on average assets in FY2024?");
+        assert_eq!(
+            q.definition.unwrap().formula,
+            "net income divided by the average of beginning and ending total assets"
+        );
+        assert_eq!(
+            q.content,
+            "What was Walmart's return on average assets in FY2024?"
+        );
+        // A source named in the leading clause defines nothing.
+        let q = read("Using the 10-K, what was Walmart's revenue in FY2024?");
+        assert!(q.definition.is_none());
         // The period named only in the instruction around the question.
         let q = read("Imagine you are an auditor tying out AbbVie's fiscal year 2022 financial statements. What amount is shown in the income statement for revenue?");
         assert_eq!(q.latest_period().unwrap().year, 2022);

@@ -110,6 +110,9 @@ pub struct NarrativeWords {
     pub judgment_openers: Vec<String>,
     /// Phrases that ask for a judgment however the question opens ("trending").
     pub standalone_judgment_phrases: Vec<String>,
+    /// A judgment's phrases that name a figure ("quick ratio"): a question holding no other
+    /// phrase of its topic asks for the figure unless it opens as a judgment.
+    pub figure_phrases: Vec<String>,
     /// Phrases of a yes/no question that asks the negative sense ("deteriorating").
     pub negative_senses: Vec<String>,
     #[serde(rename = "judgment")]
@@ -138,6 +141,7 @@ impl NarrativeWords {
             .flat_map(|k| k.question_phrases.iter().chain(&k.sentence_cues))
             .chain(self.judgments.iter().flat_map(|j| &j.phrases))
             .chain(&self.standalone_judgment_phrases)
+            .chain(&self.figure_phrases)
             .chain(&self.negative_senses)
             .chain(&self.fit_phrases)
             .chain(&self.bank_markers)
@@ -214,11 +218,15 @@ pub fn judgment_of(content: &str) -> Result<Option<Judgment>, QuestionError> {
         .iter()
         .chain(&words.judgment_openers)
         .any(|o| lower.starts_with(o.as_str()) || lower.contains(&format!(". {o}")));
-    let kind = words
-        .judgments
-        .iter()
-        .find(|j| holds(&lower, &j.phrases))
-        .map(|j| j.id);
+    let judged = words.judgments.iter().find(|j| holds(&lower, &j.phrases));
+    // "What was the quick ratio?" asks the figure; "Is the quick ratio healthy?" a verdict.
+    let names_only_a_figure = judged.is_some_and(|j| {
+        j.phrases
+            .iter()
+            .filter(|p| holds_phrase(&lower, p))
+            .all(|p| words.figure_phrases.contains(p))
+    });
+    let kind = judged.map(|j| j.id);
     let asks_fit = holds(&lower, &words.fit_phrases);
     let kind = match kind {
         Some(kind) => kind,
@@ -227,7 +235,8 @@ pub fn judgment_of(content: &str) -> Result<Option<Judgment>, QuestionError> {
     };
     // A trend or consistency phrase alone ("increasing", "stable") is a judgment only in a
     // yes/no question or with a standalone judgment phrase ("trending").
-    let needs_opener = matches!(kind, JudgmentKind::Trend | JudgmentKind::Consistency);
+    let needs_opener =
+        matches!(kind, JudgmentKind::Trend | JudgmentKind::Consistency) || names_only_a_figure;
     let strong = holds(&lower, &words.standalone_judgment_phrases);
     if needs_opener && !opens && !strong {
         return Ok(None);
@@ -425,6 +434,23 @@ mod tests {
             judgment_of("What was revenue in fiscal 2023?").unwrap(),
             None
         );
+        // A metric's name asks its figure; an opener or the topic's own word asks a verdict.
+        assert_eq!(
+            judgment_of("What was Apple's FY2024 quick ratio, calculated as current assets minus inventories, divided by current liabilities?").unwrap(),
+            None
+        );
+        assert_eq!(
+            judgment_of("Calculate Nike's debt-to-equity ratio for fiscal 2023.").unwrap(),
+            None
+        );
+        let j = judgment_of("Is Apple's current ratio healthy?")
+            .unwrap()
+            .unwrap();
+        assert_eq!(j.kind, JudgmentKind::Liquidity);
+        let j = judgment_of("What does the current ratio say about Apple's liquidity?")
+            .unwrap()
+            .unwrap();
+        assert_eq!(j.kind, JudgmentKind::Liquidity);
         assert_eq!(
             judgment_of("What was the increasing amount of deferred revenue?").unwrap(),
             None

@@ -57,6 +57,14 @@ pub struct Vocabulary {
     /// Openers of a sentence that defines the metric asked without naming it ("divide",
     /// "take", "use").
     pub unnamed_definition_openers: Vec<String>,
+    /// Markers of a definition inside the sentence that asks ("…quick ratio, calculated as
+    /// …?", "…margin (defined as …)"): the clause after one is the definition and leaves
+    /// the question.
+    pub inline_definition_markers: Vec<String>,
+    /// Phrases where "average" names a line item, not a mean ("weighted-average shares").
+    pub not_average_phrases: Vec<String>,
+    /// Phrases that ask the mean of one year's opening and closing balances.
+    pub balance_average_phrases: Vec<String>,
     /// Names of the filing itself ("form 10-k", "annual report"): where to look, never what
     /// is asked.
     pub document_names: Vec<String>,
@@ -91,7 +99,7 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 20] = [
+        let lists: [(&str, Vec<&String>); 23] = [
             ("referring_words", self.referring_words.iter().collect()),
             ("premise_words", self.premise_words.iter().collect()),
             (
@@ -144,6 +152,18 @@ impl Vocabulary {
             (
                 "definition_markers",
                 self.definition_markers.iter().collect(),
+            ),
+            (
+                "inline_definition_markers",
+                self.inline_definition_markers.iter().collect(),
+            ),
+            (
+                "not_average_phrases",
+                self.not_average_phrases.iter().collect(),
+            ),
+            (
+                "balance_average_phrases",
+                self.balance_average_phrases.iter().collect(),
             ),
         ];
         for (name, phrases) in lists {
