@@ -213,6 +213,36 @@ impl CompanyDirectory {
     /// would only count against a sentence. Everything else is kept as written (punctuation,
     /// "and" in "cash and cash equivalents", the instruction sentences), so the question is
     /// read the same way as if it had been asked of that filing alone.
+    /// `question` as asked of `company` when it names each company's own period ("… for the
+    /// latest fiscal year of each (Walmart: fiscal 2024; Tesla: fiscal 2023)", "Cisco FY2024,
+    /// Johnson & Johnson FY2023"): the clauses that give another company's period are left
+    /// out, so each company is asked of its own year. The names stay.
+    pub fn question_with_own_periods(&self, question: &str, company: &str) -> String {
+        // Clauses end at these: "(Walmart: fiscal 2024; Tesla: fiscal 2023)" holds two.
+        let mut kept = String::with_capacity(question.len());
+        let mut clause = String::new();
+        let flush = |clause: &mut String, kept: &mut String| {
+            let mentions = self.mentions(clause);
+            let another_companys_period = mentions.known.len() == 1
+                && mentions.known[0] != company
+                && !crate::question::periods::periods_in(clause).is_empty();
+            if !another_companys_period {
+                kept.push_str(clause);
+            }
+            clause.clear();
+        };
+        for c in question.chars() {
+            if matches!(c, ';' | ',' | '(' | ')') {
+                flush(&mut clause, &mut kept);
+                kept.push(c);
+            } else {
+                clause.push(c);
+            }
+        }
+        flush(&mut clause, &mut kept);
+        kept
+    }
+
     pub fn question_for_each(&self, question: &str) -> String {
         let (mentions, tokens, claimed) = self.scan(question);
         let compares = mentions.known.len() + mentions.absent.len() >= 2;

@@ -29,7 +29,6 @@ impl Library {
         if mentions.is_empty() {
             return Ok(None);
         }
-        let for_each = directory.question_for_each(question);
         if !mentions.absent.is_empty() {
             on_event(AskEvent::Step(&format!(
                 "no filing in the library for {}",
@@ -51,10 +50,10 @@ impl Library {
                     &mentions,
                 )? {
                     Some(plan) => plan,
-                    None => self.plan_parts(question, &for_each, request, &mentions)?,
+                    None => self.plan_parts(question, &directory, request, &mentions)?,
                 }
             }
-            None => self.plan_parts(question, &for_each, request, &mentions)?,
+            None => self.plan_parts(question, &directory, request, &mentions)?,
         };
         for step in &plan.steps {
             on_event(AskEvent::Step(step));

@@ -153,12 +153,7 @@ impl Library {
             });
         }
         // A company the question names is never left unanswered for the model's omission.
-        let offline = self.plan_parts(
-            question,
-            &directory.question_for_each(question),
-            request,
-            mentions,
-        )?;
+        let offline = self.plan_parts(question, directory, request, mentions)?;
         for part in offline.parts {
             if !plan.parts.iter().any(|p| p.company == part.company) {
                 plan.steps.push(format!(
@@ -203,14 +198,17 @@ impl Library {
 
     pub(super) fn plan_parts(
         &self,
-        question: &str,
-        for_each: &str,
+        asked: &str,
+        directory: &CompanyDirectory,
         request: &SearchRequest,
         mentions: &CompanyMentions,
     ) -> Result<Plan> {
         let mut plans = Vec::new();
-        let kinds = filing_kinds_named(question);
+        let kinds = filing_kinds_named(asked);
         for company in &mentions.known {
+            // Each company is asked of its own period when the question gives each one's.
+            let question = &directory.question_with_own_periods(asked, company);
+            let for_each = &directory.question_for_each(question);
             let mut company_request = request.clone();
             company_request.scope.company = Some(company.clone());
             let named = format!("the question names {company}");

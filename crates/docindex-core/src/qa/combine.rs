@@ -3,9 +3,10 @@
 //! parts before, then the comparison of their figures (differences, conflicts) and the
 //! confidence across parts (seed 001).
 
-use super::compare::{compare, ComparedPart, Difference, StatedFigure};
+use super::compare::{compare, verdict, ComparedPart, Difference, StatedFigure};
 use super::merge::{markers_in, renumber_markers};
 use super::{Answer, Citation, ComputedMetric, Confidence, ConfidenceLabel};
+use crate::question::comparison_direction;
 use std::collections::BTreeSet;
 
 /// One part of a combined answer: the answer for one company, or for one filing when a
@@ -141,6 +142,15 @@ impl Combination {
             .collect();
         answer.comparison = compare(&table_parts);
         let mut added = Vec::new();
+        // "Which had the higher …" is answered first with which.
+        if let Some(said) = comparison_direction(&self.question)
+            .zip(answer.comparison.as_ref())
+            .and_then(|(higher, table)| verdict(table, higher))
+        {
+            let at = usize::from(self.absent > 0).min(self.pieces.len());
+            self.pieces.insert(at, said.clone());
+            answer.reasoning.push(format!("verdict: {said}"));
+        }
         if let Some(table) = &answer.comparison {
             for difference in &table.differences {
                 added.push(difference.text.clone());

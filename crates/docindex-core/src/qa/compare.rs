@@ -227,6 +227,96 @@ pub fn compare(parts: &[ComparedPart]) -> Option<Comparison> {
     Some(comparison)
 }
 
+/// The verdict a "which had the higher …" question asks, from the comparison's first
+/// column every row fills: the company with the larger (`higher`) or smaller figure named
+/// first with its figure, then the others' ("Colgate-Palmolive: 58.21%, against Procter &
+/// Gamble's 51.39%."). Periods that differ are named with each figure. `None` when no
+/// column is filled by every row in one kind of figure.
+pub fn verdict(table: &Comparison, higher: bool) -> Option<String> {
+    let index = (0..table.columns.len()).find(|&i| {
+        let cells: Vec<&StatedFigure> = table
+            .rows
+            .iter()
+            .filter_map(|r| r.cells[i].as_ref())
+            .collect();
+        cells.len() == table.rows.len()
+            && cells.len() >= 2
+            && cells.iter().all(|f| f.unit == cells[0].unit)
+    })?;
+    let cells: Vec<(&ComparisonRow, &StatedFigure)> = table
+        .rows
+        .iter()
+        .filter_map(|r| r.cells[index].as_ref().map(|f| (r, f)))
+        .collect();
+    // Outflows print negative ("(5,787)"): "less share repurchases" compares their sizes.
+    let all_negative = cells.iter().all(|(_, f)| f.value <= 0.0);
+    let size = |f: &StatedFigure| match all_negative {
+        true => f.in_units().abs(),
+        false => f.in_units(),
+    };
+    let mut ordered = cells.clone();
+    ordered.sort_by(|a, b| size(b.1).total_cmp(&size(a.1)));
+    if !higher {
+        ordered.reverse();
+    }
+    let years_differ = cells.iter().any(|(_, f)| f.year != cells[0].1.year);
+    let words = |f: &StatedFigure| {
+        let shown = figure_words(f, all_negative);
+        match (years_differ, f.year) {
+            (true, Some(year)) => format!("{shown} ({year})"),
+            _ => shown,
+        }
+    };
+    let (first_row, first) = ordered[0];
+    let others: Vec<String> = ordered[1..]
+        .iter()
+        .map(|(row, f)| format!("{} {}", possessive(&row.label), words(f)))
+        .collect();
+    let markers: String = ordered
+        .iter()
+        .flat_map(|(_, f)| f.markers.iter())
+        .map(|m| format!("[{m}]"))
+        .collect();
+    let column = &table.columns[index];
+    let periods = match years_differ {
+        true => " (the periods differ: each company's latest fiscal year asked)",
+        false => "",
+    };
+    Some(format!(
+        "{}: {} {}, against {}{periods} {markers}.",
+        first_row.label,
+        words(first),
+        column.label,
+        others.join(" and "),
+    ))
+}
+
+/// A figure as a verdict states it: money in its natural unit ("$273.06 billion"), a
+/// percentage, ratio, multiple or days as the metric is shown.
+fn figure_words(figure: &StatedFigure, as_size: bool) -> String {
+    let value = match as_size {
+        true => figure.value.abs(),
+        false => figure.value,
+    };
+    match figure.unit {
+        MetricUnit::Amount => {
+            let units = value * scale_factor(figure.scale.as_deref());
+            let sign = if units < 0.0 { "-" } else { "" };
+            let size = units.abs();
+            match figure.scale {
+                None if size < 1_000.0 => format!("{sign}${size:.2}"),
+                _ if size >= 1e9 => format!("{sign}${:.2} billion", size / 1e9),
+                _ if size >= 1e6 => format!("{sign}${:.1} million", size / 1e6),
+                _ => format!("{sign}${}", format_amount(size.round())),
+            }
+        }
+        MetricUnit::Percent => format!("{value:.2}%"),
+        MetricUnit::Ratio => format!("{value:.2}"),
+        MetricUnit::Times => format!("{value:.2}x"),
+        MetricUnit::Days => format!("{value:.1} days"),
+    }
+}
+
 /// The differences between the rows of one column: the larger of two rows against the
 /// smaller; with more rows, the largest against each of the others. Between filings of one
 /// company, the later period against the earlier (a change).

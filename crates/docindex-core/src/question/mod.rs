@@ -295,10 +295,47 @@ fn averages_two_balances(
         return true;
     }
     let words: Vec<&str> = lower.split_whitespace().collect();
+    let bare = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
     words.iter().enumerate().any(|(i, w)| {
-        w.trim_matches(|c: char| !c.is_alphanumeric()) == "average"
-            && !(i > 0 && ["on", "over", "by", "to", "of"].contains(&words[i - 1]))
+        bare(w) == "average"
+            && !(i > 0 && ["on", "over", "by", "to", "of"].contains(&bare(words[i - 1]).as_str()))
     })
+}
+
+/// The verdict a comparison asks for: `Some(true)` for "which had the higher …",
+/// `Some(false)` for "… the lower …", `None` when the question asks no "which". The first
+/// direction word decides ("more or less" asks no verdict).
+pub fn comparison_direction(text: &str) -> Option<bool> {
+    let v = vocabulary().ok()?;
+    let lower = text.to_lowercase();
+    let asks_which = v.which_words.iter().any(|w| match w.starts_with(' ') {
+        true => lower.contains(w.as_str()),
+        false => find_phrase(&lower, w).is_some(),
+    });
+    if !asks_which {
+        return None;
+    }
+    let words: Vec<String> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
+    // "Most recent", "more recently" name a period, not a direction.
+    let is_direction = |i: usize, list: &[String]| {
+        list.contains(&words[i])
+            && !words
+                .get(i + 1)
+                .is_some_and(|next| next.starts_with("recent") || next == "likely")
+    };
+    let higher = (0..words.len()).find(|&i| is_direction(i, &v.higher_words));
+    let lower_at = (0..words.len()).find(|&i| is_direction(i, &v.lower_words));
+    match (higher, lower_at) {
+        (Some(h), Some(l)) if h.abs_diff(l) <= 2 => None,
+        (Some(h), Some(l)) => Some(h < l),
+        (Some(_), None) => Some(true),
+        (None, Some(_)) => Some(false),
+        (None, None) => None,
+    }
 }
 
 /// A definition's name without the words that lead into it ("Here the current ratio").

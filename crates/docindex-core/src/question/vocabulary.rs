@@ -63,6 +63,11 @@ pub struct Vocabulary {
     pub inline_definition_markers: Vec<String>,
     /// Phrases where "average" names a line item, not a mean ("weighted-average shares").
     pub not_average_phrases: Vec<String>,
+    /// Words of a "which is higher" question that ask for the larger figure, and the smaller.
+    pub higher_words: Vec<String>,
+    pub lower_words: Vec<String>,
+    /// Words that ask which company: with a direction word, the answer opens with a verdict.
+    pub which_words: Vec<String>,
     /// Phrases that ask the mean of one year's opening and closing balances.
     pub balance_average_phrases: Vec<String>,
     /// Names of the filing itself ("form 10-k", "annual report"): where to look, never what
@@ -99,7 +104,7 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 23] = [
+        let lists: [(&str, Vec<&String>); 26] = [
             ("referring_words", self.referring_words.iter().collect()),
             ("premise_words", self.premise_words.iter().collect()),
             (
@@ -165,6 +170,9 @@ impl Vocabulary {
                 "balance_average_phrases",
                 self.balance_average_phrases.iter().collect(),
             ),
+            ("higher_words", self.higher_words.iter().collect()),
+            ("lower_words", self.lower_words.iter().collect()),
+            ("which_words", self.which_words.iter().collect()),
         ];
         for (name, phrases) in lists {
             if phrases.is_empty() {
