@@ -37,6 +37,30 @@ static KNOWN: LazyLock<Result<KnownCompanies, String>> = LazyLock::new(|| {
     Ok(known)
 });
 
+/// The other names people use for a filer the well-known list holds ("J&J" for Johnson &
+/// Johnson, "Google" for Alphabet), found by its name or ticker; empty for any other filer.
+pub fn other_names_of(name: &str, ticker: Option<&str>) -> Vec<String> {
+    let Ok(known) = KNOWN.as_ref() else {
+        return Vec::new();
+    };
+    let whole = core_words(name).concat();
+    known
+        .company
+        .iter()
+        .find(|c| {
+            core_words(&c.name).concat() == whole
+                || ticker.is_some_and(|t| c.tickers.iter().any(|k| k.eq_ignore_ascii_case(t)))
+        })
+        .map(|c| {
+            std::iter::once(&c.name)
+                .chain(&c.aliases)
+                .chain(&c.tickers)
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// A company of the library: its name as a filing states it, and how people refer to it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Filer {
@@ -231,8 +255,14 @@ impl CompanyDirectory {
             }
             clause.clear();
         };
-        for c in question.chars() {
-            if matches!(c, ';' | ',' | '(' | ')') {
+        for (at, c) in question.char_indices() {
+            // "December 31, 2023": the year after a date's comma is the date's.
+            let date_comma = c == ','
+                && question[at + 1..]
+                    .trim_start()
+                    .get(..4)
+                    .is_some_and(|y| y.chars().all(|d| d.is_ascii_digit()));
+            if matches!(c, ';' | ',' | '(' | ')') && !date_comma {
                 flush(&mut clause, &mut kept);
                 kept.push(c);
             } else {

@@ -298,9 +298,19 @@ fn without_percent_scaling(formula: &str) -> (String, bool) {
     }
 }
 
-/// The unit the definition's result is shown in.
-fn unit_of(question: &Question, definition: &Definition) -> MetricUnit {
-    let name = format!("{} {}", definition.name, question.content).to_lowercase();
+/// The unit the definition's result is shown in: the unit of the table's metric the
+/// question names ("ROE" is a percentage), else read from the question's words.
+fn unit_of(table: &ConceptTable, question: &Question, definition: &Definition) -> MetricUnit {
+    let named = format!("{} {}", definition.name, question.content);
+    if let Some(unit) = table
+        .asked_in(&named)
+        .into_iter()
+        .find(|c| c.is_metric() && c.unit != Some(MetricUnit::Amount))
+        .and_then(|c| c.unit)
+    {
+        return unit;
+    }
+    let name = named.to_lowercase();
     if question.percent
         || lexicon()
             .concepts
@@ -421,7 +431,7 @@ pub fn defined_metric(
     // amount, whatever the question calls it.
     let unit = match (formula.contains('/'), in_hundredths) {
         (true, true) => MetricUnit::Percent,
-        (true, false) => unit_of(question, definition),
+        (true, false) => unit_of(table, question, definition),
         (false, _) => MetricUnit::Amount,
     };
     let value = match missing.is_empty() {
@@ -432,7 +442,7 @@ pub fn defined_metric(
     let shown = value.map(|v| match unit {
         MetricUnit::Percent => format!("{}%", super::asked::rounded(v * 100.0, decimals)),
         MetricUnit::Days => format!("{} days", super::asked::rounded(v, decimals)),
-        MetricUnit::Amount => super::asked::rounded(v, question.decimals.unwrap_or(0)),
+        MetricUnit::Amount => amount_shown(v, &operands, question),
         _ => super::asked::rounded(v, decimals),
     });
     // A definition without its name ("Divide operating income by total revenue.") defines
@@ -455,6 +465,27 @@ pub fn defined_metric(
         shown,
         value,
     }))
+}
+
+/// An amount worked out from a definition, in the scale the question asks ("$20.7
+/// billion") when the operands' table says its own; else as the table prints it.
+fn amount_shown(value: f64, operands: &[Operand], question: &Question) -> String {
+    let table = operands
+        .first()
+        .and_then(|o| crate::question::Scale::of_table(o.row.scale.as_deref()));
+    match (question.scale, table) {
+        (Some(asked), Some(table)) => {
+            let decimals = question.decimals.unwrap_or(1);
+            let units = value * table.factor() / asked.factor();
+            let sign = if units < 0.0 { "-" } else { "" };
+            format!(
+                "{sign}${} {}",
+                super::asked::rounded(units.abs(), decimals),
+                asked.word()
+            )
+        }
+        _ => super::asked::rounded(value, question.decimals.unwrap_or(0)),
+    }
 }
 
 /// Whether a parsed definition is one line item of one year with no operation on it.
@@ -517,7 +548,8 @@ mod tests {
         assert_eq!(r.label, "Operating cash flow ratio");
         let r = work("What is the FY2017 return on assets (ROA) for Coca Cola? ROA is defined as: FY2017 net income / (average total assets between FY2016 and FY2017). Round your answer to two decimal places.");
         assert_eq!(r.operands.len(), 3, "{r:?}");
-        assert_eq!(r.shown.as_deref(), Some("0.01"), "{r:?}");
+        // ROA is a percentage, whatever the definition divides: 1.42%, not 0.01.
+        assert_eq!(r.shown.as_deref(), Some("1.42%"), "{r:?}");
         let r = work("What is Coca Cola's FY2017 net working capital? Define net working capital as total assets less total current liabilities.");
         assert_eq!(r.value, Some(87_896.0 - 2_213.0));
     }

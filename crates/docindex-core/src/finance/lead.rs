@@ -9,7 +9,7 @@ use super::defined::defined_metric;
 use super::located::{best_rows, locate_rows, LocatedRow};
 use super::metrics::{compute_metric, format_amount, show, MetricResult};
 use super::named::named_line_item;
-use super::parts::{names_a_part, narrows_the_figure, part_row};
+use super::parts::{names_a_part, narrows_the_figure, part_row, without_ticker};
 use super::rows::{normalise_label, RowMatch, StatementRow};
 use super::sections::months_asked;
 use super::stating::{
@@ -198,7 +198,9 @@ impl<'a> Asking<'a> {
         let reading = self.reading;
         let mut asked = match named {
             Some(concept) => vec![concept],
-            None => self.table.asked_in(self.question()),
+            None => self
+                .table
+                .asked_in(&without_ticker(self.question(), self.doc)),
         };
         // An amount asked ("How much (in USD billions) did it pay out in dividends?") is the
         // line item's, not a ratio's the same words name ("payout").

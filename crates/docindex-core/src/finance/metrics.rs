@@ -216,7 +216,11 @@ fn compute_with(
             });
             continue;
         };
-        let current = found.row.column_for(year, months);
+        // The asked year's column, never another year's in its place.
+        let current = found
+            .row
+            .column_for(year, months)
+            .filter(|&c| year.is_none() || found.row.columns.get(c).and_then(|h| h.year) == year);
         let column = if prior {
             current.and_then(|c| found.row.prior_column(c))
         } else {

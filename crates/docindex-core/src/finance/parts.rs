@@ -216,12 +216,44 @@ fn names_a_part_of(question: &str, company: &[String]) -> bool {
         || names_a_part_after_the_company(&question, company)
 }
 
+/// The question without the filer's ticker where it stands as a word ("GM's days sales
+/// outstanding"): a ticker can spell a concept's shorthand ("GM" for gross margin) but
+/// names the company.
+pub fn without_ticker(question: &str, doc: &DocumentIndex) -> String {
+    let Some(ticker) = doc.metadata.ticker.as_deref().filter(|t| !t.is_empty()) else {
+        return question.to_string();
+    };
+    question
+        .split(' ')
+        .map(|token| {
+            let word = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’');
+            let bare = word
+                .strip_suffix("'s")
+                .or_else(|| word.strip_suffix("’s"))
+                .unwrap_or(word);
+            match bare == ticker {
+                true => "",
+                false => token,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The words of the company's name and ticker, lowercase.
 fn company_words(doc: &DocumentIndex) -> Vec<String> {
+    let other_names = doc
+        .metadata
+        .company_name
+        .as_deref()
+        .map_or_else(Vec::new, |name| {
+            crate::companies::other_names_of(name, doc.metadata.ticker.as_deref())
+        });
     doc.metadata
         .company_name
         .iter()
         .chain(doc.metadata.ticker.iter())
+        .chain(other_names.iter())
         .flat_map(|n| crate::search::words(n))
         .collect()
 }

@@ -210,7 +210,10 @@ fn without_inline_definition(
         .filter_map(|m| Some((lower.find(m.as_str())?, m)))
         .min_by_key(|(at, _)| *at)
     else {
-        return leading_definition(sentence);
+        return match parenthesised_definition(sentence) {
+            Some((kept, formula)) => (kept, Some(formula)),
+            None => leading_definition(sentence),
+        };
     };
     let start = at + marker.len();
     let in_parentheses = marker.contains('(');
@@ -245,12 +248,36 @@ fn without_instructions(formula: &str) -> String {
         )
         .ok()
     });
+    // "As a percentage of revenue" divides; "as a percentage" alone asks the unit.
     let cut = INSTRUCTION
         .as_ref()
-        .and_then(|re| re.find(formula))
+        .and_then(|re| {
+            re.find_iter(formula)
+                .find(|m| !formula[m.end()..].trim_start().starts_with("of "))
+        })
         .map_or(formula, |m| &formula[..m.start()]);
     cut.trim_matches(|c: char| c == ':' || c == '?' || c == '.' || c == ',' || c.is_whitespace())
         .to_string()
+}
+
+/// A definition in parentheses after the metric ("…ROE (net income divided by average
+/// shareholders' equity, using opening and closing balances)…", "(capex/revenue)"): a
+/// parenthesis holding an operation. The sentence without it, and the formula.
+fn parenthesised_definition(sentence: &str) -> Option<(String, String)> {
+    static OPERATION: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|as\s+a\s+(?:share|percentage|percent|proportion)\s+of)\b|[/÷×]").ok()
+    });
+    let mut from = 0;
+    while let Some(open) = sentence[from..].find('(').map(|i| from + i) {
+        let close = sentence[open..].find(')').map(|i| open + i)?;
+        let inner = &sentence[open + 1..close];
+        if OPERATION.as_ref().is_some_and(|re| re.is_match(inner)) && !inner.contains('(') {
+            let kept = format!("{}{}", sentence[..open].trim_end(), &sentence[close + 1..]);
+            return Some((kept, without_instructions(inner)));
+        }
+        from = close + 1;
+    }
+    None
 }
 
 /// A definition that opens the sentence asking ("Using net income divided by average total
@@ -800,7 +827,9 @@ impl Question {
             Operation::Average if holds_any(&content_lower, &v.not_average_phrases) => {
                 Operation::Value
             }
-            Operation::Value if averages_two_balances(&content_lower, &periods, v) => {
+            Operation::Value
+                if definition.is_none() && averages_two_balances(&content_lower, &periods, v) =>
+            {
                 Operation::Average
             }
             op => op,
