@@ -15,15 +15,32 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are two disjoint wording sets: `dev` and `heldout` (different sentence structures,
-    period forms, date formats and vocabulary; the facts and formulas are shared).
+    There are three disjoint wording sets: `dev`, `heldout` and `fresh` (different sentence
+    structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
+    and output format are shared).
+    `fresh` was added later by another helper that had likewise not seen the engine, written to
+    be structurally unlike both earlier sets: chat / e-mail style requests ("pls send over ...",
+    "Hi, quick ask: ...", "{item} -- {company}, {period}?", "I'm building a DCF for ..."),
+    British terms now and then (shareholders' funds, debtor days, stock turnover, tax charge,
+    amortisation, financial year), periods as "for the fiscal year ending 28 Sep 2024",
+    "FYE 2024-09-28", "for the twelve months ended 28-Sep-2024", "in its FY2024 10-K",
+    "as at 28 Sep 2024", "the prior-year column (FY2023) of its FY2024 10-K"; definitions as
+    "i.e. A/B", "X = (A − B) / C", "(calc: ...)", "A less B, over C", "computed by dividing A
+    by B", "I define it as ..."; comparisons as "who comes out ahead on ..." (only "higher",
+    only where more is better), "rank A and B, highest/lowest first, by ...", "which of A and B
+    had the bigger/smaller ...", "is A's ... above/below B's?" and "is A's ... above or below
+    B's?" (asked as "higher": the gold company is the one with the higher value). The dev and
+    heldout outputs are byte-identical to what they were before `fresh` existed (the fresh code
+    paths draw from their own random stream and never touch the others').
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
         /work/shared/corpus/10-K/tesla_*.html
+    (the files in /tmp/family2 were made with --split dev --seed 1, --split heldout --seed 2 and
+    --split fresh --seed 3 on those 18 filings)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
     Output: a JSON list of objects with fields doc, question, family, concept, fiscal_year, kind,
@@ -337,6 +354,38 @@ ITEM_LABELS = {
     "ppe": (["net PP&E", "property, plant and equipment, net"], ["net fixed assets (PP&E)", "PP&E net of depreciation"]),
 }
 
+# third wording set ("fresh"): labels used by neither dev nor heldout (British terms now and then)
+ITEM_LABELS_FRESH = {
+    "revenue": ["total revenues", "top-line sales"],
+    "cogs": ["cost of goods and services sold", "cost of sales (COGS)"],
+    "gross_profit": ["GP (gross profit)", "dollar gross profit"],
+    "operating_income": ["operating earnings", "op. income"],
+    "net_income": ["net earnings", "profit attributable to shareholders"],
+    "eps_diluted": ["per-share diluted earnings", "earnings per diluted share"],
+    "total_assets": ["balance-sheet total", "balance-sheet footing (total assets)"],
+    "total_liabilities": ["total liabs", "liabilities, current plus non-current"],
+    "current_assets": ["current asset total", "CA (total current assets)"],
+    "current_liabilities": ["current liability total", "CL (total current liabilities)"],
+    "inventory": ["stock (inventories)", "net inventories"],
+    "cash": ["cash and cash equivalents (C&CE)", "cash & cash equivalents (not incl. investments)"],
+    "lt_debt": ["non-current borrowings", "long-term debt excl. the current portion"],
+    "equity": ["shareholders' funds", "equity attributable to shareholders"],
+    "total_equity_incl_nci": ["equity including minority interests", "total equity incl. NCI"],
+    "cfo": ["cash flow from operations", "OCF"],
+    "cfi": ["net cash flow from investing", "investing-activities total on the cash flow statement"],
+    "cff": ["net cash flow from financing", "financing-activities total on the cash flow statement"],
+    "capex": ["PP&E purchases", "capital investment (purchases of PP&E)"],
+    "dna": ["D&A charge", "depreciation plus amortisation"],
+    "rnd": ["R&D outlay", "research and development (R&D) expense"],
+    "sga": ["SG&A costs", "selling, general and admin expenses"],
+    "interest_expense": ["finance costs (interest expense)", "interest charge"],
+    "income_tax": ["tax charge", "income tax provision"],
+    "dividends": ["dividends paid out in cash", "cash dividends to shareholders"],
+    "buybacks": ["buyback cash outlay", "cash used for share buybacks"],
+    "receivables": ["A/R", "trade debtors (receivables)"],
+    "ppe": ["PP&E (net)", "net property, plant & equipment"],
+}
+
 ITEM_KEYS = ["revenue", "cogs", "gross_profit", "operating_income", "net_income", "eps_diluted",
              "total_assets", "total_liabilities", "current_assets", "current_liabilities", "inventory",
              "cash", "lt_debt", "equity", "total_equity_incl_nci", "cfo", "cfi", "cff", "capex", "dna",
@@ -369,8 +418,54 @@ def date_num(d):
     return f"{d.month}/{d.day}/{d.year}"
 
 
+MON3 = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+def date_dmy(d):
+    """28-Sep-2024 (spreadsheet style)"""
+    return f"{d.day}-{MON3[d.month - 1]}-{d.year}"
+
+
+def date_dmon(d):
+    """28 Sep 2024"""
+    return f"{d.day} {MON3[d.month - 1]} {d.year}"
+
+
+def date_iso(d):
+    return d.isoformat()
+
+
+def dur_phrases_fresh(co, fy):
+    end = co.end_date(fy)
+    out = [f"for the fiscal year ending {date_dmon(end)}", f"for FYE {date_iso(end)}",
+           f"for the twelve months ended {date_dmy(end)}", f"in financial year {fy}"]
+    if co.calendar:
+        out += [f"in CY{fy}"]
+    if fy == co.fy:
+        out += [f"in its FY{fy} 10-K", f"for the latest full fiscal year reported (FY{fy})"]
+    if fy == co.fy - 1:
+        out += [f"for FY{fy}, the comparative year in its FY{co.fy} 10-K",
+                f"for the prior-year column (FY{fy}) of its FY{co.fy} 10-K"]
+    return out
+
+
+def inst_phrases_fresh(co, fy):
+    end = co.end_date(fy)
+    out = [f"as at {date_dmon(end)}", f"at FYE {date_iso(end)}", f"on the {date_dmy(end)} balance sheet",
+           f"at the end of financial year {fy}"]
+    if co.calendar and end.month == 12 and end.day == 31:
+        out += [f"as at 31 December {fy}"]
+    if fy == co.fy:
+        out += [f"on the latest balance sheet in its FY{fy} 10-K"]
+    if fy == co.fy - 1:
+        out += [f"at the prior year-end (FY{fy}) as shown in its FY{co.fy} 10-K"]
+    return out
+
+
 def dur_phrases(co, fy, split):
     """Prepositional phrases naming the fiscal year fy of co (flow items)."""
+    if split == "fresh":
+        return dur_phrases_fresh(co, fy)
     end = co.end_date(fy)
     yy = fy % 100
     out = []
@@ -396,6 +491,8 @@ def dur_phrases(co, fy, split):
 
 def inst_phrases(co, fy, split):
     """Prepositional phrases naming the balance-sheet date at the end of fiscal year fy."""
+    if split == "fresh":
+        return inst_phrases_fresh(co, fy)
     end = co.end_date(fy)
     out = []
     if split == "dev":
@@ -429,6 +526,13 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "fresh":
+        opts = [("", None, None), (" (in $m)", "millions", None), (", USD mn", "millions", None)]
+        if big:
+            opts += [(", $bn to one d.p.", "billions", 1), (", expressed in billions", "billions", None)]
+        elif small_co:
+            opts += [(", in $000s", "thousands", None)]
+        return rng.choice(opts)
     if split == "dev":
         opts = [("", None, None), (", in millions", "millions", None), (" (in $ millions)", "millions", None)]
         if big:
@@ -443,12 +547,18 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "fresh":
+        return rng.choice([("", None), ("", None), (" (to 1 d.p.)", 1), (", two decimal places please", 2)])
     if split == "dev":
         return rng.choice([("", None), (" (as a %, one decimal)", 1), (", in percent", None), (", to one decimal place", 1)])
     return rng.choice([("", None), (", percentage to 2 dp", 2), (" (%)", None), (", rounded to a tenth of a percent", 1)])
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "fresh":
+        if days:
+            return rng.choice([(" (number of days)", None), (", in days to 1 d.p.", 1), (" -- answer in days", None)])
+        return rng.choice([("", None), (" (2 d.p.)", 2), (", to one decimal", 1), ("", None)])
     if days:
         if split == "dev":
             return rng.choice([(", in days", None), (" (days, one decimal)", 1), (", expressed in days", None)])
@@ -619,6 +729,99 @@ COMPARE_TEMPLATES = {
     ],
 }
 
+# Third wording set ("fresh"): chat / e-mail style requests (imperatives, fragments, "pls",
+# British spellings now and then). Prefixes: F: flows only, I: balances only (changes);
+# D: the definition is given as "dividing {num} by {den}" (metrics); H: asked only in the
+# "higher" direction, G: "higher" direction and only for figures where more is better (compare).
+ITEM_TEMPLATES["fresh"] = [
+    "pls send over {co}'s {item} {per}{scale}",
+    "Need {co}'s {item} {per}{scale} -- thanks.",
+    "Could you look up {co}'s {item} {per} for me{scale}?",
+    "{item} -- {co}, {per}{scale}?",
+    "Do you have {co}'s {item} {per}{scale}?",
+    "Trying to tie out {co}'s {item} {per} -- what's the number in the filing{scale}?",
+    "Hi, quick ask: {co}'s {item} {per}{scale}?",
+    "I'm building a DCF for {co} -- what did it report as its {item} {per}{scale}?",
+    "For {co}, what figure does the 10-K give for the {item} {per}{scale}?",
+]
+
+CHANGE_ABS_TEMPLATES["fresh"] = [
+    "pls give me the $ delta in {co}'s {item}, {p0} -> {p1}{scale}",
+    "F:How much higher or lower did {co}'s {item} come in for {p1} than for {p0}{scale}?",
+    "I:How much higher or lower did {co}'s {item} stand at {p1} than at {p0}{scale}?",
+    "Did {co}'s {item} go up or down from {p0} to {p1}, and by how much{scale}?",
+    "{co} {item}: {y1} figure minus {y0} figure{scale}?",
+    "Work out the change in {co}'s {item} between {p0} and {p1} (later year minus earlier){scale}.",
+]
+
+CHANGE_PCT_TEMPLATES["fresh"] = [
+    "F:What % growth did {co} post in {item} in {p1} vs {p0}{fmt}?",
+    "{co}'s {item}, {p0} to {p1}: % change{fmt}?",
+    "Calculate growth in {co}'s {item} as ({y1} − {y0}) / {y0}, in percent{fmt}.",
+    "F:What was the growth rate of {co}'s {item} in {p1}, measured against {p0}{fmt}?",
+    "Give me the growth in {co}'s {item} from {p0} through {p1}, in percent{fmt}.",
+    "I:How much did {co}'s {item} grow or shrink (in %) between {p0} and {p1}{fmt}?",
+]
+
+AVG_BAL_TEMPLATES["fresh"] = [
+    "Avg {item} for {co} over {p1}, i.e. (opening + closing balance) / 2{scale}?",
+    "pls compute {co}'s average {item} for {p1} = ({y0} year-end + {y1} year-end) / 2{scale}",
+    "What average {item} balance should I use for {co} in {p1}{scale}? Beginning plus end of year, halved.",
+    "I need the two-point (start- and end-of-year) average of {co}'s {item} for {p1}{scale}.",
+    "{co}'s {item}, averaged across the start-of-year and end-of-year balance sheets of {p1}{scale}?",
+]
+
+AVG3_TEMPLATES["fresh"] = [
+    "{co}'s {item}: simple mean of {y2}, {y0} and {y1}{scale}?",
+    "Add up {co}'s {item} for the three fiscal years to {end} and take a third{scale}.",
+    "pls average {co}'s {item} for {y2} through {y1} (three years, equal weight){scale}",
+    "What's the 3-yr average of {item} at {co}, {y2}/{y0}/{y1}{scale}?",
+]
+
+AVG3_RATIO_TEMPLATES["fresh"] = [
+    "{co}: {metric} as % of revenue for each of {y2}, {y0}, {y1} -- what's the average of those three{fmt}?",
+    "Unweighted mean of {co}'s annual {metric}/revenue percentages, {y2}-{y1}{fmt}?",
+    "Work out {metric} divided by revenue for {co} in {y2}, {y0} and {y1}, then give me the mean of the three percentages{fmt}.",
+]
+
+METRIC_TEMPLATES["fresh"] = {
+    "plain": [
+        "pls calc {co}'s {metric} {per}{fmt}",
+        "Got {co}'s {metric} {per}{fmt}?",
+        "What number do you get for {co}'s {metric} {per}{fmt}?",
+        "Need {metric} for {co} {per}{fmt} -- can you compute it?",
+        "Quick check on {co}: {metric} {per}{fmt}?",
+        "Help me with {co}'s {metric} {per}{fmt}.",
+        "For {co}, what's the {metric} {per}{fmt}?",
+    ],
+    "defn": [
+        "{co}'s {metric} {per}, i.e. {defn}{fmt}?",
+        "Take {metric} = {defn}. What's that for {co} {per}{fmt}?",
+        "Need {co}'s {metric} {per}{fmt} -- I define it as {defn}.",
+        "{metric} (calc: {defn}) for {co} {per}{fmt}?",
+        "For {co} {per}, work out {metric}, taking it to be {defn}{fmt}.",
+        "D:What was {co}'s {metric} {per}, computed by dividing {num} by {den}{fmt}?",
+        "D:Divide {num} by {den} for {co} {per} -- that's the {metric} I'm after{fmt}.",
+    ],
+}
+
+COMPARE_TEMPLATES["fresh"] = [
+    "G:Who comes out ahead on {metric} {per}, {A} or {B}?",
+    "Rank {A} and {B}, {rank}, by {metric} {per} -- which name comes first?",
+    "Which of {A} and {B} had the {adj} {metric} {per}?",
+    "{Per}, is {A}'s {metric} {above} {B}'s?",
+    "H:Is {A}'s {metric} above or below {B}'s {per}?",
+    "{metric}: {A} vs {B} {per} -- which is {adj}?",
+    "pls check whether {A} or {B} posted the {adj} {metric} {per}",
+    "{A} and {B} -- who printed the {adj} {metric} {per}?",
+    "Which of {A} and {B} had the {adj} {item} {per}?",
+    "Rank {A} and {B} on {item} {per}, {rank}: who's first?",
+    "Is {A}'s {item} {above} {B}'s {per}?",
+    "G:Who comes out ahead on {item} {per}: {A} or {B}?",
+    "{item}, {A} vs {B}, {per}: which is {adj}?",
+    "{Per}, did {B}'s {item} come in {above} {A}'s?",
+]
+
 # ---------------------------------------------------------------------------------------
 # Metrics
 # ---------------------------------------------------------------------------------------
@@ -709,6 +912,91 @@ METRICS = {
             ["income tax expense divided by pre-tax income", "the provision for income taxes over income before taxes"],
             ["tax provision / pretax income", "income tax expense over earnings before income taxes"]),
 }
+
+# third wording set ("fresh"): names, definitions (as expressions: "A/B", "(A − B) / C", "A less B,
+# over C", words) and, for plain quotients, the (numerator, denominator) of a "computed by dividing
+# {num} by {den}" phrasing.
+METRICS_FRESH = {
+    "gross_margin": (["GP margin", "gross margin ratio"],
+                     ["gross profit/revenue", "(revenue − cost of sales) / revenue"], ("gross profit", "revenue")),
+    "operating_margin": (["op margin", "operating income margin"],
+                         ["operating income/revenue", "operating income as a share of total revenues"],
+                         ("operating income", "total revenue")),
+    "net_margin": (["net profit ratio", "net earnings margin"],
+                   ["net income attributable to the company/revenue", "profit attributable to shareholders as a % of revenue"],
+                   ("net income", "revenue")),
+    "roa": (["average-asset ROA", "return on avg. total assets"],
+            ["net income/((opening total assets + closing total assets) / 2)", "net income over the two-point average of total assets"],
+            ("net income", "the average of beginning and ending total assets")),
+    "roe": (["average-equity ROE", "return on avg. shareholders' funds"],
+            ["net income/((opening equity + closing equity) / 2)", "net income over average shareholders' equity (start and end of year)"],
+            ("net income", "the mean of opening and closing shareholders' equity")),
+    "asset_turnover": (["asset turn ratio", "revenue-to-assets multiple"],
+                       ["revenue/((opening + closing total assets) / 2)", "sales over the mean of opening and closing total assets"],
+                       ("revenue", "the average of opening and closing total assets")),
+    "fixed_asset_turnover": (["PP&E turn ratio", "revenue-to-net-PP&E multiple"],
+                             ["revenue/average net PP&E (opening and closing)", "sales over the mean of opening and closing net PP&E"],
+                             ("revenue", "average net PP&E (opening and closing balances)")),
+    "inventory_turnover": (["stock turnover", "inventory turn rate"],
+                           ["cost of sales/average inventory", "cost of sales over the mean of opening and closing stock"],
+                           ("cost of sales", "average inventory (opening and closing)")),
+    "dso_avg": (["debtor days on average receivables", "DSO on average A/R"],
+                ["(average receivables/revenue) × 365", "365 × the mean of opening and closing receivables, over revenue"], None),
+    "dso_end": (["debtor days on closing receivables", "DSO on closing A/R"],
+                ["(closing receivables/revenue) × 365", "year-end trade receivables * 365 / revenue"], None),
+    "quick_ratio": (["acid test", "quick liquidity ratio"],
+                    ["(total current assets − inventory) / total current liabilities",
+                     "total current assets less stock, over total current liabilities"], None),
+    "current_ratio": (["current ratio", "current liquidity ratio"],
+                      ["total current assets/total current liabilities", "CA/CL"],
+                      ("total current assets", "total current liabilities")),
+    "interest_coverage": (["interest cover", "EBIT-to-interest multiple"],
+                          ["operating income/interest expense", "EBIT (operating income) over interest charges"],
+                          ("operating income", "interest expense")),
+    "payout": (["cash payout ratio", "dividend payout %"],
+               ["cash dividends paid/net income", "total cash dividends as a % of net income"],
+               ("cash dividends paid", "net income")),
+    "ebitda": (["EBITDA", "operating EBITDA"],
+               ["operating income + D&A", "operating income, plus depreciation and amortisation"], None),
+    "ebitda_margin": (["EBITDA margin", "EBITDA-to-revenue"],
+                      ["(operating income + D&A) / total revenue", "operating income plus depreciation and amortisation, over revenue"], None),
+    "ebitda_less_capex": (["EBITDA after capex", "capex-adjusted EBITDA"],
+                          ["operating income + D&A − capex", "operating income plus D&A, less capital expenditure"], None),
+    "working_capital": (["NWC", "working capital"],
+                        ["total current assets − total current liabilities", "CA minus CL"], None),
+    "cash_conversion": (["OCF/NI conversion", "earnings cash conversion"],
+                        ["cash from operating activities/net income", "OCF as a multiple of net income"],
+                        ("operating cash flow", "net income")),
+    "ocf_ratio": (["OCF-to-current-liabilities", "operating cash coverage of current liabilities"],
+                  ["cash from operations/year-end current liabilities", "OCF over closing current liabilities"],
+                  ("operating cash flow", "year-end current liabilities")),
+    "rnd_pct": (["R&D % of revenue", "R&D/revenue ratio"],
+                ["R&D expense/total revenue", "research & development as a share of sales"],
+                ("R&D expense", "revenue")),
+    "sga_pct": (["SG&A % of revenue", "SG&A ratio"],
+                ["SG&A/total revenue", "selling, general and admin costs as a share of revenue"],
+                ("SG&A", "revenue")),
+    "capex_pct": (["capex/sales", "capex intensity"],
+                  ["capital expenditure/revenue", "PP&E purchases as a share of revenue"],
+                  ("capital expenditures", "revenue")),
+    "fcf": (["simple FCF", "pre-dividend free cash flow"],
+            ["cash from operations − capital expenditure", "operating cash flow less PP&E purchases"], None),
+    "debt_to_equity": (["LT debt/equity", "long-term debt to book equity"],
+                       ["non-current long-term debt/shareholders' equity", "LT debt (excl. current portion) over book equity"],
+                       ("long-term debt excluding the current portion", "shareholders' equity")),
+    "etr": (["ETR", "effective rate of income tax"],
+            ["income tax expense/pre-tax income", "tax charge over profit before tax"],
+            ("the income tax provision", "pre-tax income")),
+}
+
+
+def metric_names(m, split):
+    return METRICS_FRESH[m][0] if split == "fresh" else METRICS[m][1] if split == "dev" else METRICS[m][2]
+
+
+def metric_defs(m, split):
+    return METRICS_FRESH[m][1] if split == "fresh" else METRICS[m][3] if split == "dev" else METRICS[m][4]
+
 
 INSTANT_METRICS = {"quick_ratio", "current_ratio", "working_capital", "debt_to_equity"}
 AVG_METRICS = {"roa", "roe", "asset_turnover", "fixed_asset_turnover", "inventory_turnover", "dso_avg"}
@@ -850,13 +1138,16 @@ def record(co, question, family, concept, fy, kind, gold, decimals, scale, evide
 def fill(tpl, **kw):
     kw.setdefault("Per", cap(kw.get("per", "")))
     s = tpl.format(**kw)
-    s = s[:1].upper() + s[1:]
+    if not s.startswith("pls "):             # chat-style "pls ..." stays lower case
+        s = s[:1].upper() + s[1:]
+    if s.endswith("d.p.."):
+        s = s[:-1]
     s = re.sub(r"(\w)s's\b", r"\1s'", s)        # "General Motors's" -> "General Motors'"
     return s.replace(" ,", ",")
 
 
 def pick_label(rng, key, split):
-    labels = ITEM_LABELS[key][0 if split == "dev" else 1]
+    labels = ITEM_LABELS_FRESH[key] if split == "fresh" else ITEM_LABELS[key][0 if split == "dev" else 1]
     return rng.choice(labels)
 
 
@@ -882,6 +1173,7 @@ def gen_items(co, rng, split, n=8):
         per = rng.choice(inst_phrases(co, fy, split) if k in INSTANT_KEYS else dur_phrases(co, fy, split))
         if k == "eps_diluted":
             scale = rng.choice([("", None, None), (", to the cent", None, 2)] if split == "dev" else
+                               [("", None, None), (" (USD/share, 2 d.p.)", None, 2)] if split == "fresh" else
                                [("", None, None), (" (USD per share, 2 dp)", None, 2)])
         else:
             scale = usd_scale(rng, split, v, co.small)
@@ -893,6 +1185,16 @@ def gen_items(co, rng, split, n=8):
 def yr_forms(co, fy, split, rng, instant=False):
     """(p0, p1, y0, y1) labels for a pair of consecutive fiscal years ending fy (year-ends if instant)."""
     y0, y1 = fy - 1, fy
+    if split == "fresh":
+        if instant:
+            style = rng.choice(["fye", "iso", "fin"])
+            f = {"fye": lambda y: f"FYE {date_dmy(co.end_date(y))}", "iso": lambda y: date_iso(co.end_date(y)),
+                 "fin": lambda y: f"the end of financial year {y}"}[style]
+        else:
+            style = rng.choice(["fin", "ending", "twelve"])
+            f = {"fin": lambda y: f"financial year {y}", "ending": lambda y: f"the year ending {date_dmon(co.end_date(y))}",
+                 "twelve": lambda y: f"the twelve months to {date_dmy(co.end_date(y))}"}[style]
+        return f(y0), f(y1), f"FY{y0}", f"FY{y1}"
     if instant:
         if split == "dev":
             style = rng.choice(["end", "fye", "date"])
@@ -937,8 +1239,8 @@ def gen_changes(co, rng, split, n=3):
         evid = a[1] + b[1]
 
         def tpl(lst):
-            ok = [t for t in lst if not (inst and t.startswith("F:"))]
-            return re.sub(r"^F:", "", rng.choice(ok))
+            ok = [t for t in lst if not (inst and t.startswith("F:")) and not (not inst and t.startswith("I:"))]
+            return re.sub(r"^[FI]:", "", rng.choice(ok))
         if mode == "pct":
             f = pct_fmt(rng, split)
             q = fill(tpl(CHANGE_PCT_TEMPLATES[split]), co=nm, item=item, p0=p0, p1=p1, y0=y0, y1=y1, fmt=f[0])
@@ -964,6 +1266,10 @@ AVG3_RATIO = {"capex": ("capex", ["capex", "capital expenditure"], ["capital spe
               "sga": ("sga", ["SG&A"], ["SG&A expense"])}
 
 
+AVG3_RATIO_FRESH = {"capex": ["capital investment (capex)", "PP&E purchases"],
+                    "rnd": ["research and development", "R&D expense"], "sga": ["SG&A costs"]}
+
+
 def gen_averages(co, rng, split, n=2):
     fy = co.fy
     out = []
@@ -979,7 +1285,7 @@ def gen_averages(co, rng, split, n=2):
     if len(choices) < n and len(bal) > 1:
         choices.append(("bal", rng.choice([k for k in bal if k != choices[0][1]])))
     p0, p1, y0, y1 = yr_forms(co, fy, split, rng)
-    y2 = f"FY{fy - 2}" if split == "dev" else f"fiscal {fy - 2}"
+    y2 = f"FY{fy - 2}" if split in ("dev", "fresh") else f"fiscal {fy - 2}"
     for typ, k in choices[:n]:
         nm = rng.choice(co.names)
         if typ == "bal":
@@ -994,7 +1300,8 @@ def gen_averages(co, rng, split, n=2):
             v = sum(x[0] for x in vals) / 3.0
             evid = [e for x in vals for e in x[1]]
             s = usd_scale(rng, split, v, co.small) if KIND[k] == "usd" else ("", None, None)
-            end = date_us(co.end_date(fy)) if split == "dev" else date_eu(co.end_date(fy))
+            end = (date_us(co.end_date(fy)) if split == "dev" else date_dmon(co.end_date(fy)) if split == "fresh"
+                   else date_eu(co.end_date(fy)))
             q = fill(rng.choice(AVG3_TEMPLATES[split]), co=nm, item=pick_label(rng, k, split), y0=y0, y1=y1, y2=y2,
                      end=end, scale=s[0])
             out.append(record(co, q, "averages", f"avg3_{k}", fy, KIND[k], v, s[2], s[1], evid,
@@ -1007,7 +1314,7 @@ def gen_averages(co, rng, split, n=2):
                 evid += a[1] + r[1]
             v = sum(ratios) / 3.0
             f = pct_fmt(rng, split)
-            lab = rng.choice(AVG3_RATIO[k][1 if split == "dev" else 2])
+            lab = rng.choice(AVG3_RATIO_FRESH[k] if split == "fresh" else AVG3_RATIO[k][1 if split == "dev" else 2])
             q = fill(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0])
             out.append(record(co, q, "averages", f"avg3_{k}_pct_revenue", fy, "percent", v, f[1], None, evid,
                               "mean of annual " + k + "/revenue*100 = mean(" + ", ".join(f"{x:.4f}" for x in ratios) + ")"))
@@ -1047,13 +1354,20 @@ def gen_metrics(co, rng, split, n=6):
             continue
         used.add(base)
         kind = METRICS[m][0]
-        names = METRICS[m][1] if split == "dev" else METRICS[m][2]
-        defs = METRICS[m][3] if split == "dev" else METRICS[m][4]
+        names = metric_names(m, split)
+        defs = metric_defs(m, split)
         with_def = rng.random() < (0.6 if m == "quick_ratio" else 0.33)
         per = rng.choice(inst_phrases(co, fy, split) if m in INSTANT_METRICS else dur_phrases(co, fy, split))
         ftxt, dec, scale = metric_fmt(rng, split, m, v, co)
-        tpl = rng.choice(METRIC_TEMPLATES[split]["defn" if with_def else "plain"])
-        q = fill(tpl, co=rng.choice(co.names), metric=rng.choice(names), per=per, defn=rng.choice(defs), fmt=ftxt)
+        if split == "fresh":
+            div = METRICS_FRESH[m][2]
+            tpls = [t for t in METRIC_TEMPLATES[split]["defn" if with_def else "plain"] if div or not t.startswith("D:")]
+            tpl = re.sub(r"^D:", "", rng.choice(tpls))
+            q = fill(tpl, co=rng.choice(co.names), metric=rng.choice(names), per=per, defn=rng.choice(defs), fmt=ftxt,
+                     num=div[0] if div else "", den=div[1] if div else "")
+        else:
+            tpl = rng.choice(METRIC_TEMPLATES[split]["defn" if with_def else "plain"])
+            q = fill(tpl, co=rng.choice(co.names), metric=rng.choice(names), per=per, defn=rng.choice(defs), fmt=ftxt)
         out.append(record(co, q, "metrics", m, fy, kind, v, dec, scale, evid, formula))
     return out
 
@@ -1070,7 +1384,34 @@ DIR_WORDS = {  # (adjective for metrics, quantity word for items)
     "heldout": {"higher": [("higher", "more"), ("larger", "a larger amount of"), ("bigger", "more")],
                 "lower": [("lower", "less"), ("weaker", "a smaller amount of")]},
 }
+DIR_WORDS["fresh"] = {"higher": [("higher", "more"), ("bigger", "more"), ("larger", "more")],
+                      "lower": [("lower", "less"), ("smaller", "less")]}
 ADJ_BAD = {"stronger", "weaker"}   # only for margins / returns
+# "who comes out ahead on ..." (fresh) is asked only for figures where more is plainly better
+GOOD_HIGH = {"revenue", "net_income", "operating_income", "cfo", "cash", "equity", "total_assets",
+             "gross_margin", "operating_margin", "net_margin", "roa", "roe", "ebitda_margin", "fcf",
+             "asset_turnover", "inventory_turnover", "current_ratio", "quick_ratio", "cash_conversion"}
+
+
+def compare_period_fresh(a, b, instant, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+    if same:
+        if instant:
+            opts = [f"as at their FY{a.fy} year-ends", f"per their FY{a.fy} 10-K balance sheets"]
+            if dec31 and a.F.fy_end.year == b.F.fy_end.year:
+                opts.append(f"as at 31 December {a.F.fy_end.year}")
+        else:
+            opts = [f"in their FY{a.fy} 10-Ks", f"for financial year {a.fy} at both companies"]
+            if a.calendar and b.calendar:
+                opts.append(f"for the twelve months ended 31 Dec {a.fy}" if dec31 else f"in calendar year {a.fy}")
+        return rng.choice(opts)
+    na, nb = a.names[0], b.names[0]
+    if instant:
+        return rng.choice([f"using {na}'s FY{a.fy} and {nb}'s FY{b.fy} year-end balance sheets",
+                           f"at FYE {date_iso(a.F.fy_end)} for {na} and FYE {date_iso(b.F.fy_end)} for {nb}"])
+    return rng.choice([f"for {na}'s FY{a.fy} and {nb}'s FY{b.fy}",
+                       f"each on its own latest fiscal year (FYE {date_dmon(a.F.fy_end)} for {na}, {date_dmon(b.F.fy_end)} for {nb})"])
 
 
 def compare_period(a, b, instant, split, rng):
@@ -1150,21 +1491,36 @@ def gen_compare(cos, rng, split, n=30):
         per_co[a.doc] = per_co.get(a.doc, 0) + 1
         per_co[b.doc] = per_co.get(b.doc, 0) + 1
         per_key[k] = per_key.get(k, 0) + 1
-        direction = rng.choice(["higher", "lower"])
         is_item = k in COMPARE_ITEMS
-        words = [w for w in DIR_WORDS[split][direction]
-                 if not (w[0] in ADJ_BAD and k not in ("gross_margin", "operating_margin", "net_margin", "roa", "roe", "ebitda_margin"))]
-        adj, more = rng.choice(words)
-        instant = (k in INSTANT_KEYS) or (k in INSTANT_METRICS) or k == "current_ratio" or k == "quick_ratio"
-        A, B = (a, b) if rng.random() < 0.5 else (b, a)
-        per = compare_period(A, B, instant, split, rng)
-        tpls = [t for t in COMPARE_TEMPLATES[split] if ("{item}" in t) == is_item]
-        tpl = rng.choice(tpls)
-        if is_item:
-            label = pick_label(rng, k, split)
+        if split == "fresh":
+            instant = (k in INSTANT_KEYS) or (k in INSTANT_METRICS) or k == "current_ratio" or k == "quick_ratio"
+            A, B = (a, b) if rng.random() < 0.5 else (b, a)
+            per = compare_period_fresh(A, B, instant, rng)
+            tpls = [t for t in COMPARE_TEMPLATES[split] if ("{item}" in t) == is_item
+                    and not (t.startswith("G:") and k not in GOOD_HIGH)]
+            tpl = rng.choice(tpls)
+            direction = "higher" if tpl[:2] in ("G:", "H:") else rng.choice(["higher", "lower"])
+            tpl = re.sub(r"^[GH]:", "", tpl)
+            adj, more = rng.choice(DIR_WORDS[split][direction])
+            label = pick_label(rng, k, split) if is_item else rng.choice(metric_names(k, split))
+            q = fill(tpl, A=rng.choice(A.names), B=rng.choice(B.names), adj=adj, more=more, metric=label, item=label,
+                     per=per, above="above" if direction == "higher" else "below",
+                     rank="highest first" if direction == "higher" else "lowest first")
         else:
-            label = rng.choice(METRICS[k][1] if split == "dev" else METRICS[k][2])
-        q = fill(tpl, A=rng.choice(A.names), B=rng.choice(B.names), adj=adj, more=more, metric=label, item=label, per=per)
+            direction = rng.choice(["higher", "lower"])
+            words = [w for w in DIR_WORDS[split][direction]
+                     if not (w[0] in ADJ_BAD and k not in ("gross_margin", "operating_margin", "net_margin", "roa", "roe", "ebitda_margin"))]
+            adj, more = rng.choice(words)
+            instant = (k in INSTANT_KEYS) or (k in INSTANT_METRICS) or k == "current_ratio" or k == "quick_ratio"
+            A, B = (a, b) if rng.random() < 0.5 else (b, a)
+            per = compare_period(A, B, instant, split, rng)
+            tpls = [t for t in COMPARE_TEMPLATES[split] if ("{item}" in t) == is_item]
+            tpl = rng.choice(tpls)
+            if is_item:
+                label = pick_label(rng, k, split)
+            else:
+                label = rng.choice(metric_names(k, split))
+            q = fill(tpl, A=rng.choice(A.names), B=rng.choice(B.names), adj=adj, more=more, metric=label, item=label, per=per)
         vA, vB = compare_value(A, k), compare_value(B, k)
         win_is_A = (vA[0] > vB[0]) == (direction == "higher")
         W, L = (A, B) if win_is_A else (B, A)
@@ -1182,7 +1538,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")

@@ -498,7 +498,10 @@ impl Library {
     ) -> Result<Option<docindex_core::finance::FiguresLead>> {
         let table = concept_table().map_err(AppError::Finance)?;
         let question = reading.content.as_str();
-        if table.asked_in(question).is_empty() && named_line_item(table, question).is_none() {
+        if table.asked_in(question).is_empty()
+            && named_line_item(table, question).is_none()
+            && reading.definition.is_none()
+        {
             return Ok(None);
         }
         let mut tried: Vec<&str> = Vec::new();

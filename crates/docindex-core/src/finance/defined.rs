@@ -447,9 +447,12 @@ pub fn defined_metric(
     });
     // A definition without its name ("Divide operating income by total revenue.") defines
     // the metric the question asks.
-    let label = match definition.name.is_empty() {
-        false => definition.name.clone(),
-        true => table
+    // A name that is a whole instruction ("Work out Walmart's return on … in the latest
+    // fiscal year on file, where return on average total assets") is no name.
+    let named = !definition.name.is_empty() && definition.name.split_whitespace().count() <= 6;
+    let label = match named {
+        true => definition.name.clone(),
+        false => table
             .asked_in(&question.content)
             .into_iter()
             .find(|c| c.is_metric())

@@ -7,7 +7,7 @@ use super::asked::{state_amount, state_metric, work_out, AskedColumns};
 use super::concepts::{Concept, ConceptTable, MetricUnit, Statement, PRIOR_SUFFIX};
 use super::defined::defined_metric;
 use super::located::{best_rows, locate_rows, LocatedRow};
-use super::metrics::{compute_metric, format_amount, show, MetricResult};
+use super::metrics::{compute_metric_on, format_amount, show, MetricResult};
 use super::named::named_line_item;
 use super::parts::{names_a_part, narrows_the_figure, part_row, without_ticker};
 use super::rows::{normalise_label, RowMatch, StatementRow};
@@ -97,7 +97,7 @@ pub fn lead_for(
     let asking = Asking::new(table, reading, doc, rows);
     let named = asking.named_concept();
     let mut asked = asking.asked_concepts(named.as_ref());
-    if asked.is_empty() {
+    if asked.is_empty() && reading.definition.is_none() {
         return None;
     }
     // A question about a part (a product, a segment) is not answered by the totals, unless
@@ -290,8 +290,9 @@ impl<'a> Draft<'a> {
     /// stated (the table's concepts then answer nothing more).
     fn state_defined(&mut self, asking: &Asking<'_>) -> bool {
         match defined_lead(asking, &mut self.citer) {
-            Some(Ok((sentence, result))) => {
+            Some(Ok((sentence, result, figure))) => {
                 self.sentences.push(sentence);
+                self.lead.figures.extend(figure);
                 self.lead.computed.extend(result.shown.clone());
                 self.lead
                     .computed
@@ -335,7 +336,14 @@ impl<'a> Draft<'a> {
                 });
             }
         }
-        let result = match compute_metric(asking.table, concept, &asking.matches, year, months) {
+        let result = match compute_metric_on(
+            asking.table,
+            concept,
+            &asking.matches,
+            year,
+            months,
+            asking.reading.year_end_balances,
+        ) {
             Ok(result) => result,
             Err(e) => {
                 // The table is checked when it loads; this is our bug, not the filing's.
@@ -365,12 +373,13 @@ impl<'a> Draft<'a> {
         let years = &asking.columns.years;
         let mut yearly: Vec<MetricResult> = Vec::new();
         for &year in years {
-            match compute_metric(
+            match compute_metric_on(
                 asking.table,
                 concept,
                 &asking.matches,
                 Some(year),
                 asking.months,
+                asking.reading.year_end_balances,
             ) {
                 Ok(result) if result.value.is_some() => yearly.push(result),
                 Ok(result) => {
@@ -499,9 +508,13 @@ impl<'a> Draft<'a> {
             capitalise(&result.label),
         ));
         if !printed {
-            if let Some(figure) =
-                metric_figure(asking.doc, concept, &result, &heading_markers, &row_markers)
-            {
+            if let Some(figure) = metric_figure(
+                asking.doc,
+                &concept.id,
+                &result,
+                &heading_markers,
+                &row_markers,
+            ) {
                 self.lead.figures.push(figure);
             }
         }
@@ -722,7 +735,7 @@ fn is_firm_lookup(
 fn defined_lead(
     asking: &Asking<'_>,
     citer: &mut Citer,
-) -> Option<Result<(String, MetricResult), String>> {
+) -> Option<Result<(String, MetricResult, Option<StatedFigure>), String>> {
     let reading = asking.reading;
     reading.definition.as_ref()?;
     let line_items: Vec<&Concept> = asking
@@ -750,20 +763,30 @@ fn defined_lead(
     };
     let (heading_markers, row_markers) = citer.cite_operands(&result, &located);
     let worked = worked_cited(&result, &row_markers);
-    let period = reading
-        .latest_period()
-        .map(|p| format!(" for {}", p.label()))
+    let period = result
+        .operands
+        .first()
+        .map(|o| period_words(&o.row, o.column, &asking.columns))
         .unwrap_or_default();
     let headings = match heading_markers.is_empty() {
         true => String::new(),
         false => format!(" {heading_markers}"),
     };
+    // Compared across companies under the table's metric the question names, if any.
+    let concept_id = asking
+        .table
+        .asked_in(asking.question())
+        .into_iter()
+        .find(|c| c.is_metric())
+        .map_or_else(|| result.metric_id.clone(), |c| c.id.clone());
+    let figure = metric_figure(asking.doc, &concept_id, &result, &headings, &row_markers);
     Some(Ok((
         format!(
             "{}{period} (as the question defines it){headings}: {shown} = {worked}",
             capitalise(&result.label)
         ),
         result,
+        figure,
     )))
 }
 

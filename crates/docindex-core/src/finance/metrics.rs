@@ -151,7 +151,27 @@ pub fn compute_metric(
     year: Option<i32>,
     months: Option<u32>,
 ) -> Result<MetricResult, FinanceError> {
-    let formula = metric.formula.clone().unwrap_or_default();
+    compute_metric_on(table, metric, rows, year, months, false)
+}
+
+/// [`compute_metric`], on year-end balances when `year_end` and the metric has a year-end
+/// form (its `otherwise`): "days sales outstanding on year-end receivables".
+pub fn compute_metric_on(
+    table: &ConceptTable,
+    metric: &Concept,
+    rows: &[RowMatch],
+    year: Option<i32>,
+    months: Option<u32>,
+    year_end: bool,
+) -> Result<MetricResult, FinanceError> {
+    let averaged = metric
+        .formula
+        .as_deref()
+        .is_some_and(|f| f.contains(PRIOR_SUFFIX));
+    let formula = match (year_end && averaged, &metric.otherwise) {
+        (true, Some(at_year_end)) => at_year_end.clone(),
+        _ => metric.formula.clone().unwrap_or_default(),
+    };
     let worked = compute_with(table, metric, &formula, rows, year, months)?;
     // A line item the formula needs has no row: the metric's other formula, when it has
     // one and finds every operand.

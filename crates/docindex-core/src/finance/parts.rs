@@ -314,7 +314,10 @@ fn is_part_word(word: &str, company: &[String]) -> bool {
         return false;
     }
     let known = lexicon().parts.not_parts.contains(w.as_str())
-        || crate::metadata::MONTHS.contains(&w.as_str())
+        // A month, whole or abbreviated ("Dec.", "Sept.").
+        || crate::metadata::MONTHS
+            .iter()
+            .any(|m| *m == w || (w.len() >= 3 && m.starts_with(w.as_str())))
         || company.contains(&w)
         || company
             .iter()

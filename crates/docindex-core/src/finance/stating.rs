@@ -249,7 +249,7 @@ pub(super) fn printed_metric<'a>(
 /// A computed metric as a stated figure, cited by its operands' rows and headings.
 pub(super) fn metric_figure(
     doc: &DocumentIndex,
-    concept: &Concept,
+    concept_id: &str,
     result: &MetricResult,
     heading_markers: &str,
     row_markers: &[(usize, String)],
@@ -267,7 +267,7 @@ pub(super) fn metric_figure(
     let first = result.operands.first();
     let period = first.and_then(|o| o.row.columns.get(o.column));
     Some(StatedFigure {
-        concept: concept.id.clone(),
+        concept: concept_id.to_string(),
         label: result.label.clone(),
         doc_id: doc.doc_id.clone(),
         doc_name: doc.doc_name.clone(),

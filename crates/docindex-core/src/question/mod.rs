@@ -121,6 +121,10 @@ pub struct Question {
     /// filing's own latest year; `None` when no relative period is named.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relative_year: Option<i32>,
+    /// A turnover or days metric asked on year-end balances ("DSO on year-end
+    /// receivables"), not on the average of the year's opening and closing ones.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub year_end_balances: bool,
     pub operation: Operation,
     /// The scale an amount is asked in ("in USD millions").
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -203,6 +207,20 @@ fn without_inline_definition(
     sentence: &str,
     v: &vocabulary::Vocabulary,
 ) -> (String, Option<String>) {
+    static WHERE_MEANS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i),\s+where\s+[^,;]{1,80}?\s+(?:means|is\s+defined\s+as|is\s+calculated\s+as|is|=|equals)\s+").ok()
+    });
+    // "…, where working capital position means current assets - current liabilities, …"
+    if let Some(m) = WHERE_MEANS.as_ref().and_then(|re| re.find(sentence)) {
+        let formula = without_instructions(&sentence[m.end()..]);
+        if !formula.is_empty() {
+            let mut kept = sentence[..m.start()].trim_end().to_string();
+            if sentence.trim_end().ends_with('?') {
+                kept.push('?');
+            }
+            return (kept, Some(formula));
+        }
+    }
     let lower = sentence.to_lowercase();
     let Some((at, marker)) = v
         .inline_definition_markers
@@ -244,7 +262,7 @@ fn without_inline_definition(
 fn without_instructions(formula: &str) -> String {
     static INSTRUCTION: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)(?:,\s*|\s+\(|\s+)(?:to\s+(?:one|two|three|four|zero|\d|the\s+nearest)|rounded|round\b|expressed|in\s+(?:percent|percentage|\$|usd|us\$|millions|billions|thousands|days|dollars)|as\s+a\s+(?:%|percent|percentage|multiple)|answer|give\b|x,|%,|\$\s*(?:bn|mn|m|b)\b|days,)",
+            r"(?i)(?:,\s*|\s+\(|\s+)(?:to\s+(?:one|two|three|four|zero|\d|the\s+nearest)|rounded|round\b|expressed|stated\s+in|shown\s+in|reported\s+in|in\s+(?:percentage|percent|\$|usd|us\$|millions|billions|thousands|days|dollars)|as\s+a\s+(?:%|percentage|percent|multiple)|answer|give\b|x,|%,|\$\s*(?:bn|mn|m|b)\b|days,)",
         )
         .ok()
     });
@@ -260,18 +278,25 @@ fn without_instructions(formula: &str) -> String {
         .to_string()
 }
 
+/// Words of an arithmetic operation in a definition; a slash only between words ("capex /
+/// revenue", "capex/revenue"), not in an abbreviation ("A/R").
+static OPERATION_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|as\s+a\s+(?:share|percentage|percent|proportion)\s+of)\b|[÷×]|\s/\s|[a-z&]{2,}\s*/\s*[a-z&]{2,}").ok()
+});
+
 /// A definition in parentheses after the metric ("…ROE (net income divided by average
 /// shareholders' equity, using opening and closing balances)…", "(capex/revenue)"): a
 /// parenthesis holding an operation. The sentence without it, and the formula.
 fn parenthesised_definition(sentence: &str) -> Option<(String, String)> {
-    static OPERATION: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|as\s+a\s+(?:share|percentage|percent|proportion)\s+of)\b|[/÷×]").ok()
-    });
     let mut from = 0;
     while let Some(open) = sentence[from..].find('(').map(|i| from + i) {
         let close = sentence[open..].find(')').map(|i| open + i)?;
         let inner = &sentence[open + 1..close];
-        if OPERATION.as_ref().is_some_and(|re| re.is_match(inner)) && !inner.contains('(') {
+        if OPERATION_WORDS
+            .as_ref()
+            .is_some_and(|re| re.is_match(inner))
+            && !inner.contains('(')
+        {
             let kept = format!("{}{}", sentence[..open].trim_end(), &sentence[close + 1..]);
             return Some((kept, without_instructions(inner)));
         }
@@ -290,14 +315,14 @@ fn leading_definition(sentence: &str) -> (String, Option<String>) {
         )
         .ok()
     });
-    static OPERATION: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|as\s+a\s+(?:share|percentage|percent|proportion)\s+of)\b|[/÷×]").ok()
-    });
     let Some(caps) = LEADING.as_ref().and_then(|re| re.captures(sentence)) else {
         return (sentence.to_string(), None);
     };
     let formula = caps[1].trim();
-    if !OPERATION.as_ref().is_some_and(|re| re.is_match(formula)) {
+    if !OPERATION_WORDS
+        .as_ref()
+        .is_some_and(|re| re.is_match(formula))
+    {
         return (sentence.to_string(), None);
     }
     (
@@ -882,6 +907,8 @@ impl Question {
             periods,
             spanned_years,
             relative_year,
+            year_end_balances: holds_any(&content_lower, &v.year_end_basis_phrases)
+                && !holds_any(&content_lower, &v.balance_average_phrases),
             operation,
             scale,
             percent,

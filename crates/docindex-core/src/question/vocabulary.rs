@@ -70,6 +70,8 @@ pub struct Vocabulary {
     pub which_words: Vec<String>,
     /// Phrases that ask the mean of one year's opening and closing balances.
     pub balance_average_phrases: Vec<String>,
+    /// Phrases that ask a metric on year-end balances rather than averages.
+    pub year_end_basis_phrases: Vec<String>,
     /// Names of the filing itself ("form 10-k", "annual report"): where to look, never what
     /// is asked.
     pub document_names: Vec<String>,
@@ -104,7 +106,7 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 26] = [
+        let lists: [(&str, Vec<&String>); 27] = [
             ("referring_words", self.referring_words.iter().collect()),
             ("premise_words", self.premise_words.iter().collect()),
             (
@@ -169,6 +171,10 @@ impl Vocabulary {
             (
                 "balance_average_phrases",
                 self.balance_average_phrases.iter().collect(),
+            ),
+            (
+                "year_end_basis_phrases",
+                self.year_end_basis_phrases.iter().collect(),
             ),
             ("higher_words", self.higher_words.iter().collect()),
             ("lower_words", self.lower_words.iter().collect()),
