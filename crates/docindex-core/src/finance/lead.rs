@@ -290,7 +290,11 @@ impl<'a> Draft<'a> {
     /// stated (the table's concepts then answer nothing more).
     fn state_defined(&mut self, asking: &Asking<'_>) -> bool {
         match defined_lead(asking, &mut self.citer) {
-            Some(Ok((sentence, result, figure))) => {
+            Some(Ok(DefinedLead {
+                sentence,
+                result,
+                figure,
+            })) => {
                 self.sentences.push(sentence);
                 self.lead.figures.extend(figure);
                 self.lead.computed.extend(result.shown.clone());
@@ -730,12 +734,17 @@ fn is_firm_lookup(
             || period.and_then(|p| p.months) == months)
 }
 
+/// The metric a question defines, as the lead states it.
+struct DefinedLead {
+    sentence: String,
+    result: MetricResult,
+    /// The figure a comparison across companies reads.
+    figure: Option<StatedFigure>,
+}
+
 /// The metric the question defines, worked out and cited: its sentence and result, or what
 /// is missing for it. `None` when the question defines no metric.
-fn defined_lead(
-    asking: &Asking<'_>,
-    citer: &mut Citer,
-) -> Option<Result<(String, MetricResult, Option<StatedFigure>), String>> {
+fn defined_lead(asking: &Asking<'_>, citer: &mut Citer) -> Option<Result<DefinedLead, String>> {
     let reading = asking.reading;
     reading.definition.as_ref()?;
     let line_items: Vec<&Concept> = asking
@@ -780,14 +789,14 @@ fn defined_lead(
         .find(|c| c.is_metric())
         .map_or_else(|| result.metric_id.clone(), |c| c.id.clone());
     let figure = metric_figure(asking.doc, &concept_id, &result, &headings, &row_markers);
-    Some(Ok((
-        format!(
+    Some(Ok(DefinedLead {
+        sentence: format!(
             "{}{period} (as the question defines it){headings}: {shown} = {worked}",
             capitalise(&result.label)
         ),
         result,
         figure,
-    )))
+    }))
 }
 
 /// Whether a row's cell is an amount a headline may restate in a unit: not a ratio or a
