@@ -192,6 +192,29 @@ pub fn work_out(
     Ok(Worked { sentence, shown })
 }
 
+/// An amount worked out from a table's cells in the scale the question asks ("-$4.84
+/// billion", "$3,392.6 million"), when both the question and the table say their scale;
+/// `None` otherwise.
+pub fn amount_in_asked_scale(
+    value: f64,
+    table_scale: Option<&str>,
+    question: &Question,
+) -> Option<String> {
+    let asked = question.scale?;
+    let table = Scale::of_table(table_scale)?;
+    let units = value * table.factor() / asked.factor();
+    let decimals = question.decimals.unwrap_or(match asked {
+        Scale::Billions => 2,
+        _ => 1,
+    });
+    let sign = if units < 0.0 { "-" } else { "" };
+    Some(format!(
+        "{sign}${} {}",
+        rounded(units.abs(), decimals),
+        asked.word()
+    ))
+}
+
 /// Whether a concept is a per-share figure, which no table scale applies to.
 fn per_share(concept: &Concept) -> bool {
     let label = concept.label.to_lowercase();

@@ -442,14 +442,24 @@ pub fn defined_metric(
     let shown = value.map(|v| match unit {
         MetricUnit::Percent => format!("{}%", super::asked::rounded(v * 100.0, decimals)),
         MetricUnit::Days => format!("{} days", super::asked::rounded(v, decimals)),
-        MetricUnit::Amount => amount_shown(v, &operands, question),
+        MetricUnit::Amount => super::asked::amount_in_asked_scale(
+            v,
+            operands.first().and_then(|o| o.row.scale.as_deref()),
+            question,
+        )
+        .unwrap_or_else(|| super::asked::rounded(v, question.decimals.unwrap_or(0))),
         _ => super::asked::rounded(v, decimals),
     });
     // A definition without its name ("Divide operating income by total revenue.") defines
     // the metric the question asks.
     // A name that is a whole instruction ("Work out Walmart's return on … in the latest
     // fiscal year on file, where return on average total assets") is no name.
-    let named = !definition.name.is_empty() && definition.name.split_whitespace().count() <= 6;
+    let pronoun = matches!(
+        definition.name.to_lowercase().as_str(),
+        "it" | "this" | "that" | "the metric" | "the ratio" | "this metric" | "this ratio"
+    );
+    let named =
+        !definition.name.is_empty() && !pronoun && definition.name.split_whitespace().count() <= 6;
     let label = match named {
         true => definition.name.clone(),
         false => table
@@ -468,27 +478,6 @@ pub fn defined_metric(
         shown,
         value,
     }))
-}
-
-/// An amount worked out from a definition, in the scale the question asks ("$20.7
-/// billion") when the operands' table says its own; else as the table prints it.
-fn amount_shown(value: f64, operands: &[Operand], question: &Question) -> String {
-    let table = operands
-        .first()
-        .and_then(|o| crate::question::Scale::of_table(o.row.scale.as_deref()));
-    match (question.scale, table) {
-        (Some(asked), Some(table)) => {
-            let decimals = question.decimals.unwrap_or(1);
-            let units = value * table.factor() / asked.factor();
-            let sign = if units < 0.0 { "-" } else { "" };
-            format!(
-                "{sign}${} {}",
-                super::asked::rounded(units.abs(), decimals),
-                asked.word()
-            )
-        }
-        _ => super::asked::rounded(value, question.decimals.unwrap_or(0)),
-    }
 }
 
 /// Whether a parsed definition is one line item of one year with no operation on it.

@@ -3,7 +3,7 @@
 //! metric the question defines, each metric worked out and each line item stated for the
 //! asked period, every figure cited to its row and the column headings with it.
 
-use super::asked::{state_amount, state_metric, work_out, AskedColumns};
+use super::asked::{amount_in_asked_scale, state_amount, state_metric, work_out, AskedColumns};
 use super::concepts::{Concept, ConceptTable, MetricUnit, Statement, PRIOR_SUFFIX};
 use super::defined::defined_metric;
 use super::located::{best_rows, locate_rows, LocatedRow};
@@ -474,10 +474,26 @@ impl<'a> Draft<'a> {
             }
             _ => String::new(),
         };
-        let shown = match result
-            .value
-            .and_then(|v| state_metric(v, result.unit, asking.reading))
-        {
+        // An amount asked in a scale is stated in it, without the table's.
+        let in_asked_scale = match result.unit {
+            MetricUnit::Amount => result.value.and_then(|v| {
+                amount_in_asked_scale(
+                    v,
+                    result.operands.first().and_then(|o| o.row.scale.as_deref()),
+                    asking.reading,
+                )
+            }),
+            _ => None,
+        };
+        let scale = match in_asked_scale {
+            Some(_) => String::new(),
+            None => scale,
+        };
+        let shown = match in_asked_scale.or_else(|| {
+            result
+                .value
+                .and_then(|v| state_metric(v, result.unit, asking.reading))
+        }) {
             Some(rounded) => {
                 self.lead.computed.push(rounded.clone());
                 rounded

@@ -31,6 +31,8 @@ pub struct Combination {
     /// Markers of a part's dropped citations stay in its text: the next part starts above
     /// every marker used so far, so none is read as another's.
     shift: usize,
+    /// The least sure of the answered parts: a combined answer is no surer than its parts.
+    weakest: ConfidenceLabel,
 }
 
 impl Combination {
@@ -54,6 +56,7 @@ impl Combination {
             sections: BTreeSet::new(),
             compared: Vec::new(),
             shift: 0,
+            weakest: ConfidenceLabel::High,
         };
         (combination, opening)
     }
@@ -68,6 +71,7 @@ impl Combination {
         let shift = self.shift;
         let piece = if part.answered {
             self.answered += 1;
+            self.weakest = weaker(self.weakest, part.confidence.label);
             self.sections.extend(
                 part.citations
                     .iter()
@@ -177,7 +181,7 @@ impl Combination {
         answer.answer = self.pieces.join("\n\n");
         answer.answered = answered > 0;
         let label = if answered == total && self.sections.len() >= 3 {
-            ConfidenceLabel::High
+            self.weakest
         } else if answered * 2 > total && !self.sections.is_empty() {
             ConfidenceLabel::Medium
         } else {
@@ -215,5 +219,18 @@ fn difference_metric(difference: &Difference) -> ComputedMetric {
         worked: difference.text.clone(),
         scale: difference.scale.clone(),
         period: None,
+    }
+}
+
+/// The less sure of two labels.
+fn weaker(a: ConfidenceLabel, b: ConfidenceLabel) -> ConfidenceLabel {
+    let rank = |l: ConfidenceLabel| match l {
+        ConfidenceLabel::High => 2,
+        ConfidenceLabel::Medium => 1,
+        ConfidenceLabel::Low => 0,
+    };
+    match rank(a) <= rank(b) {
+        true => a,
+        false => b,
     }
 }

@@ -113,6 +113,9 @@ pub struct NarrativeWords {
     /// A judgment's phrases that name a figure ("quick ratio"): a question holding no other
     /// phrase of its topic asks for the figure unless it opens as a judgment.
     pub figure_phrases: Vec<String>,
+    /// Words that ask a verdict of a figure however the question opens ("healthy?",
+    /// "conservative or stretched?").
+    pub verdict_words: Vec<String>,
     /// Phrases of a yes/no question that asks the negative sense ("deteriorating").
     pub negative_senses: Vec<String>,
     #[serde(rename = "judgment")]
@@ -142,6 +145,7 @@ impl NarrativeWords {
             .chain(self.judgments.iter().flat_map(|j| &j.phrases))
             .chain(&self.standalone_judgment_phrases)
             .chain(&self.figure_phrases)
+            .chain(&self.verdict_words)
             .chain(&self.negative_senses)
             .chain(&self.fit_phrases)
             .chain(&self.bank_markers)
@@ -235,8 +239,9 @@ pub fn judgment_of(content: &str) -> Result<Option<Judgment>, QuestionError> {
     };
     // A trend or consistency phrase alone ("increasing", "stable") is a judgment only in a
     // yes/no question or with a standalone judgment phrase ("trending").
-    let needs_opener =
-        matches!(kind, JudgmentKind::Trend | JudgmentKind::Consistency) || names_only_a_figure;
+    let asks_verdict = holds(&lower, &words.verdict_words);
+    let needs_opener = matches!(kind, JudgmentKind::Trend | JudgmentKind::Consistency)
+        || (names_only_a_figure && !asks_verdict);
     let strong = holds(&lower, &words.standalone_judgment_phrases);
     if needs_opener && !opens && !strong {
         return Ok(None);
