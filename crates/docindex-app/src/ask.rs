@@ -16,10 +16,11 @@ use docindex_core::finance::{
 use docindex_core::overview::{business_description, is_overview_question, overview};
 use docindex_core::qa::{
     append_answer, compose_extractive, compose_from_prose, compose_narrative, locate, Answer,
+    ConfidenceLabel,
     DocumentUse, Passage,
 };
 use docindex_core::question::passage::asks_a_description;
-use docindex_core::question::{PassageKind, Question};
+use docindex_core::question::{Operation, PassageKind, Question};
 use docindex_core::search::Excerpt;
 use docindex_core::search::{asks_why, expand};
 use docindex_core::store::DocumentStore;
@@ -298,6 +299,16 @@ impl Library {
                 };
                 if let Some(description) = description {
                     answer = append_answer(description, answer);
+                }
+                // A figure the statements should give (a line item, a metric, a change of
+                // one) answered only from passages is never sure: nothing was worked out
+                // from its rows for the asked period.
+                let table = concept_table().map_err(AppError::Finance)?;
+                let asks_statement_figure = reading.passage == PassageKind::Figure
+                    && (reading.operation != Operation::Value
+                        || !table.asked_in(content).is_empty());
+                if asks_statement_figure && answer.confidence.label == ConfidenceLabel::High {
+                    answer.confidence.label = ConfidenceLabel::Medium;
                 }
                 answer.question = question.to_string();
                 answer

@@ -378,11 +378,15 @@ fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
         .into_iter()
         .map(|parts| {
             let heading = parts.join(" ");
-            let year = YEAR.as_ref().and_then(|re| {
-                re.find_iter(&heading)
-                    .last()
-                    .and_then(|m| m.as_str().parse().ok())
-            });
+            // "January 1, 2023" ends the 52/53-week fiscal year 2022.
+            let year = YEAR
+                .as_ref()
+                .and_then(|re| {
+                    re.find_iter(&heading)
+                        .last()
+                        .and_then(|m| m.as_str().parse::<i32>().ok())
+                })
+                .map(|y| y - crate::question::periods::ends_a_52_53_week_year(&heading));
             // Banks head their quarters "2Q23": a quarter of that year, whatever phrase spans
             // the table's other columns ("Six months ended June 30,").
             let quarter_year = year

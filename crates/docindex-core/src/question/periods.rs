@@ -150,6 +150,16 @@ pattern!(
     r"(?i)\b(2|3|4|5|two|three|four|five)[\s-]+years?\b"
 );
 
+/// 1 when a date falls in the first week of January ("January 1, 2023", "1 Jan 2023",
+/// "2023-01-01"): the end of a 52/53-week fiscal year named for the year before, as the
+/// filer's columns name it (Johnson & Johnson's fiscal 2022 ended January 1, 2023); else 0.
+pub fn ends_a_52_53_week_year(date: &str) -> i32 {
+    static FIRST_WEEK: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)\bjan(?:uary)?\.?\s+0?[1-7]\b|\b0?[1-7]\s+jan(?:uary)?\b|\b0?1/0?[1-7]/\d{4}\b|\b\d{4}-01-0[1-7]\b").ok()
+    });
+    i32::from(FIRST_WEEK.as_ref().is_some_and(|re| re.is_match(date)))
+}
+
 /// Every period `text` names, in the order written, each once.
 pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
     let mut taken: Vec<(usize, usize)> = Vec::new();
@@ -212,7 +222,7 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
     });
     scan(&DATE, &|c| {
         Some(AskedPeriod {
-            year: two_or_four_digits(&c[1])?,
+            year: two_or_four_digits(&c[1])? - ends_a_52_53_week_year(&c[0]),
             quarter: None,
             half: None,
             basis: YearBasis::PeriodEnd,
@@ -221,7 +231,8 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
     });
     scan(&OTHER_DATE, &|c| {
         Some(AskedPeriod {
-            year: two_or_four_digits(c.get(1).or(c.get(2)).or(c.get(3))?.as_str())?,
+            year: two_or_four_digits(c.get(1).or(c.get(2)).or(c.get(3))?.as_str())?
+                - ends_a_52_53_week_year(&c[0]),
             quarter: None,
             half: None,
             basis: YearBasis::PeriodEnd,
