@@ -557,6 +557,40 @@ mod tests {
         assert_eq!(r.shown.as_deref(), Some("0.01"), "{r:?}");
     }
 
+    /// Cisco's FY2024 balance sheet and cash flow rows, as stored.
+    const CISCO: &str = "CONSOLIDATED BALANCE SHEETS\n(In millions)\nJuly 27, 2024 | July 29, 2023\nInventories | 3,373 | 3,644\nTotal current assets | 36,862 | 52,083\nTotal current liabilities | 40,584 | 37,568\nCONSOLIDATED STATEMENTS OF OPERATIONS\n(In millions)\nYears Ended July 27, 2024 | July 29, 2023\nOperating income | 12,181 | 15,031\nCONSOLIDATED STATEMENTS OF CASH FLOWS\n(In millions)\nYears Ended July 27, 2024 | July 29, 2023\nDepreciation, amortization, and other | 2,507 | 1,726\nAcquisition of property and equipment | (670) | (849)\n";
+
+    fn work_on(statements: &str, question: &str) -> MetricResult {
+        let table = concept_table().unwrap();
+        let q = Question::read(question).unwrap();
+        let concepts: Vec<&Concept> = table.concepts.iter().filter(|c| !c.is_metric()).collect();
+        let rows = find_rows(statements, &concepts);
+        defined_metric(table, &q, &AskedColumns::of(&q, &doc()), &rows)
+            .unwrap()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_comma_scopes_the_operation_after_it_over_everything_before() {
+        // (36,862 − 3,373) ÷ 40,584 = 0.83, not 36,862 − 3,373 ÷ 40,584 = 36,861.9.
+        let r = work_on(CISCO, "What was Cisco's FY2024 quick ratio, calculated as current assets minus inventories, divided by current liabilities?");
+        assert_eq!(r.shown.as_deref(), Some("0.83"), "{r:?}");
+        assert_eq!(r.formula, "(terma - termb) / termc");
+        let r = work_on(CISCO, "Cisco's FY2024 quick ratio? Use (current assets - inventories) / current liabilities.");
+        assert_eq!(r.shown.as_deref(), Some("0.83"), "{r:?}");
+    }
+
+    #[test]
+    fn a_metric_of_the_table_is_an_operand_of_a_definition() {
+        // EBITDA (operating income + D&A) less capex: 12,181 + 2,507 − 670.
+        let r = work_on(CISCO, "Cisco's FY2024 cash profit? Define cash profit as EBITDA less capital expenditures.");
+        assert_eq!(r.value, Some(12_181.0 + 2_507.0 - 670.0), "{r:?}");
+        assert_eq!(r.operands.len(), 3);
+        // "The sum of" names its operands in words.
+        let r = work_on(CISCO, "Cisco's FY2024 earnings before D&A? Define it as the sum of operating income and depreciation.");
+        assert_eq!(r.value, Some(12_181.0 + 2_507.0), "{r:?}");
+    }
+
     #[test]
     fn naming_the_operands_without_an_operation_defines_nothing() {
         let table = concept_table().unwrap();

@@ -310,6 +310,14 @@ fn figure_words(figure: &StatedFigure, as_size: bool) -> String {
                 _ => format!("{sign}${}", format_amount(size.round())),
             }
         }
+        // A printed percentage as the filing prints it ("46.2%"), a computed one as shown.
+        MetricUnit::Percent if !figure.computed && !as_size => {
+            let printed = figure.shown.trim();
+            match printed.ends_with('%') {
+                true => printed.to_string(),
+                false => format!("{printed}%"),
+            }
+        }
         MetricUnit::Percent => format!("{value:.2}%"),
         MetricUnit::Ratio => format!("{value:.2}"),
         MetricUnit::Times => format!("{value:.2}x"),

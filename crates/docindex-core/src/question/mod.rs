@@ -897,7 +897,11 @@ impl Question {
             true if holds_any(&content_lower, &v.latest_period_phrases) => Some(0),
             true => None,
         };
-        let judgment = passage::judgment_of(&content)?;
+        // A question that defines its metric asks the figure, unless it asks yes or no.
+        let judgment = match (&definition, passage::asked_sense(&content)) {
+            (Some(_), None) => None,
+            _ => passage::judgment_of(&content)?,
+        };
         let passage = passage::passage_kind_of(&content, asks_for_figure(&content))?;
         Ok(Question {
             text: text.to_string(),
