@@ -49,4 +49,31 @@ for wording in builtin heldout heldout-b heldout-c; do
   echo "xbrl ($wording): $(grep -E "^ALL|^HIGH wrong|^floor" "$work/xbrl.out" | tr -s ' ' | paste -sd ';' -)"
   [ "$code" -eq 0 ] || status=1
 done
+# The second family (issue 45): line items, changes, averages, metrics and comparisons in
+# wordings written by helpers who never saw the engine (tests/eval/xbrl_family2.py), three
+# seeds over the fixture 10-Ks. Comparisons are asked library-wide.
+for split in dev heldout fresh; do
+  for seed in 11 12 13; do
+    python3 tests/eval/xbrl_family2.py --split "$split" --seed "$seed" \
+      -o "$work/family2-$split-$seed.json" "${tenks[@]}" >/dev/null 2>&1
+  done
+  python3 - "$work" "$split" <<'PY'
+import json, sys
+work, split = sys.argv[1], sys.argv[2]
+seen, merged = set(), []
+for seed in (11, 12, 13):
+    for q in json.load(open(f"{work}/family2-{split}-{seed}.json")):
+        if q["question"] not in seen:
+            seen.add(q["question"])
+            merged.append(q)
+json.dump(merged, open(f"{work}/family2-{split}.json", "w"))
+PY
+  code=0
+  python3 tests/eval/xbrl_eval.py "$work/family2-$split.json" --docindex "$bin" --library "$lib" \
+    --quiet --jobs 2 \
+    --min-right "$(python3 -c "import tomllib;print(tomllib.load(open('tests/eval/floors.toml','rb'))['family2-$split']['right'])")" \
+    --min-high-right 0.95 >"$work/family2.out" 2>&1 || code=$?
+  echo "family2 ($split): $(grep -E "^ALL|^HIGH wrong|^floor" "$work/family2.out" | tr -s ' ' | paste -sd ';' -)"
+  [ "$code" -eq 0 ] || status=1
+done
 exit $status

@@ -131,12 +131,12 @@ pattern!(DATE, &format!(r"(?i)\b{MONTH}\s+\d{{1,2}},?\s+(\d{{4}})\b"));
 pattern!(
     OTHER_DATE,
     &format!(
-        r"(?i)\b(?:\d{{1,2}}/\d{{1,2}}/(\d{{4}})|\d{{1,2}}\s+{MONTH}\s+(\d{{4}})|(\d{{4}})-\d{{2}}-\d{{2}})\b"
+        r"(?i)\b(?:\d{{1,2}}/\d{{1,2}}/(\d{{4}})|\d{{1,2}}[\s-]+{MONTH}[\s-]+(\d{{4}})|(\d{{4}})-\d{{2}}-\d{{2}})\b"
     )
 );
 pattern!(
     FISCAL_YEAR,
-    r"(?i)\b(?:FY|fiscal(?:\s+year)?|financial\s+year)\s*'?(\d{4}|\d{2})\b"
+    r"(?i)\b(?:FY|CY|fiscal(?:\s+year)?|financial\s+year|calendar(?:\s+year)?)\s*'?(\d{4}|\d{2})\b"
 );
 pattern!(BARE_YEAR, r"\b(19[5-9]\d|20\d{2})\b");
 // "FY2015 – FY2017", "2015-2017", "from FY2015 to FY2017", "FY2015 through FY2017".
@@ -147,7 +147,7 @@ pattern!(
 // "3 year average", "three-year".
 pattern!(
     SPAN_YEARS,
-    r"(?i)\b(2|3|4|5|two|three|four|five)[\s-]+years?\b"
+    r"(?i)\b(2|3|4|5|two|three|four|five)[\s-]+(?:years?|yrs?)\b"
 );
 
 /// 1 when a date falls in the first week of January ("January 1, 2023", "1 Jan 2023",
@@ -251,6 +251,24 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
         });
     }
     found.sort_by_key(|(at, _)| *at);
+    // "the prior-year column (FY2023) of its FY2024 10-K": a year that names the filing is
+    // not the period asked when another is named.
+    let names_the_filing = |at: usize, period: &AskedPeriod| {
+        let rest = text[at + period.written.len().min(text.len() - at)..]
+            .trim_start()
+            .to_lowercase();
+        ["10-k", "10-q", "annual report", "form 10-k", "filing", "20-f"]
+            .iter()
+            .any(|f| rest.starts_with(f))
+    };
+    let filing_years: Vec<usize> = found
+        .iter()
+        .filter(|(at, p)| names_the_filing(*at, p))
+        .map(|(at, _)| *at)
+        .collect();
+    if filing_years.len() < found.len() {
+        found.retain(|(at, _)| !filing_years.contains(at));
+    }
     let mut out: Vec<AskedPeriod> = Vec::new();
     for (_, period) in found {
         let same = |p: &AskedPeriod| {
