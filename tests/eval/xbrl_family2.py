@@ -15,7 +15,7 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are three disjoint wording sets: `dev`, `heldout` and `fresh` (different sentence
+    There are four disjoint wording sets: `dev`, `heldout`, `fresh` and `final` (different sentence
     structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
     and output format are shared).
     `fresh` was added later by another helper that had likewise not seen the engine, written to
@@ -32,15 +32,34 @@ Who wrote the wordings
     B's?" (asked as "higher": the gold company is the one with the higher value). The dev and
     heldout outputs are byte-identical to what they were before `fresh` existed (the fresh code
     paths draw from their own random stream and never touch the others').
+    `final`, a fourth set, was added by a further helper that had likewise not seen the engine,
+    written after reading the three earlier sets and avoiding their distinctive phrases. It is
+    formal and terse, as analysts, bankers, auditors, journalists and investors write: questions
+    and imperatives ("State ...", "Kindly provide ...", "Per the audited financial statements,
+    ... totalled what?", "Quantify the movement in ...", "Report the FY2024-versus-FY2023
+    variance in ...", "Recompute ... as ...", "Our house definition of ... is ..."), American and
+    British usage (accounts, overheads, owners' equity, creditors falling due within one year,
+    gearing, liquid ratio, stockturn, net current asset position, per cent, year-on-year). Periods
+    are "in fiscal year 2024", "for the year that ended Sep 28, 2024", "for the year to 28th
+    September 2024", "at 28th September 2024", "per the statement of financial position dated
+    Sep 28, 2024", "at the fiscal year 2024 reporting date", "in the most recent fiscal year
+    (FY2024)", "for the year covered by its 2024 annual report", "for fiscal year 2023 as presented
+    in the 2024 annual report". Definitions are written as "A ÷ B × 100", "the ratio of A to B",
+    "A per $100 of B", "A ÷ ½(opening + closing B)", "the excess of A over B", "A after deducting
+    B"; comparisons as "Name the company with the higher/lower ...", "Identify whichever of A and
+    B ...", "As between A and B, which ...", "Placing A alongside B ..., whose ... was the
+    higher/lower of the two?" and the like (direction drawn at random, as in dev and heldout).
+    No LTM/TTM, quarters or two-digit years. dev, heldout and fresh outputs are byte-identical to
+    what they were before `final` existed (final draws from its own random stream).
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
         /work/shared/corpus/10-K/tesla_*.html
-    (the files in /tmp/family2 were made with --split dev --seed 1, --split heldout --seed 2 and
-    --split fresh --seed 3 on those 18 filings)
+    (the files in /tmp/family2 were made with --split dev --seed 1, --split heldout --seed 2,
+    --split fresh --seed 3 and --split final --seed 4 on those 18 filings)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
     Output: a JSON list of objects with fields doc, question, family, concept, fiscal_year, kind,
@@ -466,6 +485,8 @@ def dur_phrases(co, fy, split):
     """Prepositional phrases naming the fiscal year fy of co (flow items)."""
     if split == "fresh":
         return dur_phrases_fresh(co, fy)
+    if split == "final":
+        return dur_phrases_final(co, fy)
     end = co.end_date(fy)
     yy = fy % 100
     out = []
@@ -493,6 +514,8 @@ def inst_phrases(co, fy, split):
     """Prepositional phrases naming the balance-sheet date at the end of fiscal year fy."""
     if split == "fresh":
         return inst_phrases_fresh(co, fy)
+    if split == "final":
+        return inst_phrases_final(co, fy)
     end = co.end_date(fy)
     out = []
     if split == "dev":
@@ -526,6 +549,13 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "final":
+        opts = [("", None, None), (" (US$m)", "millions", None), (", in millions of US dollars", "millions", None)]
+        if big:
+            opts += [(" (US$bn, one decimal place)", "billions", 1), (" in US$ billions", "billions", None)]
+        elif small_co:
+            opts += [(" (US$ thousands)", "thousands", None)]
+        return rng.choice(opts)
     if split == "fresh":
         opts = [("", None, None), (" (in $m)", "millions", None), (", USD mn", "millions", None)]
         if big:
@@ -547,6 +577,9 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "final":
+        return rng.choice([("", None), ("", None), (" (per cent, one decimal place)", 1),
+                           (", correct to two decimal places", 2), (" (answer as a percentage)", None)])
     if split == "fresh":
         return rng.choice([("", None), ("", None), (" (to 1 d.p.)", 1), (", two decimal places please", 2)])
     if split == "dev":
@@ -555,6 +588,10 @@ def pct_fmt(rng, split):
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "final":
+        if days:
+            return rng.choice([(" (days)", None), (", in days, one decimal place", 1), (", expressed as a day count", None)])
+        return rng.choice([("", None), (" (times, two decimal places)", 2), (", given to one decimal place", 1), ("", None)])
     if split == "fresh":
         if days:
             return rng.choice([(" (number of days)", None), (", in days to 1 d.p.", 1), (" -- answer in days", None)])
@@ -990,11 +1027,301 @@ METRICS_FRESH = {
 }
 
 
+# ---------------------------------------------------------------------------------------
+# Fourth wording set ("final")
+# ---------------------------------------------------------------------------------------
+# Written to be unlike dev, heldout and fresh: formal / terse analyst, banker, auditor,
+# journalist and investor phrasing ("State ...", "Kindly provide ...", "Recompute ... as ...",
+# "Quantify the movement in ...", "Name the company with ..."), American and British usage
+# (accounts, overheads, gearing, net current assets, liquid ratio, per cent, year-on-year,
+# totalled), periods as "in fiscal year 2024", "for the year that ended Sep 28, 2024",
+# "for the year to 28th September 2024", "at 28th September 2024", "in the most recent fiscal
+# year (FY2024)", "for the year covered by its 2024 annual report", definitions as
+# "A ÷ B × 100", "the ratio of A to B", "A per $100 of B", "½(opening + closing X)",
+# "the excess of A over B", "A after deducting B". Prefixes: F: flows only, I: balances only,
+# X: income-statement amounts only (items).
+
+def ordinal(n):
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def date_ord(d):
+    """28th September 2024 (British, ordinal day)"""
+    months = ["January", "February", "March", "April", "May", "June", "July", "August",
+              "September", "October", "November", "December"]
+    return f"{ordinal(d.day)} {months[d.month - 1]} {d.year}"
+
+
+def date_mdy(d):
+    """Sep 28, 2024 (US, short month without a full stop)"""
+    return f"{MON3[d.month - 1]} {d.day}, {d.year}"
+
+
+def dur_phrases_final(co, fy):
+    end = co.end_date(fy)
+    out = [f"in fiscal year {fy}", f"for the year that ended {date_mdy(end)}", f"for the year to {date_ord(end)}"]
+    if fy == co.fy:
+        out += [f"in the most recent fiscal year (FY{fy})", f"for the year covered by its {fy} annual report"]
+    if fy == co.fy - 1:
+        out += [f"for fiscal year {fy} as presented in the {co.fy} annual report"]
+    return out
+
+
+def inst_phrases_final(co, fy):
+    end = co.end_date(fy)
+    out = [f"at {date_ord(end)}", f"per the statement of financial position dated {date_mdy(end)}",
+           f"at the fiscal year {fy} reporting date"]
+    if fy == co.fy:
+        out += [f"at the most recent fiscal year-end (FY{fy})", f"at the reporting date of its {fy} annual report"]
+    if fy == co.fy - 1:
+        out += [f"at the fiscal year {fy} reporting date, as presented in the {co.fy} annual report"]
+    return out
+
+
+ITEM_LABELS_FINAL = {
+    "revenue": ["consolidated revenue", "group revenue"],
+    "cogs": ["total cost of sales", "consolidated cost of revenue"],
+    "gross_profit": ["gross profit before operating expenses", "consolidated gross profit"],
+    "operating_income": ["profit from operations", "consolidated operating income"],
+    "net_income": ["net income attributable to the parent", "attributable net income"],
+    "eps_diluted": ["fully diluted EPS", "EPS (diluted)"],
+    "total_assets": ["consolidated total assets", "total assets (current and non-current)"],
+    "total_liabilities": ["consolidated total liabilities", "overall liabilities"],
+    "current_assets": ["assets classified as current", "total current-asset balance"],
+    "current_liabilities": ["liabilities classified as current", "creditors falling due within one year (current liabilities)"],
+    "inventory": ["carrying value of inventories", "inventory carrying amount"],
+    "cash": ["cash and cash-equivalent holdings", "cash and cash equivalents on hand"],
+    "lt_debt": ["long-term debt due after more than one year", "non-current portion of long-term debt"],
+    "equity": ["stockholders' equity in total", "owners' equity"],
+    "total_equity_incl_nci": ["total equity (parent plus noncontrolling interests)", "group equity including noncontrolling interests"],
+    "cfo": ["net cash flows from operating activities", "operating cash generation"],
+    "cfi": ["net cash flows from investing activities", "total investing cash flows"],
+    "cff": ["net cash flows from financing activities", "total financing cash flows"],
+    "capex": ["payments for property, plant and equipment", "cash capital expenditure"],
+    "dna": ["D&A add-back in the cash flow statement", "depreciation and amortisation expense"],
+    "rnd": ["research and development expenditure", "R&D charges"],
+    "sga": ["overheads (SG&A)", "total SG&A expense"],
+    "interest_expense": ["interest payable (interest expense)", "gross interest expense"],
+    "income_tax": ["taxation (income tax expense)", "provision for taxes on income"],
+    "dividends": ["dividend cash outflow", "ordinary dividends paid"],
+    "buybacks": ["payments to repurchase common stock", "purchases of own shares (cash)"],
+    "receivables": ["receivables net of allowances", "net accounts receivable"],
+    "ppe": ["property and equipment net of accumulated depreciation", "net book value of PP&E"],
+}
+
+PNL_KEYS = {"revenue", "cogs", "gross_profit", "operating_income", "net_income", "rnd", "sga", "interest_expense",
+            "income_tax"}
+
+AVG3_RATIO_FINAL = {"capex": ["cash capex", "payments for PP&E"],
+                    "rnd": ["research and development expenditure", "R&D charges"],
+                    "sga": ["overheads (SG&A)", "total SG&A expense"]}
+
+# key: (names, definitions)
+METRICS_FINAL = {
+    "gross_margin": (["gross profit percentage", "gross profit rate"],
+                     ["gross profit ÷ revenue × 100", "gross profit per $100 of revenue"]),
+    "operating_margin": (["operating profit percentage", "operating return on sales"],
+                         ["operating income ÷ revenue × 100", "operating income per $100 of revenue"]),
+    "net_margin": (["net profit percentage", "after-tax return on sales"],
+                   ["net income attributable to the parent ÷ total revenue × 100", "attributable net income per $100 of revenue"]),
+    "roa": (["average-asset return", "return on assets measured on average balances"],
+            ["net income ÷ ½(opening + closing total assets) × 100",
+             "net income per $100 of total assets, averaging the opening and closing balances"]),
+    "roe": (["average-equity return", "return on equity measured on average balances"],
+            ["net income ÷ ½(opening + closing shareholders' equity) × 100",
+             "net income per $100 of shareholders' equity, averaging the opening and closing balances"]),
+    "asset_turnover": (["revenue per dollar of average assets", "asset utilisation ratio"],
+                       ["revenue ÷ ½(opening + closing total assets)",
+                        "the ratio of revenue to total assets averaged over the start and end of the year"]),
+    "fixed_asset_turnover": (["revenue per dollar of average net PP&E", "net fixed-asset turnover"],
+                             ["revenue ÷ ½(opening + closing net PP&E)",
+                              "the ratio of revenue to net PP&E averaged over the start and end of the year"]),
+    "inventory_turnover": (["stockturn", "number of inventory turns"],
+                           ["cost of sales ÷ ½(opening + closing inventories)",
+                            "the ratio of cost of sales to inventories averaged over the start and end of the year"]),
+    "dso_avg": (["debtor collection period on average receivables", "average collection period"],
+                ["365 × ½(opening + closing receivables) ÷ revenue",
+                 "the average of opening and closing net receivables expressed in days of revenue, on a 365-day year"]),
+    "dso_end": (["debtor collection period on year-end receivables", "collection period on closing receivables"],
+                ["365 × closing receivables ÷ revenue",
+                 "year-end net receivables expressed in days of revenue, on a 365-day year"]),
+    "quick_ratio": (["liquid ratio", "quick assets ratio"],
+                    ["(current assets − inventories) ÷ current liabilities",
+                     "the ratio of current assets net of inventories to current liabilities"]),
+    "current_ratio": (["current ratio", "current-asset cover of current liabilities"],
+                      ["current assets ÷ current liabilities", "the ratio of current assets to current liabilities"]),
+    "interest_coverage": (["interest-coverage multiple", "operating-profit interest cover"],
+                          ["operating income ÷ interest expense", "the ratio of operating income to interest expense"]),
+    "payout": (["share of profits distributed as dividends", "proportion of net income paid out in cash dividends"],
+               ["cash dividends paid ÷ net income × 100", "cash dividends paid per $100 of net income"]),
+    "ebitda": (["EBITDA in dollar terms", "earnings before interest, taxes, depreciation and amortization"],
+               ["the sum of operating income and depreciation and amortization", "operating income before deducting D&A"]),
+    "ebitda_margin": (["EBITDA as a proportion of revenue", "EBITDA return on sales"],
+                      ["(operating income + D&A) ÷ revenue × 100", "operating income plus D&A per $100 of revenue"]),
+    "ebitda_less_capex": (["EBITDA-minus-capex cash proxy", "capex-burdened EBITDA"],
+                          ["operating income + D&A − payments for PP&E",
+                           "the sum of operating income and D&A, after deducting capital expenditure"]),
+    "working_capital": (["net current asset position", "net working capital balance"],
+                        ["current assets − current liabilities", "the excess of current assets over current liabilities"]),
+    "cash_conversion": (["cash realisation ratio", "operating-cash-to-earnings ratio"],
+                        ["net cash from operating activities ÷ net income", "the ratio of operating cash flow to net income"]),
+    "ocf_ratio": (["operating cash flow cover of current liabilities", "OCF-to-CL ratio"],
+                  ["operating cash flow ÷ year-end current liabilities",
+                   "the ratio of operating cash flow to current liabilities at the year-end"]),
+    "rnd_pct": (["R&D spend as a share of revenue", "research intensity"],
+                ["R&D expense ÷ revenue × 100", "research and development expense per $100 of revenue"]),
+    "sga_pct": (["SG&A as a share of revenue", "overhead ratio"],
+                ["SG&A ÷ revenue × 100", "selling, general and administrative expense per $100 of revenue"]),
+    "capex_pct": (["capex as a share of revenue", "capital expenditure intensity"],
+                  ["payments for PP&E ÷ revenue × 100", "capital expenditure per $100 of revenue"]),
+    "fcf": (["cash flow after capital expenditure", "basic free cash flow"],
+            ["operating cash flow − payments for PP&E", "net cash from operating activities after deducting capital expenditure"]),
+    "debt_to_equity": (["long-term gearing", "long-term debt/equity ratio"],
+                       ["non-current long-term debt ÷ shareholders' equity",
+                        "the ratio of long-term debt due after more than one year to shareholders' equity"]),
+    "etr": (["effective tax rate on pre-tax income", "book effective tax rate"],
+            ["income tax expense ÷ income before income taxes × 100", "the tax provision per $100 of pre-tax income"]),
+}
+
+ITEM_TEMPLATES["final"] = [
+    "State {co}'s {item} {per}{scale}.",
+    "Please confirm the reported figure for {co}'s {item} {per}{scale}.",
+    "{Per}, {co} recorded {item} of what amount{scale}?",
+    "What figure for {item} appears in {co}'s accounts {per}{scale}?",
+    "X:What did {co} book as {item} {per}{scale}?",
+    "Kindly provide {co}'s {item} {per}{scale}.",
+    "For {co}, report {item} {per}{scale}.",
+    "I:What was the balance of {item} on {co}'s balance sheet {per}{scale}?",
+    "Per the audited financial statements, {co}'s {item} {per} totalled what{scale}?",
+    "I am looking for the {item} that {co} reported {per}{scale}.",
+]
+
+CHANGE_ABS_TEMPLATES["final"] = [
+    "Quantify the movement in {co}'s {item} from {p0} to {p1}{scale}.",
+    "F:Compared with {p0}, what was the dollar movement in {co}'s {item} in {p1}{scale}?",
+    "I:What was the year-on-year movement in {co}'s {item} between the balance sheets at {p0} and {p1}{scale}?",
+    "F:What is the difference between {co}'s {item} for {p1} and for {p0}{scale}?",
+    "I:What is the difference between {co}'s {item} at {p1} and at {p0}{scale}?",
+    "In dollars, how far did {co}'s {item} move from {p0} to {p1}{scale}?",
+    "Report the {y1}-versus-{y0} variance in {co}'s {item}{scale}.",
+    "Determine the dollar amount by which {co}'s {item} moved from {p0} to {p1}{scale}.",
+    "In absolute terms, what was the swing in {co}'s {item} between {p0} and {p1}{scale}?",
+]
+
+CHANGE_PCT_TEMPLATES["final"] = [
+    "F:What percentage increase or decrease did {co} record in {item} in {p1} against {p0}{fmt}?",
+    "State the year-on-year percentage movement in {co}'s {item} from {p0} to {p1}{fmt}.",
+    "I:What was the percentage movement in {co}'s {item} between the balance sheets at {p0} and {p1}{fmt}?",
+    "F:Percentage growth in {item} at {co} for {p1} (base: {p0}){fmt}?",
+    "F:What growth rate did {co}'s {item} show in {p1}, with {p0} as the base year{fmt}?",
+    "F:By what percentage was {co}'s {item} up or down in {p1} on {p0}{fmt}?",
+    "Year-on-year, how many per cent did {co}'s {item} gain or lose between {p0} and {p1}{fmt}?",
+    "I:By what percentage did {co}'s {item} at {p1} differ from its balance at {p0}{fmt}?",
+    "Measure, in per cent, how far {co}'s {item} moved from {p0} to {p1}{fmt}.",
+]
+
+AVG_BAL_TEMPLATES["final"] = [
+    "Average the opening and closing {item} of {co} for {p1}{scale}.",
+    "On a two-point average basis (beginning and end of year), what was {co}'s {item} for {p1}{scale}?",
+    "Half the sum of {co}'s {item} at the {y0} and {y1} year-ends: what does it come to{scale}?",
+    "Please calculate {co}'s average {item} for {p1} from the balance sheets at either end of the year{scale}.",
+    "Using the balances at the start and end of {p1}, what was {co}'s average {item}{scale}?",
+    "What average {item} did {co} carry through {p1}, measured as the midpoint of the opening and closing figures{scale}?",
+    "Mean {item}, {co}, {p1} (beginning- and end-of-year balances){scale}?",
+    "Give the simple mean of {co}'s {item} as at the {y0} and {y1} balance-sheet dates{scale}.",
+]
+
+AVG3_TEMPLATES["final"] = [
+    "What was {co}'s mean yearly {item} across {yl}{scale}?",
+    "Over the three-year period to {end}, what did {co}'s {item} average per year{scale}?",
+    "Calculate the arithmetic mean of {co}'s {item} for {yl}{scale}.",
+    "{co}'s {item} averaged what per year over {yr}{scale}?",
+    "On a three-year average basis ({y2} to {y1}), what was {co}'s {item}{scale}?",
+    "Taken over {yr}, what was {co}'s {item} per year on average{scale}?",
+    "What is the three-year mean of {co}'s {item} ({yl}){scale}?",
+    "Report {co}'s {item} as a three-year average for {yl}{scale}.",
+]
+
+AVG3_RATIO_TEMPLATES["final"] = [
+    "Across {yr}, what share of revenue did {co}'s {metric} represent on average (mean of the three annual percentages){fmt}?",
+    "{co}'s {metric} relative to revenue, averaged over {yl} (average of each year's percentage, not a pooled ratio){fmt}?",
+    "For {co}, find {metric} ÷ revenue for each of {yl} separately and report the arithmetic mean in per cent{fmt}.",
+    "On average, what proportion of revenue did {co} devote to {metric} in {yl}, averaging the annual percentages{fmt}?",
+    "Three-year mean of {co}'s {metric} intensity (percentage of revenue, year by year) for {yr}{fmt}?",
+    "Take {co}'s {metric} as a share of revenue in {y2}, {y0} and {y1}; what is the unweighted average of the three percentages{fmt}?",
+]
+
+METRIC_TEMPLATES["final"] = {
+    "plain": [
+        "Determine {co}'s {metric} {per}{fmt}.",
+        "What did {co}'s {metric} come to {per}{fmt}?",
+        "Please calculate the {metric} of {co} {per}{fmt}.",
+        "{co}'s {metric} stood at what level {per}{fmt}?",
+        "Kindly compute {co}'s {metric} {per}{fmt}.",
+        "Derive {co}'s {metric} {per} from its reported figures{fmt}.",
+        "On the reported numbers, what is {co}'s {metric} {per}{fmt}?",
+    ],
+    "defn": [
+        "{metric}, measured as {defn}: what figure results for {co} {per}{fmt}?",
+        "What was {co}'s {metric} {per}{fmt}? For this purpose, {metric} is {defn}.",
+        "Please compute {co}'s {metric} {per}{fmt}; the definition to use is {defn}.",
+        "If {metric} is {defn}, what is the figure for {co} {per}{fmt}?",
+        "What is the {metric} ({defn}) for {co} {per}{fmt}?",
+        "Recompute {co}'s {metric} {per} as {defn}{fmt}.",
+        "Our house definition of {metric} is {defn}. What does that give for {co} {per}{fmt}?",
+    ],
+}
+
+COMPARE_TEMPLATES["final"] = [
+    "Name the company with the {adj} {metric} {per}, choosing between {A} and {B}.",
+    "As between {A} and {B}, which showed the {adj} {metric} {per}?",
+    "Identify whichever of {A} and {B} recorded the {adj} {metric} {per}.",
+    "Investors comparing {A} with {B} {per}: which showed the {adj} {metric}?",
+    "Placing {A} alongside {B} {per}, whose {metric} was the {adj} of the two?",
+    "For {A} versus {B} {per}, state which company's {metric} was {adj}.",
+    "In a comparison of {A} with {B} {per}, which company's figure for {item} was {adj}?",
+    "Lining up {A} and {B} {per}, which company had the {adj} {item}?",
+    "Name the company with the {adj} {item} {per}, choosing between {A} and {B}.",
+    "Identify whichever of {A} and {B} reported the {adj} {item} {per}.",
+    "Placing {A} alongside {B} {per}, whose figure for {item} was the {adj} of the two?",
+    "As between {A} and {B}, which had the {adj} {item} {per}?",
+]
+
+
+def compare_period_final(a, b, instant, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+             and a.F.fy_end.year == b.F.fy_end.year)
+    if same:
+        if instant:
+            opts = [f"at their fiscal year {a.fy} reporting dates", f"on the balance sheets in their {a.fy} annual reports"]
+            if dec31:
+                opts.append(f"at {date_ord(a.F.fy_end)}")
+        else:
+            opts = [f"in fiscal year {a.fy}", f"for the years covered by their respective {a.fy} annual reports"]
+            if dec31:
+                opts.append(f"for the year that ended {date_mdy(a.F.fy_end)}")
+        return rng.choice(opts)
+    na, nb = a.names[0], b.names[0]
+    if instant:
+        return rng.choice([f"at {date_ord(a.F.fy_end)} for {na} and {date_ord(b.F.fy_end)} for {nb}",
+                           f"on the balance sheets in their latest annual reports ({na}: fiscal year {a.fy}; {nb}: fiscal year {b.fy})"])
+    if a.fy == b.fy:
+        return f"for the years that ended {date_mdy(a.F.fy_end)} ({na}) and {date_mdy(b.F.fy_end)} ({nb})"
+    return rng.choice([f"for the years that ended {date_mdy(a.F.fy_end)} ({na}) and {date_mdy(b.F.fy_end)} ({nb})",
+                       f"with {na} on fiscal year {a.fy} and {nb} on fiscal year {b.fy}",
+                       f"per their latest annual reports ({na}: fiscal year {a.fy}; {nb}: fiscal year {b.fy})"])
+
+
 def metric_names(m, split):
+    if split == "final":
+        return METRICS_FINAL[m][0]
     return METRICS_FRESH[m][0] if split == "fresh" else METRICS[m][1] if split == "dev" else METRICS[m][2]
 
 
 def metric_defs(m, split):
+    if split == "final":
+        return METRICS_FINAL[m][1]
     return METRICS_FRESH[m][1] if split == "fresh" else METRICS[m][3] if split == "dev" else METRICS[m][4]
 
 
@@ -1147,6 +1474,8 @@ def fill(tpl, **kw):
 
 
 def pick_label(rng, key, split):
+    if split == "final":
+        return rng.choice(ITEM_LABELS_FINAL[key])
     labels = ITEM_LABELS_FRESH[key] if split == "fresh" else ITEM_LABELS[key][0 if split == "dev" else 1]
     return rng.choice(labels)
 
@@ -1171,13 +1500,22 @@ def gen_items(co, rng, split, n=8):
         used.add(k)
         v, evid = co.val(k, fy)
         per = rng.choice(inst_phrases(co, fy, split) if k in INSTANT_KEYS else dur_phrases(co, fy, split))
-        if k == "eps_diluted":
+        if k == "eps_diluted" and split == "final":
+            scale = rng.choice([("", None, None), (" (US$ per share, two decimal places)", None, 2)])
+        elif k == "eps_diluted":
             scale = rng.choice([("", None, None), (", to the cent", None, 2)] if split == "dev" else
                                [("", None, None), (" (USD/share, 2 d.p.)", None, 2)] if split == "fresh" else
                                [("", None, None), (" (USD per share, 2 dp)", None, 2)])
         else:
             scale = usd_scale(rng, split, v, co.small)
-        q = fill(rng.choice(tpls), co=rng.choice(co.names), item=pick_label(rng, k, split), per=per, scale=scale[0])
+        if split == "final":
+            ok = [t for t in tpls if not (t.startswith("F:") and k in INSTANT_KEYS)
+                  and not (t.startswith("I:") and k not in INSTANT_KEYS)
+                  and not (t.startswith("X:") and k not in PNL_KEYS)]
+            q = fill(re.sub(r"^[FIX]:", "", rng.choice(ok)), co=rng.choice(co.names), item=pick_label(rng, k, split),
+                     per=per, scale=scale[0])
+        else:
+            q = fill(rng.choice(tpls), co=rng.choice(co.names), item=pick_label(rng, k, split), per=per, scale=scale[0])
         out.append(record(co, q, "items", k, fy, KIND[k], v, scale[2], scale[1], evid, f"{k} as tagged"))
     return out
 
@@ -1185,6 +1523,16 @@ def gen_items(co, rng, split, n=8):
 def yr_forms(co, fy, split, rng, instant=False):
     """(p0, p1, y0, y1) labels for a pair of consecutive fiscal years ending fy (year-ends if instant)."""
     y0, y1 = fy - 1, fy
+    if split == "final":
+        if instant:
+            style = rng.choice(["ord", "mdy", "rep"])
+            f = {"ord": lambda y: date_ord(co.end_date(y)), "mdy": lambda y: date_mdy(co.end_date(y)),
+                 "rep": lambda y: f"the fiscal year {y} reporting date"}[style]
+        else:
+            style = rng.choice(["fy", "ended", "to"])
+            f = {"fy": lambda y: f"fiscal year {y}", "ended": lambda y: f"the year that ended {date_mdy(co.end_date(y))}",
+                 "to": lambda y: f"the year to {date_ord(co.end_date(y))}"}[style]
+        return f(y0), f(y1), f"FY{y0}", f"FY{y1}"
     if split == "fresh":
         if instant:
             style = rng.choice(["fye", "iso", "fin"])
@@ -1285,7 +1633,8 @@ def gen_averages(co, rng, split, n=2):
     if len(choices) < n and len(bal) > 1:
         choices.append(("bal", rng.choice([k for k in bal if k != choices[0][1]])))
     p0, p1, y0, y1 = yr_forms(co, fy, split, rng)
-    y2 = f"FY{fy - 2}" if split in ("dev", "fresh") else f"fiscal {fy - 2}"
+    y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final") else f"fiscal {fy - 2}"
+    yl = f"fiscal years {fy - 2}, {fy - 1} and {fy}"          # (final only)
     for typ, k in choices[:n]:
         nm = rng.choice(co.names)
         if typ == "bal":
@@ -1301,9 +1650,14 @@ def gen_averages(co, rng, split, n=2):
             evid = [e for x in vals for e in x[1]]
             s = usd_scale(rng, split, v, co.small) if KIND[k] == "usd" else ("", None, None)
             end = (date_us(co.end_date(fy)) if split == "dev" else date_dmon(co.end_date(fy)) if split == "fresh"
-                   else date_eu(co.end_date(fy)))
-            q = fill(rng.choice(AVG3_TEMPLATES[split]), co=nm, item=pick_label(rng, k, split), y0=y0, y1=y1, y2=y2,
-                     end=end, scale=s[0])
+                   else date_ord(co.end_date(fy)) if split == "final" else date_eu(co.end_date(fy)))
+            if split == "final":
+                yr = rng.choice([f"fiscal years {fy - 2} through {fy}", f"fiscal years {fy - 2} to {fy}"])
+                q = fill(rng.choice(AVG3_TEMPLATES[split]), co=nm, item=pick_label(rng, k, split), y0=y0, y1=y1, y2=y2,
+                         end=end, scale=s[0], yl=yl, yr=yr)
+            else:
+                q = fill(rng.choice(AVG3_TEMPLATES[split]), co=nm, item=pick_label(rng, k, split), y0=y0, y1=y1, y2=y2,
+                         end=end, scale=s[0])
             out.append(record(co, q, "averages", f"avg3_{k}", fy, KIND[k], v, s[2], s[1], evid,
                               f"({' + '.join(fmt_num(x[0]) for x in vals)}) / 3"))
         else:
@@ -1314,8 +1668,14 @@ def gen_averages(co, rng, split, n=2):
                 evid += a[1] + r[1]
             v = sum(ratios) / 3.0
             f = pct_fmt(rng, split)
-            lab = rng.choice(AVG3_RATIO_FRESH[k] if split == "fresh" else AVG3_RATIO[k][1 if split == "dev" else 2])
-            q = fill(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0])
+            if split == "final":
+                lab = rng.choice(AVG3_RATIO_FINAL[k])
+                yr = rng.choice([f"fiscal years {fy - 2} through {fy}", f"fiscal years {fy - 2} to {fy}"])
+                q = fill(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0],
+                         yl=yl, yr=yr)
+            else:
+                lab = rng.choice(AVG3_RATIO_FRESH[k] if split == "fresh" else AVG3_RATIO[k][1 if split == "dev" else 2])
+                q = fill(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0])
             out.append(record(co, q, "averages", f"avg3_{k}_pct_revenue", fy, "percent", v, f[1], None, evid,
                               "mean of annual " + k + "/revenue*100 = mean(" + ", ".join(f"{x:.4f}" for x in ratios) + ")"))
     return out
@@ -1384,6 +1744,8 @@ DIR_WORDS = {  # (adjective for metrics, quantity word for items)
     "heldout": {"higher": [("higher", "more"), ("larger", "a larger amount of"), ("bigger", "more")],
                 "lower": [("lower", "less"), ("weaker", "a smaller amount of")]},
 }
+DIR_WORDS["final"] = {"higher": [("higher", "more"), ("larger", "more")],
+                      "lower": [("lower", "less"), ("smaller", "less")]}
 DIR_WORDS["fresh"] = {"higher": [("higher", "more"), ("bigger", "more"), ("larger", "more")],
                       "lower": [("lower", "less"), ("smaller", "less")]}
 ADJ_BAD = {"stronger", "weaker"}   # only for margins / returns
@@ -1492,7 +1854,16 @@ def gen_compare(cos, rng, split, n=30):
         per_co[b.doc] = per_co.get(b.doc, 0) + 1
         per_key[k] = per_key.get(k, 0) + 1
         is_item = k in COMPARE_ITEMS
-        if split == "fresh":
+        if split == "final":
+            instant = (k in INSTANT_KEYS) or (k in INSTANT_METRICS) or k == "current_ratio" or k == "quick_ratio"
+            A, B = (a, b) if rng.random() < 0.5 else (b, a)
+            per = compare_period_final(A, B, instant, rng)
+            tpl = rng.choice([t for t in COMPARE_TEMPLATES[split] if ("{item}" in t) == is_item])
+            direction = rng.choice(["higher", "lower"])
+            adj, more = rng.choice(DIR_WORDS[split][direction])
+            label = pick_label(rng, k, split) if is_item else rng.choice(metric_names(k, split))
+            q = fill(tpl, A=rng.choice(A.names), B=rng.choice(B.names), adj=adj, more=more, metric=label, item=label, per=per)
+        elif split == "fresh":
             instant = (k in INSTANT_KEYS) or (k in INSTANT_METRICS) or k == "current_ratio" or k == "quick_ratio"
             A, B = (a, b) if rng.random() < 0.5 else (b, a)
             per = compare_period_fresh(A, B, instant, rng)
@@ -1538,7 +1909,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout", "fresh"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")

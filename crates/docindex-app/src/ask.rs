@@ -16,8 +16,7 @@ use docindex_core::finance::{
 use docindex_core::overview::{business_description, is_overview_question, overview};
 use docindex_core::qa::{
     append_answer, compose_extractive, compose_from_prose, compose_narrative, locate, Answer,
-    ConfidenceLabel,
-    DocumentUse, Passage,
+    ConfidenceLabel, DocumentUse, Passage,
 };
 use docindex_core::question::passage::asks_a_description;
 use docindex_core::question::{Operation, PassageKind, Question};

@@ -49,7 +49,10 @@ fn ask(question: &str, doc: Option<&str>) -> Answer {
 /// 2024 [1]: 0.83 = …" → "0.83").
 fn first_figure(answer: &Answer) -> String {
     let text = &answer.answer;
-    let after = text.find("]: ").map(|i| i + 3).or_else(|| text.find(": ").map(|i| i + 2));
+    let after = text
+        .find("]: ")
+        .map(|i| i + 3)
+        .or_else(|| text.find(": ").map(|i| i + 2));
     let rest = &text[after.unwrap_or(0)..];
     rest.split([' ', ','])
         .next()
@@ -70,7 +73,12 @@ fn one_metric_asked_five_ways_gives_one_figure() {
     ];
     for question in wordings {
         let answer = ask(question, Some(APPLE));
-        assert_eq!(first_figure(&answer), "0.83", "{question}\n{}", answer.answer);
+        assert_eq!(
+            first_figure(&answer),
+            "0.83",
+            "{question}\n{}",
+            answer.answer
+        );
         assert!(!answer.citations.is_empty(), "{question}");
     }
 }
@@ -105,7 +113,9 @@ fn two_balances_and_a_metric_over_years_are_averaged() {
         Some(APPLE),
     );
     assert!(
-        answer.answer.starts_with("Average R&D as a share of revenue from fiscal 2022 to fiscal 2024: 7.49%"),
+        answer.answer.starts_with(
+            "Average R&D as a share of revenue from fiscal 2022 to fiscal 2024: 7.49%"
+        ),
         "{}",
         answer.answer
     );
@@ -125,7 +135,10 @@ fn shorthand_changes_are_worked_out() {
 #[test]
 fn days_sales_outstanding_is_on_average_receivables_unless_year_end_is_asked() {
     // Apple's accounts receivable, net: 33,410 (2024), 29,508 (2023); net sales 391,035.
-    let average = ask("What was Apple's days sales outstanding in fiscal 2024?", Some(APPLE));
+    let average = ask(
+        "What was Apple's days sales outstanding in fiscal 2024?",
+        Some(APPLE),
+    );
     assert_eq!(first_figure(&average), "29", "{}", average.answer);
     let year_end = ask(
         "What was Apple's days sales outstanding on year-end receivables in fiscal 2024?",
@@ -143,13 +156,19 @@ fn a_which_is_higher_comparison_opens_with_its_verdict() {
         None,
     );
     assert!(
-        answer.answer.starts_with("Apple Inc.: 46.2% (2024) gross margin, against Tesla"),
+        answer
+            .answer
+            .starts_with("Apple Inc.: 46.2% (2024) gross margin, against Tesla"),
         "{}",
         answer.answer
     );
     assert!(answer.answer.contains("18.2%"), "{}", answer.answer);
     // Their fiscal years differ (September 2024, December 2023): the verdict says so.
-    assert!(answer.answer.contains("the periods differ"), "{}", answer.answer);
+    assert!(
+        answer.answer.contains("the periods differ"),
+        "{}",
+        answer.answer
+    );
     let lower = ask(
         "Which company had the lower gross margin, Apple or Tesla, in their most recent fiscal years?",
         None,

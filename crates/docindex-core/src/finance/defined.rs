@@ -576,14 +576,20 @@ mod tests {
         let r = work_on(CISCO, "What was Cisco's FY2024 quick ratio, calculated as current assets minus inventories, divided by current liabilities?");
         assert_eq!(r.shown.as_deref(), Some("0.83"), "{r:?}");
         assert_eq!(r.formula, "(terma - termb) / termc");
-        let r = work_on(CISCO, "Cisco's FY2024 quick ratio? Use (current assets - inventories) / current liabilities.");
+        let r = work_on(
+            CISCO,
+            "Cisco's FY2024 quick ratio? Use (current assets - inventories) / current liabilities.",
+        );
         assert_eq!(r.shown.as_deref(), Some("0.83"), "{r:?}");
     }
 
     #[test]
     fn a_metric_of_the_table_is_an_operand_of_a_definition() {
         // EBITDA (operating income + D&A) less capex: 12,181 + 2,507 − 670.
-        let r = work_on(CISCO, "Cisco's FY2024 cash profit? Define cash profit as EBITDA less capital expenditures.");
+        let r = work_on(
+            CISCO,
+            "Cisco's FY2024 cash profit? Define cash profit as EBITDA less capital expenditures.",
+        );
         assert_eq!(r.value, Some(12_181.0 + 2_507.0 - 670.0), "{r:?}");
         assert_eq!(r.operands.len(), 3);
         // "The sum of" names its operands in words.

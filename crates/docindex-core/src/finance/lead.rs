@@ -557,10 +557,26 @@ impl<'a> Draft<'a> {
             return;
         }
         let (year, months) = (asking.year(), asking.months);
-        let Some(best) = best_rows(asking.table, &[concept], &asking.rows, year, months)
-            .into_iter()
-            .next()
-        else {
+        // An operation over several years reads the best row that holds every one of them
+        // (the statement's three-year row, not a two-year table of the same line).
+        let candidates = best_rows(asking.table, &[concept], &asking.rows, year, months);
+        let holds_every_year = |row: &&LocatedRow| {
+            asking.columns.years.iter().all(|&y| {
+                row.matched
+                    .row
+                    .column_for(Some(y), months)
+                    .and_then(|c| row.matched.row.columns.get(c))
+                    .is_some_and(|c| c.year == Some(y))
+            })
+        };
+        let best = match asking.reading.operation {
+            Operation::Value => candidates.first(),
+            _ => candidates
+                .iter()
+                .find(|row| holds_every_year(row))
+                .or(candidates.first()),
+        };
+        let Some(best) = best.copied() else {
             return;
         };
         // The company's own share is its figure; the consolidated one follows it.

@@ -222,6 +222,13 @@ fn without_inline_definition(
         }
     }
     let lower = sentence.to_lowercase();
+    // "…, i.e. (opening + closing balance) / 2" says how to average, not what to compute.
+    let halves = ["/ 2", "/2", "halved", "÷ 2"]
+        .iter()
+        .any(|h| lower.contains(h));
+    if halves && holds_any(&lower, &v.balance_average_phrases) {
+        return (sentence.to_string(), None);
+    }
     let Some((at, marker)) = v
         .inline_definition_markers
         .iter()
@@ -349,7 +356,7 @@ fn averages_two_balances(
     let words: Vec<&str> = lower.split_whitespace().collect();
     let bare = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
     words.iter().enumerate().any(|(i, w)| {
-        bare(w) == "average"
+        matches!(bare(w).as_str(), "average" | "avg" | "averaged")
             && !(i > 0 && ["on", "over", "by", "to", "of"].contains(&bare(words[i - 1]).as_str()))
     })
 }

@@ -147,7 +147,7 @@ pattern!(
 // "3 year average", "three-year".
 pattern!(
     SPAN_YEARS,
-    r"(?i)\b(2|3|4|5|two|three|four|five)[\s-]+(?:years?|yrs?)\b"
+    r"(?i)\b(2|3|4|5|two|three|four|five)[\s-]+(?:fiscal\s+|financial\s+)?(?:years?|yrs?)\b"
 );
 
 /// 1 when a date falls in the first week of January ("January 1, 2023", "1 Jan 2023",
@@ -257,9 +257,16 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
         let rest = text[at + period.written.len().min(text.len() - at)..]
             .trim_start()
             .to_lowercase();
-        ["10-k", "10-q", "annual report", "form 10-k", "filing", "20-f"]
-            .iter()
-            .any(|f| rest.starts_with(f))
+        [
+            "10-k",
+            "10-q",
+            "annual report",
+            "form 10-k",
+            "filing",
+            "20-f",
+        ]
+        .iter()
+        .any(|f| rest.starts_with(f))
     };
     let filing_years: Vec<usize> = found
         .iter()
