@@ -15,7 +15,7 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are four disjoint wording sets: `dev`, `heldout`, `fresh` and `final` (different sentence
+    There are five disjoint wording sets: `dev`, `heldout`, `fresh`, `final` and `sealed` (different sentence
     structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
     and output format are shared).
     `fresh` was added later by another helper that had likewise not seen the engine, written to
@@ -51,15 +51,39 @@ Who wrote the wordings
     higher/lower of the two?" and the like (direction drawn at random, as in dev and heldout).
     No LTM/TTM, quarters or two-digit years. dev, heldout and fresh outputs are byte-identical to
     what they were before `final` existed (final draws from its own random stream).
+    `sealed`, a fifth set, was added by yet another helper that had likewise not seen the engine,
+    written after reading the four earlier sets and avoiding their distinctive phrases. It reads
+    like plain questions, requests and short notes from analysts, credit officers, equity
+    researchers, accountants and students ("Could you tell me ...", "To check: ...", "For the
+    credit file, what ... did X report ...?", "My tutor has asked for ...", "For a bridge chart I
+    need the dollar change in ...", "Credit note: X -- item, FY2023 to FY2024, change in dollars?",
+    "Add X's ... at end-FY2023 to its ... at end-FY2024 and divide by two", "... per annum in
+    FY2022, FY2023 and FY2024", "Our credit team works out ... as ...", "Going by ..., where does
+    X's ... end up ...?"), US and UK usage (turnover, stock-in-trade, debtors, per annum, net
+    current assets, the 2024 financial year). Periods are "for the year ended September 28th,
+    2024", "for its year ended the 28th of September 2024", "in the 2024 financial year", "for the
+    fiscal period ending September 28th, 2024", "for the year to end-September 2024" (only when the
+    year-end falls on or after the 20th), "for fiscal 2024, the last year it has reported",
+    "for the comparative year, fiscal 2023", "at end-FY2024", "as things stood on
+    September 28th, 2024", "at the close of business on the 28th of September 2024", "at its
+    fiscal 2024 balance sheet date"; scales as "in dollar millions", "(figure in billions of
+    dollars)", decimals as "rounded to 0.1%", "to the nearest 0.01%", "rounded to 0.01x", "in
+    dollars and cents"; definitions as "A as a fraction of B, in %", "A in the numerator and B in
+    the denominator", "A as a multiple of B", "A net of B", "operating income grossed up for D&A";
+    comparisons as "A against B ...: which had the higher/lower ...?", "<period>, was the
+    higher/lower ... A's or B's?", "Tell me whether A or B had more/less ...", "Between the two of them, A and B,
+    who booked more/less ...?", "For the peer table, ..." (direction drawn at random). dev,
+    heldout, fresh and final outputs are byte-identical to what they were before `sealed` existed
+    (sealed draws from its own random stream).
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
         /work/shared/corpus/10-K/tesla_*.html
     (the files in /tmp/family2 were made with --split dev --seed 1, --split heldout --seed 2,
-    --split fresh --seed 3 and --split final --seed 4 on those 18 filings)
+    --split fresh --seed 3, --split final --seed 4 and --split sealed --seed 5 on those 18 filings)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
     Output: a JSON list of objects with fields doc, question, family, concept, fiscal_year, kind,
@@ -487,6 +511,8 @@ def dur_phrases(co, fy, split):
         return dur_phrases_fresh(co, fy)
     if split == "final":
         return dur_phrases_final(co, fy)
+    if split == "sealed":
+        return dur_phrases_sealed(co, fy)
     end = co.end_date(fy)
     yy = fy % 100
     out = []
@@ -516,6 +542,8 @@ def inst_phrases(co, fy, split):
         return inst_phrases_fresh(co, fy)
     if split == "final":
         return inst_phrases_final(co, fy)
+    if split == "sealed":
+        return inst_phrases_sealed(co, fy)
     end = co.end_date(fy)
     out = []
     if split == "dev":
@@ -549,6 +577,13 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "sealed":
+        opts = [("", None, None), (", in dollar millions", "millions", None), (" (figure in millions of dollars)", "millions", None)]
+        if big:
+            opts += [(", in dollar billions to one decimal", "billions", 1), (" (figure in billions of dollars)", "billions", None)]
+        elif small_co:
+            opts += [(", in dollar thousands", "thousands", None)]
+        return rng.choice(opts)
     if split == "final":
         opts = [("", None, None), (" (US$m)", "millions", None), (", in millions of US dollars", "millions", None)]
         if big:
@@ -577,6 +612,9 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "sealed":
+        return rng.choice([("", None), ("", None), (", rounded to 0.1%", 1), (", to the nearest 0.01%", 2),
+                           (" -- a percentage, please", None)])
     if split == "final":
         return rng.choice([("", None), ("", None), (" (per cent, one decimal place)", 1),
                            (", correct to two decimal places", 2), (" (answer as a percentage)", None)])
@@ -588,6 +626,10 @@ def pct_fmt(rng, split):
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "sealed":
+        if days:
+            return rng.choice([(", in days of sales", None), (", in days, rounded to 0.1", 1), (", measured in days", None)])
+        return rng.choice([("", None), ("", None), (", rounded to 0.01x", 2), (", to the nearest 0.1x", 1)])
     if split == "final":
         if days:
             return rng.choice([(" (days)", None), (", in days, one decimal place", 1), (", expressed as a day count", None)])
@@ -1313,13 +1355,321 @@ def compare_period_final(a, b, instant, rng):
                        f"per their latest annual reports ({na}: fiscal year {a.fy}; {nb}: fiscal year {b.fy})"])
 
 
+# ---------------------------------------------------------------------------------------
+# Fifth wording set ("sealed")
+# ---------------------------------------------------------------------------------------
+# Written after reading dev, heldout, fresh and final and avoiding their distinctive phrases:
+# plain questions, requests and short notes as analysts, credit officers, equity researchers,
+# accountants and students write them ("Could you tell me ...", "To check: ...", "For the credit
+# file, ...", "My tutor has asked for ...", "For a bridge chart I need ...", "Credit note: ...",
+# "Going by ..., where does ... end up", "<period>, was the higher ... A's or B's?"), US and UK usage
+# (turnover, stock-in-trade, debtors, per annum, net current assets, the 2024 financial year).
+# Periods as "for the year ended September 28th, 2024", "for its year ended the 28th of September
+# 2024", "in the 2024 financial year", "for the year to end-September 2024", "at end-FY2024",
+# "as things stood on September 28th, 2024", "at the close of business on the 28th of September
+# 2024"; definitions as "A as a fraction of B, in %", "A in the numerator and B in the
+# denominator", "A as a multiple of B", "A net of B", "A grossed up for D&A". Prefixes: F: flows
+# only, I: balances only, X: income-statement amounts only (items).
+
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December"]
+
+
+def date_ordus(d):
+    """September 28th, 2024 (US, ordinal day)"""
+    return f"{MONTHS[d.month - 1]} {ordinal(d.day)}, {d.year}"
+
+
+def date_ofuk(d):
+    """the 28th of September 2024 (British, spoken form)"""
+    return f"the {ordinal(d.day)} of {MONTHS[d.month - 1]} {d.year}"
+
+
+def end_month(d):
+    """end-September 2024, only when the year-end falls late in its month (else None)"""
+    return f"end-{MONTHS[d.month - 1]} {d.year}" if d.day >= 20 else None
+
+
+def dur_phrases_sealed(co, fy):
+    end = co.end_date(fy)
+    out = [f"for the year ended {date_ordus(end)}", f"for its year ended {date_ofuk(end)}",
+           f"in the {fy} financial year", f"for the fiscal period ending {date_ordus(end)}"]
+    if end_month(end):
+        out += [f"for the year to {end_month(end)}"]
+    if fy == co.fy:
+        out += [f"for fiscal {fy}, the last year it has reported"]
+    if fy == co.fy - 1:
+        out += [f"for the comparative year, fiscal {fy}"]
+    return out
+
+
+def inst_phrases_sealed(co, fy):
+    end = co.end_date(fy)
+    out = [f"at end-FY{fy}", f"as things stood on {date_ordus(end)}",
+           f"at the close of business on {date_ofuk(end)}", f"at its fiscal {fy} balance sheet date"]
+    if fy == co.fy:
+        out += [f"at the last year-end it has reported (fiscal {fy})"]
+    if fy == co.fy - 1:
+        out += [f"at end-FY{fy}, the comparative balance sheet date"]
+    return out
+
+
+ITEM_LABELS_SEALED = {
+    "revenue": ["headline revenue", "turnover (total revenue)"],
+    "cogs": ["direct cost of revenue", "cost of sales (direct costs)"],
+    "gross_profit": ["gross profit amount", "gross profit after cost of sales"],
+    "operating_income": ["operating result", "operating income (operating profit)"],
+    "net_income": ["net income attributable to the company's owners", "profit for the year attributable to the company"],
+    "eps_diluted": ["diluted earnings per common share", "EPS (diluted basis)"],
+    "total_assets": ["asset total", "balance sheet size (total assets)"],
+    "total_liabilities": ["liabilities total", "total liabilities (current and long-term)"],
+    "current_assets": ["short-dated assets (total current assets)", "total of current assets"],
+    "current_liabilities": ["short-dated liabilities (total current liabilities)", "total of current liabilities"],
+    "inventory": ["stock-in-trade (inventories)", "inventories (net)"],
+    "cash": ["cash plus cash equivalents", "cash & cash equivalents held"],
+    "lt_debt": ["long-term debt (non-current portion)", "long-term debt shown under non-current liabilities"],
+    "equity": ["stockholders' equity attributable to the company", "shareholders' equity (book)"],
+    "total_equity_incl_nci": ["total equity with noncontrolling interests", "overall equity including noncontrolling interests"],
+    "cfo": ["cash generated from operating activities", "operating activities cash flow (net)"],
+    "cfi": ["investing activities cash flow (net)", "net cash provided by or used in investing activities"],
+    "cff": ["financing activities cash flow (net)", "net cash provided by or used in financing activities"],
+    "capex": ["spending on property, plant and equipment", "capital expenditure (cash paid for PP&E)"],
+    "dna": ["depreciation and amortization total", "depreciation & amortisation (D&A)"],
+    "rnd": ["R&D costs expensed", "research and development charge"],
+    "sga": ["SG&A spending", "selling, general & administrative expense (SG&A)"],
+    "interest_expense": ["cost of interest (interest expense)", "interest expense charged"],
+    "income_tax": ["tax expense on income", "taxes on income (the provision)"],
+    "dividends": ["dividends paid to shareholders in cash", "cash spent on dividends"],
+    "buybacks": ["cash spent buying back shares", "share buyback payments"],
+    "receivables": ["accounts receivable (net)", "debtors (net accounts receivable)"],
+    "ppe": ["PP&E after accumulated depreciation", "property, plant and equipment at net book value"],
+}
+
+AVG3_RATIO_SEALED = {"capex": ["capital spend", "spending on PP&E"],
+                     "rnd": ["research and development", "R&D investment"],
+                     "sga": ["SG&A overhead", "selling and administrative overhead (SG&A)"]}
+
+# key: (names, definitions)
+METRICS_SEALED = {
+    "gross_margin": (["GM%", "margin at the gross level"],
+                     ["gross profit as a fraction of revenue, in %", "gross profit in the numerator and revenue in the denominator, expressed in %"]),
+    "operating_margin": (["operating margin %", "margin at the operating level"],
+                         ["operating income as a fraction of revenue, in %",
+                          "operating income in the numerator and revenue in the denominator, expressed in %"]),
+    "net_margin": (["net margin %", "margin at the net income level"],
+                   ["net income attributable to the company as a fraction of revenue, in %",
+                    "net income in the numerator and total revenue in the denominator, expressed in %"]),
+    "roa": (["return on assets (average-balance basis)", "ROA on mean assets"],
+            ["net income as a fraction of the mean of beginning and year-end total assets, in %",
+             "net income in the numerator and total assets averaged between the prior and current year-ends in the denominator, expressed in %"]),
+    "roe": (["return on equity (average-balance basis)", "ROE on mean equity"],
+            ["net income as a fraction of the mean of beginning and year-end shareholders' equity, in %",
+             "net income in the numerator and shareholders' equity averaged between the prior and current year-ends in the denominator, expressed in %"]),
+    "asset_turnover": (["asset turns", "total-asset turnover (average-balance basis)"],
+                       ["revenue as a multiple of the mean of beginning and year-end total assets",
+                        "revenue in the numerator and total assets averaged between the prior and current year-ends in the denominator"]),
+    "fixed_asset_turnover": (["PP&E turns", "fixed-asset turns (average net PP&E)"],
+                             ["revenue as a multiple of the mean of beginning and year-end net PP&E",
+                              "revenue in the numerator and net PP&E averaged between the prior and current year-ends in the denominator"]),
+    "inventory_turnover": (["turns of inventory", "inventory turnover (average-balance basis)"],
+                           ["cost of sales as a multiple of the mean of beginning and year-end inventories",
+                            "cost of sales in the numerator and inventories averaged between the prior and current year-ends in the denominator"]),
+    "dso_avg": (["receivable days (average-balance basis)", "days of sales in receivables (average A/R)"],
+                ["the mean of beginning and year-end receivables as a fraction of revenue, multiplied by 365",
+                 "the average of prior and current year-end receivables in the numerator and revenue in the denominator, multiplied by 365"]),
+    "dso_end": (["receivable days (year-end balance)", "days of sales in receivables (closing A/R)"],
+                ["year-end receivables as a fraction of revenue, multiplied by 365",
+                 "closing receivables in the numerator and revenue in the denominator, multiplied by 365"]),
+    "quick_ratio": (["quick ratio (inventories excluded)", "acid-test liquidity"],
+                    ["current assets net of inventories as a multiple of current liabilities",
+                     "current assets minus inventories in the numerator and current liabilities in the denominator"]),
+    "current_ratio": (["current-assets-to-current-liabilities ratio", "current ratio"],
+                      ["current assets as a multiple of current liabilities",
+                       "current assets in the numerator and current liabilities in the denominator"]),
+    "interest_coverage": (["times interest covered", "operating income interest cover"],
+                          ["operating income as a multiple of interest expense",
+                           "operating income in the numerator and interest expense in the denominator"]),
+    "payout": (["earnings paid out as cash dividends (%)", "cash dividend payout on earnings"],
+               ["cash dividends paid as a fraction of net income, in %",
+                "cash dividends paid in the numerator and net income in the denominator, expressed in %"]),
+    "ebitda": (["reported EBITDA", "EBITDA (unadjusted)"],
+               ["operating income grossed up for depreciation and amortization",
+                "operating profit before depreciation and amortisation charges"]),
+    "ebitda_margin": (["EBITDA margin %", "unadjusted EBITDA margin"],
+                      ["operating income plus D&A as a fraction of revenue, in %",
+                       "operating income plus depreciation and amortization in the numerator and revenue in the denominator, expressed in %"]),
+    "ebitda_less_capex": (["EBITDA after capital spending", "EBITDA less capital spend"],
+                          ["operating income plus D&A, then net of cash paid for PP&E",
+                           "operating income grossed up for D&A, with capital expenditure taken off"]),
+    "working_capital": (["net current assets", "working-capital surplus (or deficit)"],
+                        ["current assets net of current liabilities",
+                         "total current assets with total current liabilities taken off"]),
+    "cash_conversion": (["OCF-to-earnings multiple", "earnings-to-cash conversion"],
+                        ["operating cash flow as a multiple of net income",
+                         "net cash from operating activities in the numerator and net income in the denominator"]),
+    "ocf_ratio": (["cash-flow liquidity ratio (OCF to current liabilities)", "current-liability coverage by operating cash flow"],
+                  ["operating cash flow as a multiple of year-end current liabilities",
+                   "net cash from operating activities in the numerator and current liabilities at the year-end in the denominator"]),
+    "rnd_pct": (["R&D as % of turnover", "research spending relative to sales"],
+                ["R&D expense as a fraction of revenue, in %",
+                 "research and development expense in the numerator and revenue in the denominator, expressed in %"]),
+    "sga_pct": (["SG&A as % of turnover", "overhead-to-sales percentage"],
+                ["SG&A expense as a fraction of revenue, in %",
+                 "selling, general and administrative expense in the numerator and revenue in the denominator, expressed in %"]),
+    "capex_pct": (["capex as % of turnover", "capital spending relative to sales"],
+                  ["capital expenditure as a fraction of revenue, in %",
+                   "cash paid for PP&E in the numerator and revenue in the denominator, expressed in %"]),
+    "fcf": (["free cash flow (simple)", "FCF on the basic definition"],
+            ["operating cash flow net of cash paid for PP&E",
+             "net cash from operating activities with capital expenditure taken off"]),
+    "debt_to_equity": (["book leverage (long-term debt to equity)", "non-current debt-to-equity"],
+                       ["non-current long-term debt as a multiple of shareholders' equity",
+                        "long-term debt excluding the current portion in the numerator and shareholders' equity in the denominator"]),
+    "etr": (["ETR on pre-tax profit", "tax rate actually borne (effective rate)"],
+            ["income tax expense as a fraction of income before income taxes, in %",
+             "the income tax provision in the numerator and pre-tax income in the denominator, expressed in %"]),
+}
+
+ITEM_TEMPLATES["sealed"] = [
+    "Could you tell me {co}'s {item} {per}{scale}?",
+    "To check: {co}'s {item} {per}{scale}.",
+    "For the credit file, what {item} did {co} report {per}{scale}?",
+    "My tutor has asked for {co}'s {item} {per}{scale} -- what was it?",
+    "What number does {co} give for {item} {per}{scale}?",
+    "Can I check what {co} reported as its {item} {per}{scale}?",
+    "Please let me know {co}'s {item} {per}{scale}.",
+    "X:On {co}'s income statement, how much was {item} {per}{scale}?",
+    "I:What {item} did {co} show on its balance sheet {per}{scale}?",
+    "F:Which amount did {co} present for {item} {per}{scale}?",
+]
+
+CHANGE_ABS_TEMPLATES["sealed"] = [
+    "In dollars, how much did {co}'s {item} grow from {p0} to {p1}{scale}? Negative if it shrank.",
+    "F:Compared to {p0}, how much extra {item} did {co} record in {p1}{scale}? Use a negative number if it was less.",
+    "Year-over-year dollar growth in {co}'s {item}, {p0} to {p1}{scale}?",
+    "I:Between the balance sheet dates {p0} and {p1}, did {co}'s {item} build up or run down, and by what amount{scale}?",
+    "For a bridge chart I need the dollar change in {co}'s {item} from {p0} to {p1}{scale}.",
+    "Credit note: {co} -- {item}, {y0} to {y1}, change in dollars{scale}?",
+    "For my coursework: what amount did {co}'s {item} change by from {p0} to {p1}{scale}?",
+    "F:Set {co}'s {item} for {p1} against {p0}: what is the change in dollars{scale}?",
+    "I:Set {co}'s {item} at {p1} against {p0}: what is the change in dollars{scale}?",
+]
+
+CHANGE_PCT_TEMPLATES["sealed"] = [
+    "F:How much bigger or smaller, in %, was {co}'s {item} in {p1} than in {p0}{fmt}?",
+    "What % did {co}'s {item} rise (or fall) by between {p0} and {p1}{fmt}?",
+    "F:{co} grew its {item} by what percentage in {p1} versus {p0} (negative if it fell){fmt}?",
+    "{co}'s {item}, {y1} on {y0}: % growth{fmt}?",
+    "For the equity note I need {co}'s {item} growth from {p0} to {p1}, expressed as a %{fmt}.",
+    "I:By how many percent did {co}'s {item} at {p1} exceed (or fall short of) the level at {p0}{fmt}?",
+    "Accounting class exercise: compute the percentage change in {co}'s {item}, {p0} to {p1}{fmt}.",
+    "What was {co}'s {item} growth between {p0} and {p1} in percent (negative for a decline){fmt}?",
+]
+
+AVG_BAL_TEMPLATES["sealed"] = [
+    "What was {co}'s average {item} during {p1}, taking the beginning-of-year and year-end figures{scale}?",
+    "Add {co}'s {item} at end-{y0} to its {item} at end-{y1} and divide by two -- what's the answer{scale}?",
+    "For a ratio denominator I need {co}'s average {item} for {p1} (prior and current year-end balances averaged){scale}.",
+    "Average {item} held by {co} over {p1}, based on the balances at the start and the finish of the year{scale}?",
+    "What's the mean of {co}'s end-{y0} and end-{y1} {item}{scale}?",
+    "Please average {co}'s {item} at the beginning and end of {p1}{scale}.",
+    "Student query: what is {co}'s average {item} for {p1}, from the prior and current year-end balances{scale}?",
+    "Beginning balance plus ending balance, divided by 2: {co}'s {item} for {p1}{scale}?",
+]
+
+AVG3_TEMPLATES["sealed"] = [
+    "What did {co}'s {item} average per annum in {y2}, {y0} and {y1}{scale}?",
+    "Looking at {co}'s {item} for {span}, what is the average per year{scale}?",
+    "Give the per-year average of {co}'s {item} over {span}{scale}.",
+    "{co} -- average yearly {item} for {span}{scale}?",
+    "If you average {co}'s {item} for {y2}, {y0} and {y1}, what do you get{scale}?",
+    "For a normalised view, what was {co}'s {item} on average across {span}{scale}?",
+    "Please work out {co}'s average {item} per year for the period {span}{scale}.",
+    "Average of {co}'s {y2}, {y0} and {y1} {item}{scale}?",
+]
+
+AVG3_RATIO_TEMPLATES["sealed"] = [
+    "{co}'s {metric}-to-revenue percentage for {y2}, {y0} and {y1}, averaged with each year's ratio weighted equally{fmt}?",
+    "What was {co}'s average {metric} as a percentage of revenue over {span}, averaging the three yearly ratios rather than pooling the totals{fmt}?",
+    "Each year {co}'s {metric} was some percentage of revenue; what is the average of those percentages for {span}{fmt}?",
+    "For {co}, compute {metric} over revenue individually for {y2}, {y0} and {y1}; what's the average of the three percentages{fmt}?",
+    "On average, how much of each revenue dollar went on {metric} at {co} across {span} (average of the annual ratios, in %){fmt}?",
+    "Credit memo input: {co}'s {metric} relative to sales, averaged over {span} from the three annual %-of-revenue figures{fmt}.",
+]
+
+METRIC_TEMPLATES["sealed"] = {
+    "plain": [
+        "How does {co}'s {metric} work out {per}{fmt}?",
+        "I'm writing up {co} for the credit committee -- what was its {metric} {per}{fmt}?",
+        "Tell me {co}'s {metric} {per}{fmt}.",
+        "As a ratio-analysis exercise, find {co}'s {metric} {per}{fmt}.",
+        "What's {co}'s {metric} looking like {per}{fmt}?",
+        "Equity research note: {metric} at {co} {per}{fmt}?",
+        "Please find {co}'s {metric} {per}{fmt}.",
+    ],
+    "defn": [
+        "Our credit team works out {metric} as {defn} -- on that basis, what was {co}'s figure {per}{fmt}?",
+        "The textbook formula for {metric} is {defn}. Apply it to {co} {per}{fmt}.",
+        "Find {co}'s {metric} {per}; by {metric} I mean {defn}{fmt}.",
+        "Applying the definition '{defn}', what {metric} does {co} show {per}{fmt}?",
+        "Going by {defn}, where does {co}'s {metric} end up {per}{fmt}?",
+        "Please work {co}'s {metric} out {per} on the basis of {defn}{fmt}.",
+        "Note -- {metric} here means {defn}. {co}'s figure {per}{fmt}?",
+    ],
+}
+
+COMPARE_TEMPLATES["sealed"] = [
+    "{A} against {B} {per}: which had the {adj} {metric}?",
+    "Quick comparison for a student project -- {A} or {B}, which had the {adj} {metric} {per}?",
+    "For the peer table, tell me which company had the {adj} {metric} {per}: {A} or {B}.",
+    "Credit view: did {A} or {B} carry the {adj} {metric} {per}?",
+    "I'm comparing {A} and {B} {per}. Which one's {metric} was {adj}?",
+    "{Per}, was the {adj} {metric} {A}'s or {B}'s?",
+    "{Per}, was the {adj} {item} {A}'s or {B}'s?",
+    "Tell me whether {A} or {B} had {more} {item} {per}.",
+    "Between the two of them, {A} and {B}, who booked {more} {item} {per}?",
+    "{A} against {B} {per}: which company had the {adj} {item}?",
+    "For the peer table: {A} versus {B}, who shows {more} {item} {per}?",
+    "I'm comparing {A} and {B} {per}. Whose {item} was {adj}?",
+]
+
+
+
+def compare_period_sealed(a, b, instant, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+             and a.F.fy_end.year == b.F.fy_end.year)
+    if same:
+        if instant:
+            opts = [f"at their end-FY{a.fy} balance sheet dates", f"on the balance sheets closing their fiscal {a.fy} years"]
+            if dec31:
+                opts.append(f"as of {date_ofuk(a.F.fy_end)}")
+        else:
+            opts = [f"for their respective fiscal {a.fy} years", f"in the {a.fy} financial year of each company"]
+            if dec31:
+                opts.append(f"for the year ended {date_ordus(a.F.fy_end)}")
+        return rng.choice(opts)
+    na, nb = a.names[0], b.names[0]
+    if instant:
+        dated = f"at each company's latest year-end ({na}: {date_ordus(a.F.fy_end)}; {nb}: {date_ordus(b.F.fy_end)})"
+        if a.fy == b.fy:
+            return dated
+        return rng.choice([f"at end-FY{a.fy} for {na} and end-FY{b.fy} for {nb}", dated])
+    return rng.choice([f"for {na}'s year ended {date_ordus(a.F.fy_end)} and {nb}'s year ended {date_ordus(b.F.fy_end)}",
+                       f"using fiscal {a.fy} for {na} and fiscal {b.fy} for {nb}"])
+
+
 def metric_names(m, split):
+    if split == "sealed":
+        return METRICS_SEALED[m][0]
     if split == "final":
         return METRICS_FINAL[m][0]
     return METRICS_FRESH[m][0] if split == "fresh" else METRICS[m][1] if split == "dev" else METRICS[m][2]
 
 
 def metric_defs(m, split):
+    if split == "sealed":
+        return METRICS_SEALED[m][1]
     if split == "final":
         return METRICS_FINAL[m][1]
     return METRICS_FRESH[m][1] if split == "fresh" else METRICS[m][3] if split == "dev" else METRICS[m][4]
@@ -1474,6 +1824,8 @@ def fill(tpl, **kw):
 
 
 def pick_label(rng, key, split):
+    if split == "sealed":
+        return rng.choice(ITEM_LABELS_SEALED[key])
     if split == "final":
         return rng.choice(ITEM_LABELS_FINAL[key])
     labels = ITEM_LABELS_FRESH[key] if split == "fresh" else ITEM_LABELS[key][0 if split == "dev" else 1]
@@ -1500,7 +1852,9 @@ def gen_items(co, rng, split, n=8):
         used.add(k)
         v, evid = co.val(k, fy)
         per = rng.choice(inst_phrases(co, fy, split) if k in INSTANT_KEYS else dur_phrases(co, fy, split))
-        if k == "eps_diluted" and split == "final":
+        if k == "eps_diluted" and split == "sealed":
+            scale = rng.choice([("", None, None), (", in dollars and cents", None, 2)])
+        elif k == "eps_diluted" and split == "final":
             scale = rng.choice([("", None, None), (" (US$ per share, two decimal places)", None, 2)])
         elif k == "eps_diluted":
             scale = rng.choice([("", None, None), (", to the cent", None, 2)] if split == "dev" else
@@ -1508,7 +1862,7 @@ def gen_items(co, rng, split, n=8):
                                [("", None, None), (" (USD per share, 2 dp)", None, 2)])
         else:
             scale = usd_scale(rng, split, v, co.small)
-        if split == "final":
+        if split in ("final", "sealed"):
             ok = [t for t in tpls if not (t.startswith("F:") and k in INSTANT_KEYS)
                   and not (t.startswith("I:") and k not in INSTANT_KEYS)
                   and not (t.startswith("X:") and k not in PNL_KEYS)]
@@ -1523,6 +1877,18 @@ def gen_items(co, rng, split, n=8):
 def yr_forms(co, fy, split, rng, instant=False):
     """(p0, p1, y0, y1) labels for a pair of consecutive fiscal years ending fy (year-ends if instant)."""
     y0, y1 = fy - 1, fy
+    if split == "sealed":
+        if instant:
+            style = rng.choice(["ordus", "ofuk", "endfy"])
+            f = {"ordus": lambda y: date_ordus(co.end_date(y)), "ofuk": lambda y: date_ofuk(co.end_date(y)),
+                 "endfy": lambda y: f"end-FY{y}"}[style]
+        else:
+            style = rng.choice(["ukfy", "ended", "endmon"])
+            if style == "endmon" and not end_month(co.end_date(fy)):
+                style = "ukfy"
+            f = {"ukfy": lambda y: f"the {y} financial year", "ended": lambda y: f"the year ended {date_ordus(co.end_date(y))}",
+                 "endmon": lambda y: f"the year to {end_month(co.end_date(y))}"}[style]
+        return f(y0), f(y1), f"FY{y0}", f"FY{y1}"
     if split == "final":
         if instant:
             style = rng.choice(["ord", "mdy", "rep"])
@@ -1633,7 +1999,7 @@ def gen_averages(co, rng, split, n=2):
     if len(choices) < n and len(bal) > 1:
         choices.append(("bal", rng.choice([k for k in bal if k != choices[0][1]])))
     p0, p1, y0, y1 = yr_forms(co, fy, split, rng)
-    y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final") else f"fiscal {fy - 2}"
+    y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final", "sealed") else f"fiscal {fy - 2}"
     yl = f"fiscal years {fy - 2}, {fy - 1} and {fy}"          # (final only)
     for typ, k in choices[:n]:
         nm = rng.choice(co.names)
@@ -1651,7 +2017,11 @@ def gen_averages(co, rng, split, n=2):
             s = usd_scale(rng, split, v, co.small) if KIND[k] == "usd" else ("", None, None)
             end = (date_us(co.end_date(fy)) if split == "dev" else date_dmon(co.end_date(fy)) if split == "fresh"
                    else date_ord(co.end_date(fy)) if split == "final" else date_eu(co.end_date(fy)))
-            if split == "final":
+            if split == "sealed":
+                span = rng.choice([f"FY{fy - 2} to FY{fy} inclusive", f"the three fiscal years to {date_ordus(co.end_date(fy))}"])
+                q = fill(rng.choice(AVG3_TEMPLATES[split]), co=nm, item=pick_label(rng, k, split), y0=y0, y1=y1, y2=y2,
+                         scale=s[0], span=span)
+            elif split == "final":
                 yr = rng.choice([f"fiscal years {fy - 2} through {fy}", f"fiscal years {fy - 2} to {fy}"])
                 q = fill(rng.choice(AVG3_TEMPLATES[split]), co=nm, item=pick_label(rng, k, split), y0=y0, y1=y1, y2=y2,
                          end=end, scale=s[0], yl=yl, yr=yr)
@@ -1668,7 +2038,11 @@ def gen_averages(co, rng, split, n=2):
                 evid += a[1] + r[1]
             v = sum(ratios) / 3.0
             f = pct_fmt(rng, split)
-            if split == "final":
+            if split == "sealed":
+                lab = rng.choice(AVG3_RATIO_SEALED[k])
+                span = rng.choice([f"FY{fy - 2} to FY{fy} inclusive", f"the three fiscal years to {date_ordus(co.end_date(fy))}"])
+                q = fill(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0], span=span)
+            elif split == "final":
                 lab = rng.choice(AVG3_RATIO_FINAL[k])
                 yr = rng.choice([f"fiscal years {fy - 2} through {fy}", f"fiscal years {fy - 2} to {fy}"])
                 q = fill(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0],
@@ -1746,6 +2120,8 @@ DIR_WORDS = {  # (adjective for metrics, quantity word for items)
 }
 DIR_WORDS["final"] = {"higher": [("higher", "more"), ("larger", "more")],
                       "lower": [("lower", "less"), ("smaller", "less")]}
+DIR_WORDS["sealed"] = {"higher": [("higher", "more"), ("greater", "more")],
+                       "lower": [("lower", "less"), ("smaller", "less")]}
 DIR_WORDS["fresh"] = {"higher": [("higher", "more"), ("bigger", "more"), ("larger", "more")],
                       "lower": [("lower", "less"), ("smaller", "less")]}
 ADJ_BAD = {"stronger", "weaker"}   # only for margins / returns
@@ -1854,7 +2230,16 @@ def gen_compare(cos, rng, split, n=30):
         per_co[b.doc] = per_co.get(b.doc, 0) + 1
         per_key[k] = per_key.get(k, 0) + 1
         is_item = k in COMPARE_ITEMS
-        if split == "final":
+        if split == "sealed":
+            instant = (k in INSTANT_KEYS) or (k in INSTANT_METRICS) or k == "current_ratio" or k == "quick_ratio"
+            A, B = (a, b) if rng.random() < 0.5 else (b, a)
+            per = compare_period_sealed(A, B, instant, rng)
+            tpl = rng.choice([t for t in COMPARE_TEMPLATES[split] if ("{item}" in t) == is_item])
+            direction = rng.choice(["higher", "lower"])
+            adj, more = rng.choice(DIR_WORDS[split][direction])
+            label = pick_label(rng, k, split) if is_item else rng.choice(metric_names(k, split))
+            q = fill(tpl, A=rng.choice(A.names), B=rng.choice(B.names), adj=adj, more=more, metric=label, item=label, per=per)
+        elif split == "final":
             instant = (k in INSTANT_KEYS) or (k in INSTANT_METRICS) or k == "current_ratio" or k == "quick_ratio"
             A, B = (a, b) if rng.random() < 0.5 else (b, a)
             per = compare_period_final(A, B, instant, rng)
@@ -1909,7 +2294,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")

@@ -223,6 +223,11 @@ fn rephrased(formula: &str) -> String {
     static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         [
             (r"(?i)^divide\s+(.+?)\s+by\s+", "$1 divided by "),
+            // "½(opening + closing total assets)", "(opening + closing X) / 2": an average.
+            (r"(?i)½\s*\(\s*(?:opening|beginning|start)\s*\+\s*(?:closing|ending|end)\s+([^)]+)\)", "average $1"),
+            (r"(?i)\(\s*(?:opening|beginning|start)\s*\+\s*(?:closing|ending|end)\s+([^)]+)\)\s*(?:/|÷)\s*2", "average $1"),
+            // "per $100 of revenue" is a percentage of revenue.
+            (r"(?i)\s+per\s+\$\s*100\s+of\s+", " divided by "),
             (r"(?i)^(?:take|use|express|compute it as|calculate it as|work it out as)\s+", ""),
             (r"(?i)\s+as\s+a\s+(?:share|percentage|percent|proportion|fraction)\s+of\s+", " divided by "),
             (r"(?i)\s+(?:relative\s+to|expressed\s+relative\s+to|per)\s+", " divided by "),

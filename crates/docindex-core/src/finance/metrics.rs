@@ -119,7 +119,7 @@ pub(crate) fn show(value: f64, unit: MetricUnit) -> String {
         // so a figure is never off by more than its last digit shows.
         MetricUnit::Percent => format!("{:.2}%", value * 100.0),
         MetricUnit::Ratio => format!("{value:.2}"),
-        MetricUnit::Days => format!("{value:.0} days"),
+        MetricUnit::Days => format!("{value:.1} days"),
         MetricUnit::Times => format!("{value:.2}x"),
         MetricUnit::Amount => format_amount(value.round()),
     }

@@ -312,6 +312,28 @@ fn parenthesised_definition(sentence: &str) -> Option<(String, String)> {
     None
 }
 
+/// A sentence that only defines ("For this purpose, liquid ratio is (current assets −
+/// inventories) ÷ current liabilities.", "Our house definition of operating return on sales
+/// is operating income ÷ revenue × 100."): the name and the formula.
+fn definition_sentence(sentence: &str) -> Option<(String, String)> {
+    static DEFINES: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)^\s*(?:for\s+this\s+purpose|for\s+this\s+question|here|in\s+this\s+question)\s*,?\s+(?:the\s+)?(.{2,80}?)\s+(?:is|=|means)\s+(.+?)\.?\s*$|^\s*(?:our|the|my)\s+(?:house\s+|own\s+)?definition\s+of\s+(.{2,80}?)\s+is\s+(.+?)\.?\s*$",
+        )
+        .ok()
+    });
+    let caps = DEFINES.as_ref()?.captures(sentence)?;
+    let (name, formula) = match (caps.get(1), caps.get(2)) {
+        (Some(n), Some(f)) => (n.as_str(), f.as_str()),
+        _ => (caps.get(3)?.as_str(), caps.get(4)?.as_str()),
+    };
+    let formula = without_instructions(formula);
+    OPERATION_WORDS
+        .as_ref()
+        .is_some_and(|re| re.is_match(&formula))
+        .then(|| (capitalise(name.trim()), formula))
+}
+
 /// A definition that opens the sentence asking ("Using net income divided by average total
 /// assets, what was Walmart's return on assets?"): the sentence's question and the formula.
 /// Only a clause holding an operation defines; "Using the 10-K, what was…" names a source.
@@ -322,7 +344,17 @@ fn leading_definition(sentence: &str) -> (String, Option<String>) {
         )
         .ok()
     });
-    let Some(caps) = LEADING.as_ref().and_then(|re| re.captures(sentence)) else {
+    static IF_IS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)^\s*if\s+.{2,80}?\s+(?:is|=|means)\s+(.+?),\s+((?:what|how|which|calculate|compute|give|can|could|please|find|work|determine)\b.*)$",
+        )
+        .ok()
+    });
+    let Some(caps) = LEADING
+        .as_ref()
+        .and_then(|re| re.captures(sentence))
+        .or_else(|| IF_IS.as_ref().and_then(|re| re.captures(sentence)))
+    else {
         return (sentence.to_string(), None);
     };
     let formula = caps[1].trim();
@@ -721,6 +753,10 @@ impl Question {
                     name: String::new(),
                     formula,
                 });
+            }
+            if let (Some((name, formula)), None) = (definition_sentence(&sentence), &definition) {
+                definition = Some(Definition { name, formula });
+                continue;
             }
             let lower_sentence = sentence.to_lowercase();
             if let Some((at, marker)) = v
