@@ -173,7 +173,8 @@ fn a_period_is_picked_from_the_columns_and_a_missing_operand_is_named() {
         "How many days of inventory did Tesla hold at the end of 2023?",
         TESLA,
     );
-    assert_eq!(days.computed[0].shown, "63 days", "{}", days.answer);
+    // Held at the end of the year: on the year-end inventory, 13,626 ÷ 79,113 × 365.
+    assert_eq!(days.computed[0].shown, "62.9 days", "{}", days.answer);
     let prior = check_answer(&library, "What was Tesla's free cash flow in 2022?", TESLA);
     assert_eq!(prior.computed[0].shown, "7,566", "{}", prior.answer);
     // A bank's ratio asked of a carmaker: nothing to compute it from, and nothing invented.
