@@ -13,6 +13,7 @@ use crate::ask::AskEvent;
 use crate::search::SearchRequest;
 use crate::{Library, Result};
 use docindex_core::qa::{Answer, AnswerPart, Combination, DocumentUse};
+use docindex_core::question::comparison_direction;
 use plan::filing_kinds_named;
 
 impl Library {
@@ -73,7 +74,10 @@ impl Library {
             answer.tokens_used += plan.tokens;
             return Ok(Some(answer));
         }
-        // Each part streams as soon as it is answered; the comparison follows the last.
+        // Each part streams as soon as it is answered; the comparison follows the last. A
+        // question that asks which is higher is answered with its verdict first, which only
+        // the last part settles: its answer streams whole at the end.
+        let verdict_asked = comparison_direction(question).is_some();
         let (mut combination, opening) = Combination::new(question, plans.len(), &mentions.absent);
         let mut first_piece = true;
         let mut stream = |piece: &str| {
@@ -85,7 +89,7 @@ impl Library {
                 on_event(AskEvent::Token(word));
             }
         };
-        if let Some(opening) = opening {
+        if let Some(opening) = opening.filter(|_| !verdict_asked) {
             stream(&opening);
         }
         // The parts are searched and answered at once, each on its own connection; they
@@ -117,13 +121,16 @@ impl Library {
                     company: plan.company.clone(),
                     answer,
                 });
-                stream(&piece);
+                if !verdict_asked {
+                    stream(&piece);
+                }
             }
             Ok(())
         })?;
         let (mut answer, added) = combination.finish();
-        for piece in &added {
-            stream(piece);
+        match verdict_asked {
+            true => stream(&answer.answer),
+            false => added.iter().for_each(|piece| stream(piece)),
         }
         answer.documents = documents;
         answer.invented_dropped = plan.invented;

@@ -603,6 +603,18 @@ mod tests {
     }
 
     #[test]
+    fn a_definition_read_against_its_sense_gives_a_value_the_metric_cannot_take() {
+        // "A − B ÷ C" written with symbols is read by precedence: 36,861.9, no quick ratio.
+        let table = concept_table().unwrap();
+        let r = work_on(CISCO, "What was Cisco's FY2024 quick ratio? Quick ratio is defined as current assets - inventories / current liabilities.");
+        let quick = table.get("quick_ratio").unwrap();
+        assert!(
+            quick.implausible(r.value.unwrap(), r.unit).is_some(),
+            "{r:?}"
+        );
+    }
+
+    #[test]
     fn naming_the_operands_without_an_operation_defines_nothing() {
         let table = concept_table().unwrap();
         let concepts: Vec<&Concept> = table.concepts.iter().filter(|c| !c.is_metric()).collect();

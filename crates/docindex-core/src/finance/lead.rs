@@ -294,7 +294,9 @@ impl<'a> Draft<'a> {
                 sentence,
                 result,
                 figure,
+                implausible,
             })) => {
+                self.lead.implausible |= implausible;
                 self.sentences.push(sentence);
                 self.lead.figures.extend(figure);
                 self.lead.computed.extend(result.shown.clone());
@@ -772,6 +774,8 @@ struct DefinedLead {
     result: MetricResult,
     /// The figure a comparison across companies reads.
     figure: Option<StatedFigure>,
+    /// Outside the plausible range of the metric the question names.
+    implausible: bool,
 }
 
 /// The metric the question defines, worked out and cited: its sentence and result, or what
@@ -814,20 +818,34 @@ fn defined_lead(asking: &Asking<'_>, citer: &mut Citer) -> Option<Result<Defined
         false => format!(" {heading_markers}"),
     };
     // Compared across companies under the table's metric the question names, if any.
-    let concept_id = asking
+    let named = asking
         .table
         .asked_in(asking.question())
         .into_iter()
-        .find(|c| c.is_metric())
-        .map_or_else(|| result.metric_id.clone(), |c| c.id.clone());
+        .find(|c| c.is_metric());
+    let concept_id = named.map_or_else(|| result.metric_id.clone(), |c| c.id.clone());
     let figure = metric_figure(asking.doc, &concept_id, &result, &headings, &row_markers);
+    // A value the named metric cannot take (a quick ratio of 22,669) is flagged, never firm.
+    let implausible = named
+        .zip(result.value)
+        .and_then(|(metric, value)| metric.implausible(value, result.unit));
+    let flag = implausible
+        .as_ref()
+        .map(|range| {
+            format!(
+                " (outside the plausible range of {}, {range}: check the definition and its operands)",
+                result.label
+            )
+        })
+        .unwrap_or_default();
     Some(Ok(DefinedLead {
         sentence: format!(
-            "{}{period} (as the question defines it){headings}: {shown} = {worked}",
+            "{}{period} (as the question defines it){headings}: {shown} = {worked}{flag}",
             capitalise(&result.label)
         ),
         result,
         figure,
+        implausible: implausible.is_some(),
     }))
 }
 
