@@ -236,11 +236,12 @@ fn compute_with(
             });
             continue;
         };
-        // The asked year's column, never another year's in its place.
-        let current = found
-            .row
-            .column_for(year, months)
-            .filter(|&c| year.is_none() || found.row.columns.get(c).and_then(|h| h.year) == year);
+        // The asked year's column, never another year's in its place (a column whose
+        // heading names no year, "Amount", may be it).
+        let current = found.row.column_for(year, months).filter(|&c| {
+            let heading_year = found.row.columns.get(c).and_then(|h| h.year);
+            year.is_none() || heading_year.is_none() || heading_year == year
+        });
         let column = if prior {
             current.and_then(|c| found.row.prior_column(c))
         } else {
