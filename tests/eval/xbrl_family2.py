@@ -15,8 +15,8 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are five disjoint wording sets: `dev`, `heldout`, `fresh`, `final` and `sealed` (different sentence
-    structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
+    There are seven disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel` and
+    `vault` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
     and output format are shared).
     `fresh` was added later by another helper that had likewise not seen the engine, written to
     be structurally unlike both earlier sets: chat / e-mail style requests ("pls send over ...",
@@ -75,15 +75,58 @@ Who wrote the wordings
     who booked more/less ...?", "For the peer table, ..." (direction drawn at random). dev,
     heldout, fresh and final outputs are byte-identical to what they were before `sealed` existed
     (sealed draws from its own random stream).
+    `novel` and `vault`, a sixth and a seventh set, were added together by another helper that had
+    likewise not seen the engine's source, its question templates or the xbrl-templates-*.json files,
+    written after reading the five earlier sets, avoiding their distinctive phrases and each other's.
+    `novel` is desk shorthand and chat-box typing from sell-side / buy-side analysts, PMs, credit
+    analysts and retail holders: lower-case run-ons without punctuation ("whats X's ...", "need X's
+    ..., thx", "can u calc ..."), notes ("Off X's P&L, ...?", "Off X's B/S, ...?", "X: ... -- what's
+    the reported number?") and context-setting preambles ("I'm spreading X's financials into our
+    credit template -- ...", "Doing a tear sheet on X; ...", "PM wants X's ... for the morning
+    meeting", "Walk me from X's ... in FY22 to FY23: net $ difference?", "For a turns calc I need
+    ...", "I'm comparing ... across large caps; where was X ...?"), with the abbreviations analysts
+    type (revs, ttl, NI, op income, opex, COGS, D&A, SG&A, A/R, B/S, YE, YoY, chg, avg, mgn, dil., LTD,
+    WC, CFO, $mm, $m, bn, $k). Periods are "for FY24", "for the FY ended 9/28/2024", "for the twelve
+    months through September 2024" (only when the year-end falls on or after the 20th), "in '23"
+    (calendar filers only), "in the latest fiscal year", "for FY23 (the yr before the latest)",
+    "at 9/28/24", "per the 9/28/24 B/S", "exiting FY24", "at YE23" (December year-ends only), "on
+    the latest B/S (FY24)"; definitions as "A/B (in %)", "take A, subtract B, then divide by C",
+    "A scaled by B, x100" ("Method: ...", "Formula to use -- ...", "[...]"); comparisons as "A vs B
+    on ... -- who wins if higher/lower is better?", "A vs B on ...: which one's higher/bigger/lower/
+    smaller?", "I'm pairing A against B in a long/short; ...", "Quick peer check for the IC memo --
+    A and B, who screens higher/lower on ...?" (direction drawn at random). `vault` is fuller
+    sentences from journalists, auditors, CFO-office staff, credit committees and MBA students
+    ("For a story I'm writing on X, I need the figure it reported for ...", "Audit support request:
+    ..., exactly as filed?", "Analytical procedures: compute the percent change ... with FY as the
+    denominator", "MBA assignment: subtract X's fiscal '23 ... from its fiscal '24 ...", "An MBA
+    textbook gives ... as ...; work it out for X ...", "Treating ... as ..., where did X land ...?").
+    Periods are "for the fiscal year ending Sept. 28, 2024", "for full-year fiscal 2024", "in fiscal
+    '24", "in the fiscal year that wrapped up in September 2024" (year-end on or after the 20th),
+    "for full-year 2023" (calendar filers only), "in its newest reported fiscal year (2024)", "in
+    fiscal 2023, the year prior to its latest", "at the Sept. 28, 2024 balance sheet date", "when
+    fiscal 2024 closed", "at year-end fiscal 2024"; scales as "rounded to the nearest tenth of a
+    billion", "-- millions of dollars, please", decimals as "to a tenth of a percentage point", "to
+    the hundredth of a percent", "rounded to the hundredth", "to the nearest cent"; definitions as "A
+    expressed as a percentage of B", "A relative to B (as a percentage)", "A for every dollar of B",
+    "average receivables divided by daily revenue (annual revenue / 365)"; comparisons as "Is A's ...
+    greater than / less than B's ...?", "Sort A and B by ..., largest to smallest / smallest to
+    largest. Which one sits at the top of the list?", "Out of A and B, whose ... was the higher /
+    lesser one?", "For an article contrasting A and B: ...", "Credit committee asks: ..., which
+    borrower -- A or B -- had the ...?" (direction drawn at random; for the yes/no forms the gold
+    company is the one that is higher / lower in the stated direction). dev, heldout, fresh, final and
+    sealed outputs are byte-identical to what they were before `novel` and `vault` existed (each new
+    set draws from its own random stream, keyed by the split name as before).
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
         /work/shared/corpus/10-K/tesla_*.html
     (the files in /tmp/family2 were made with --split dev --seed 1, --split heldout --seed 2,
-    --split fresh --seed 3, --split final --seed 4 and --split sealed --seed 5 on those 18 filings)
+    --split fresh --seed 3, --split final --seed 4 and --split sealed --seed 5 on those 18 filings;
+    /tmp/family2/novel.json and vault.json with --split novel --seed 6 and --split vault --seed 7.
+    `vault` is meant to stay unread by the people who build the engine: do not print its questions.)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
     Output: a JSON list of objects with fields doc, question, family, concept, fiscal_year, kind,
@@ -513,6 +556,10 @@ def dur_phrases(co, fy, split):
         return dur_phrases_final(co, fy)
     if split == "sealed":
         return dur_phrases_sealed(co, fy)
+    if split == "novel":
+        return dur_phrases_novel(co, fy)
+    if split == "vault":
+        return dur_phrases_vault(co, fy)
     end = co.end_date(fy)
     yy = fy % 100
     out = []
@@ -544,6 +591,10 @@ def inst_phrases(co, fy, split):
         return inst_phrases_final(co, fy)
     if split == "sealed":
         return inst_phrases_sealed(co, fy)
+    if split == "novel":
+        return inst_phrases_novel(co, fy)
+    if split == "vault":
+        return inst_phrases_vault(co, fy)
     end = co.end_date(fy)
     out = []
     if split == "dev":
@@ -577,6 +628,20 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "novel":
+        opts = [("", None, None), (" in $mm", "millions", None), (", $m", "millions", None)]
+        if big:
+            opts += [(" in bn (1 decimal)", "billions", 1), (" in bn", "billions", None)]
+        elif small_co:
+            opts += [(" in $k", "thousands", None)]
+        return rng.choice(opts)
+    if split == "vault":
+        opts = [("", None, None), (" -- millions of dollars, please", "millions", None), (", expressed in $ millions", "millions", None)]
+        if big:
+            opts += [(", rounded to the nearest tenth of a billion", "billions", 1), (", answer in billions", "billions", None)]
+        elif small_co:
+            opts += [(", in thousands of dollars", "thousands", None)]
+        return rng.choice(opts)
     if split == "sealed":
         opts = [("", None, None), (", in dollar millions", "millions", None), (" (figure in millions of dollars)", "millions", None)]
         if big:
@@ -612,6 +677,11 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "novel":
+        return rng.choice([("", None), ("", None), (", 1 decimal", 1), (" (2 decimals)", 2), (" in % terms", None)])
+    if split == "vault":
+        return rng.choice([("", None), ("", None), (", to a tenth of a percentage point", 1),
+                           (", to the hundredth of a percent", 2), (" -- give it as a percentage", None)])
     if split == "sealed":
         return rng.choice([("", None), ("", None), (", rounded to 0.1%", 1), (", to the nearest 0.01%", 2),
                            (" -- a percentage, please", None)])
@@ -626,6 +696,14 @@ def pct_fmt(rng, split):
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "novel":
+        if days:
+            return rng.choice([(" (# of days)", None), (", days to 1 decimal", 1), (", in # of days", None)])
+        return rng.choice([("", None), ("", None), (", 2 decimals", 2), (" (x, 1 decimal)", 1)])
+    if split == "vault":
+        if days:
+            return rng.choice([(", as a count of days", None), (", in days rounded to a tenth", 1), (", as a number of days of revenue", None)])
+        return rng.choice([("", None), ("", None), (", rounded to the hundredth", 2), (", shown as a multiple to one decimal", 1)])
     if split == "sealed":
         if days:
             return rng.choice([(", in days of sales", None), (", in days, rounded to 0.1", 1), (", measured in days", None)])
@@ -1659,7 +1737,601 @@ def compare_period_sealed(a, b, instant, rng):
                        f"using fiscal {a.fy} for {na} and fiscal {b.fy} for {nb}"])
 
 
+# ---------------------------------------------------------------------------------------
+# Sixth and seventh wording sets ("novel", "vault")
+# ---------------------------------------------------------------------------------------
+# Both written by a further helper that had not seen the engine, after reading the five
+# earlier sets and avoiding their distinctive phrases; novel and vault also avoid each other's.
+# Prefixes on templates (any combination, e.g. "I:L:"): F: flows only, I: balances only,
+# X: income-statement amounts only, L: chat style -- the question keeps its lower-case start.
+#
+# novel: desk shorthand and chat-box typing from sell-side / buy-side analysts, PMs, credit
+#   analysts and retail holders ("whats ...", "need ..., thx", "Off X's P&L, ...", "Doing a tear
+#   sheet on ...", "I'm spreading X's financials into our credit template", "PM wants ...",
+#   "Walk me from ...", "who wins if higher is better?", "I'm pairing A against B in a
+#   long/short"), abbreviations (ttl, revs, NI, op income, opex, B/S, YE, YoY, chg, avg, mgn,
+#   dil., $mm, bn, CFO, LTD, WC). Periods as "for FY24", "for the FY ended 9/28/2024", "for the
+#   twelve months through September 2024", "in '23" (calendar filers only), "in the latest fiscal
+#   year", "at 9/28/24", "per the 9/28/24 B/S", "exiting FY24", "at YE23". Definitions as
+#   "A/B (in %)", "take A, subtract B, then divide by C", "A scaled by B".
+# vault: longer, fuller sentences from journalists, auditors, CFO-office staff, credit
+#   committees and MBA students ("For a story I'm writing on ...", "Audit support request: ...",
+#   "Analytical procedures: ...", "MBA assignment: subtract ...", "Is A's ... greater than /
+#   less than B's ...?", "Sort A and B by ..., largest to smallest", "Out of A and B, whose ...
+#   was the lesser one?"). Periods as "for the fiscal year ending Sept. 28, 2024", "for
+#   full-year fiscal 2024", "in fiscal '24", "in the fiscal year that wrapped up in September
+#   2024", "for full-year 2023" (calendar filers only), "at the Sept. 28, 2024 balance sheet
+#   date", "when fiscal 2024 closed", "at year-end fiscal 2024". Definitions as "A expressed as
+#   a percentage of B", "A relative to B", "A for every dollar of B", "A divided by daily revenue".
+
+NEW_SPLITS = ("novel", "vault")
+
+
+def yy(y):
+    return f"{y % 100:02d}"
+
+
+def date_mdyy(d):
+    """9/28/24"""
+    return f"{d.month}/{d.day}/{yy(d.year)}"
+
+
+def date_ap(d):
+    """Sept. 28, 2024 (AP style)"""
+    return date_us(d, abbrev=True)
+
+
+def month_year(d):
+    """September 2024, only when the year-end falls late in its month (else None)"""
+    return f"{MONTHS[d.month - 1]} {d.year}" if d.day >= 20 else None
+
+
+def dur_phrases_novel(co, fy):
+    end = co.end_date(fy)
+    out = [f"for FY{yy(fy)}", f"for the FY ended {date_num(end)}"]
+    if month_year(end):
+        out += [f"for the twelve months through {month_year(end)}"]
+    if co.calendar:
+        out += [f"in '{yy(fy)}"]
+    if fy == co.fy:
+        out += ["in the latest fiscal year", f"in the latest fiscal year (FY{yy(fy)})"]
+    if fy == co.fy - 1:
+        out += [f"for FY{yy(fy)} (the yr before the latest)"]
+    return out
+
+
+def inst_phrases_novel(co, fy):
+    end = co.end_date(fy)
+    out = [f"at {date_mdyy(end)}", f"per the {date_mdyy(end)} B/S", f"exiting FY{yy(fy)}"]
+    if co.calendar and end.month == 12:
+        out += [f"at YE{yy(fy)}"]
+    if fy == co.fy:
+        out += [f"on the latest B/S (FY{yy(fy)})"]
+    if fy == co.fy - 1:
+        out += [f"a year earlier, at {date_mdyy(end)}"]
+    return out
+
+
+def dur_phrases_vault(co, fy):
+    end = co.end_date(fy)
+    out = [f"for the fiscal year ending {date_ap(end)}", f"for full-year fiscal {fy}", f"in fiscal '{yy(fy)}"]
+    if month_year(end):
+        out += [f"in the fiscal year that wrapped up in {month_year(end)}"]
+    if co.calendar:
+        out += [f"for full-year {fy}"]
+    if fy == co.fy:
+        out += [f"in its newest reported fiscal year ({fy})"]
+    if fy == co.fy - 1:
+        out += [f"in fiscal {fy}, the year prior to its latest"]
+    return out
+
+
+def inst_phrases_vault(co, fy):
+    end = co.end_date(fy)
+    out = [f"at the {date_ap(end)} balance sheet date", f"when fiscal {fy} closed", f"at year-end fiscal {fy}"]
+    if fy == co.fy:
+        out += [f"on the newest balance sheet (fiscal {fy})"]
+    if fy == co.fy - 1:
+        out += [f"at the prior year's close (fiscal {fy})"]
+    return out
+
+
+def yr_forms_new(co, fy, split, rng, instant=False):
+    """(p0, p1, y0, y1) for novel / vault."""
+    y0, y1 = fy - 1, fy
+    e0, e1 = co.end_date(y0), co.end_date(y1)
+    if split == "novel":
+        if instant:
+            style = rng.choice(["mdyy", "fyend", "ye"])
+            if style == "ye" and not (co.calendar and e0.month == 12 and e1.month == 12):
+                style = "mdyy"
+            f = {"mdyy": lambda y: date_mdyy(co.end_date(y)), "fyend": lambda y: f"FY{yy(y)} year-end",
+                 "ye": lambda y: f"YE{yy(y)}"}[style]
+        else:
+            style = rng.choice(["fy", "ended", "thru"])
+            if style == "thru" and not (month_year(e0) and month_year(e1)):
+                style = "fy"
+            f = {"fy": lambda y: f"FY{yy(y)}", "ended": lambda y: f"the FY ended {date_num(co.end_date(y))}",
+                 "thru": lambda y: f"the twelve months through {month_year(co.end_date(y))}"}[style]
+        return f(y0), f(y1), f"FY{yy(y0)}", f"FY{yy(y1)}"
+    if instant:
+        style = rng.choice(["ap", "yefy"])
+        f = {"ap": lambda y: date_ap(co.end_date(y)), "yefy": lambda y: f"year-end fiscal {y}"}[style]
+    else:
+        style = rng.choice(["tick", "ending", "full"])
+        f = {"tick": lambda y: f"fiscal '{yy(y)}", "ending": lambda y: f"the fiscal year ending {date_ap(co.end_date(y))}",
+             "full": lambda y: f"full-year fiscal {y}"}[style]
+    return f(y0), f(y1), f"fiscal '{yy(y0)}", f"fiscal '{yy(y1)}"
+
+
+def span_new(co, fy, split, rng):
+    """the three fiscal years fy-2..fy, for averages"""
+    if split == "novel":
+        return rng.choice([f"FY{yy(fy - 2)}-FY{yy(fy)}", f"FY{yy(fy - 2)} thru FY{yy(fy)}"])
+    return rng.choice([f"fiscal '{yy(fy - 2)} through fiscal '{yy(fy)}",
+                       f"the three fiscal years ending {date_ap(co.end_date(fy))}"])
+
+
+def split_flags(tpl):
+    m = re.match(r"^((?:[A-Z]:)+)", tpl)
+    if not m:
+        return set(), tpl
+    return set(m.group(1).replace(":", "")), tpl[m.end():]
+
+
+def pick_new(rng, tpls, inst=None, pnl=True):
+    """choose a novel / vault template allowed for this kind of figure (flags kept for fill2)"""
+    ok = []
+    for t in tpls:
+        fl = split_flags(t)[0]
+        if ("F" in fl and inst) or ("I" in fl and not inst) or ("X" in fl and not pnl):
+            continue
+        ok.append(t)
+    return rng.choice(ok)
+
+
+def fill2(tpl, **kw):
+    """fill() for novel / vault: strips the flags; L: keeps a lower-case chat-style start."""
+    fl, body = split_flags(tpl)
+    s = fill(body, **kw)
+    if "L" in fl and body[:1].islower():
+        s = body[:1] + s[1:]
+    return s
+
+
+ITEM_LABELS_NOVEL = {
+    "revenue": ["revs", "ttl revenue"],
+    "cogs": ["cost of rev", "COGS line"],
+    "gross_profit": ["gross profit $", "GP $"],
+    "operating_income": ["op income", "op profit"],
+    "net_income": ["NI", "net income attrib. to the company"],
+    "eps_diluted": ["EPS (dil.)", "dil. EPS"],
+    "total_assets": ["ttl assets", "TA (total assets)"],
+    "total_liabilities": ["ttl liabilities", "TL (total liabilities)"],
+    "current_assets": ["ttl current assets", "current assets (ttl)"],
+    "current_liabilities": ["ttl current liabilities", "current liabs (ttl)"],
+    "inventory": ["inventory $", "inventories on the B/S"],
+    "cash": ["cash & equivs", "cash and equivs (ex. investments)"],
+    "lt_debt": ["LTD (non-current)", "long-term debt ex-current maturities"],
+    "equity": ["book equity", "shareholders' eq."],
+    "total_equity_incl_nci": ["ttl equity w/ NCI", "equity (parent + minority interest)"],
+    "cfo": ["op cash flow", "CFO (cash from ops)"],
+    "cfi": ["investing CF", "CFI (net investing cash flow)"],
+    "cff": ["financing CF", "CFF (net financing cash flow)"],
+    "capex": ["capex spend", "PP&E capex"],
+    "dna": ["D&A expense", "dep & amort"],
+    "rnd": ["R&D", "R&D exp."],
+    "sga": ["SG&A exp.", "SG&A opex"],
+    "interest_expense": ["int. exp.", "interest exp"],
+    "income_tax": ["tax exp.", "income tax exp."],
+    "dividends": ["divs paid", "cash divs"],
+    "buybacks": ["buybacks (cash)", "share repurchase spend"],
+    "receivables": ["net A/R", "AR balance"],
+    "ppe": ["PP&E net of dep.", "net PPE"],
+}
+
+ITEM_LABELS_VAULT = {
+    "revenue": ["overall revenues", "revenues from all sources"],
+    "cogs": ["costs of revenue", "COGS (cost of revenues)"],
+    "gross_profit": ["gross profit earned", "gross profit in dollar terms"],
+    "operating_income": ["operating profit as reported", "GAAP operating income"],
+    "net_income": ["GAAP net income attributable to the company", "reported net earnings"],
+    "eps_diluted": ["earnings per share after dilution", "EPS after dilution"],
+    "total_assets": ["assets in total", "total assets at book value"],
+    "total_liabilities": ["liabilities in total", "total liabilities owed"],
+    "current_assets": ["sum of current assets", "current assets in aggregate"],
+    "current_liabilities": ["sum of current liabilities", "current liabilities in aggregate"],
+    "inventory": ["inventory holdings", "inventory carried on the balance sheet"],
+    "cash": ["cash and cash equivalents position", "cash on the balance sheet (cash and cash equivalents only)"],
+    "lt_debt": ["long-term debt less its current portion", "long-term debt classified as noncurrent"],
+    "equity": ["equity of shareholders", "stockholders' equity as reported"],
+    "total_equity_incl_nci": ["combined equity of shareholders and noncontrolling interests",
+                              "total equity counting noncontrolling interests"],
+    "cfo": ["cash provided by operations", "operating cash flow as reported"],
+    "cfi": ["investing-section net cash flow", "net investing-activities cash flow"],
+    "cff": ["financing-section net cash flow", "net financing-activities cash flow"],
+    "capex": ["cash additions to property, plant and equipment", "capital outlays for PP&E"],
+    "dna": ["depreciation and amortization (combined)", "combined depreciation and amortization"],
+    "rnd": ["spending on research and development", "research & development expense"],
+    "sga": ["SG&A expense line", "selling, general, and administrative spending"],
+    "interest_expense": ["interest expense incurred", "interest costs expensed"],
+    "income_tax": ["provision for taxes", "income taxes expensed"],
+    "dividends": ["dividends paid in cash", "cash paid for dividends"],
+    "buybacks": ["cash used to repurchase shares", "repurchases of common stock (cash paid)"],
+    "receivables": ["amounts receivable from customers (net A/R)", "accounts receivable balance"],
+    "ppe": ["property, plant & equipment (net)", "net carrying value of PP&E"],
+}
+
+AVG3_RATIO_NOVEL = {"capex": ["capex spend", "PP&E spend"], "rnd": ["R&D exp.", "R&D $"],
+                    "sga": ["SG&A exp.", "SG&A opex"]}
+AVG3_RATIO_VAULT = {"capex": ["capital outlays", "spending on property, plant and equipment"],
+                    "rnd": ["research and development", "spending on research and development"],
+                    "sga": ["selling, general, and administrative spending"]}
+
+# key: (names, definitions)
+METRICS_NOVEL = {
+    "gross_margin": (["gross mgn", "gross margin pct"],
+                     ["gross profit/revenue (in %)", "take revenue, subtract cost of sales, then divide by revenue (x100)"]),
+    "operating_margin": (["op mgn", "operating mgn (%)"],
+                         ["op income/revenue (in %)", "operating income scaled by revenue, x100"]),
+    "net_margin": (["net mgn", "NI margin"],
+                   ["NI/revenue (in %)", "net income attrib. to the company scaled by total revenue, x100"]),
+    "roa": (["ROA (avg assets)", "RoA on avg. TA"],
+            ["NI/avg. total assets (in %), avg = (beginning + ending)/2",
+             "net income scaled by the average of beginning and ending total assets, x100"]),
+    "roe": (["ROE (avg equity)", "RoE on avg. book"],
+            ["NI/avg. shareholders' equity (in %), avg = (beginning + ending)/2",
+             "net income scaled by the average of beginning and ending shareholders' equity, x100"]),
+    "asset_turnover": (["asset turns (x)", "TA turnover"],
+                       ["revenue/avg. total assets (avg of beginning & ending)",
+                        "revenue scaled by average total assets (beginning and end of year)"]),
+    "fixed_asset_turnover": (["PP&E turns (x)", "net PPE turnover"],
+                             ["revenue/avg. net PP&E (avg of beginning & ending)",
+                              "revenue scaled by average net PP&E (beginning and end of year)"]),
+    "inventory_turnover": (["inv. turns", "inventory turns (x)"],
+                           ["COGS/avg. inventory (avg of beginning & ending)",
+                            "cost of sales scaled by average inventory (beginning and end of year)"]),
+    "dso_avg": (["DSO (avg A/R)", "days receivable (avg bal.)"],
+                ["avg. A/R/revenue × 365, avg = (beginning + ending A/R)/2",
+                 "average receivables (beginning + ending, halved) scaled by revenue, times 365"]),
+    "dso_end": (["DSO (ending A/R)", "days receivable (ending bal.)"],
+                ["ending A/R/revenue × 365", "year-end receivables scaled by revenue, times 365"]),
+    "quick_ratio": (["acid-test (x)", "quick ratio ex-inventory"],
+                    ["take current assets, subtract inventory, then divide by current liabilities",
+                     "current assets ex-inventory, scaled by current liabilities"]),
+    "current_ratio": (["current ratio (x)", "curr. ratio"],
+                      ["current assets/current liabilities (x)", "current assets scaled by current liabilities"]),
+    "interest_coverage": (["int. coverage (x)", "op-income interest coverage"],
+                          ["op income/interest expense (x)", "operating income scaled by interest expense"]),
+    "payout": (["payout %", "div payout"],
+               ["divs paid/NI (in %)", "cash dividends paid scaled by net income, x100"]),
+    "ebitda": (["EBITDA ($)", "simple EBITDA"],
+               ["op income + D&A", "take operating income and add back D&A"]),
+    "ebitda_margin": (["EBITDA mgn", "EBITDA margin (%)"],
+                      ["(op income + D&A)/revenue (in %)", "take op income, add D&A, then divide by revenue (x100)"]),
+    "ebitda_less_capex": (["EBITDA-capex ($)", "EBITDA minus capex spend"],
+                          ["take op income, add D&A, then subtract capex", "op income + D&A − capex"]),
+    "working_capital": (["WC ($)", "net WC"],
+                        ["take current assets and subtract current liabilities", "current assets less current liabs ($)"]),
+    "cash_conversion": (["CFO/NI", "cash conversion (x)"],
+                        ["op cash flow/NI (x)", "operating cash flow scaled by net income"]),
+    "ocf_ratio": (["CFO/current liabs (x)", "op cash flow ratio"],
+                  ["op cash flow/year-end current liabilities (x)", "operating cash flow scaled by ending current liabilities"]),
+    "rnd_pct": (["R&D/sales (%)", "R&D as % of revs"],
+                ["R&D/revenue (in %)", "R&D expense scaled by revenue, x100"]),
+    "sga_pct": (["SG&A/sales (%)", "SG&A as % of revs"],
+                ["SG&A/revenue (in %)", "SG&A scaled by revenue, x100"]),
+    "capex_pct": (["capex/rev (%)", "capex as % of revs"],
+                  ["capex/revenue (in %)", "capital expenditures scaled by revenue, x100"]),
+    "fcf": (["FCF ($)", "free cash flow $"],
+            ["take op cash flow and subtract capex", "operating cash flow after capex spend"]),
+    "debt_to_equity": (["LTD/equity (x)", "LT debt-to-equity (x)"],
+                       ["non-current LTD/shareholders' equity (x)",
+                        "long-term debt ex-current portion scaled by shareholders' equity"]),
+    "etr": (["ETR (%)", "eff. tax rate"],
+            ["tax exp./pretax income (in %)", "income tax expense scaled by pre-tax income, x100"]),
+}
+
+METRICS_VAULT = {
+    "gross_margin": (["gross margin rate", "gross profit margin ratio"],
+                     ["gross profit expressed as a percentage of revenue", "gross profit relative to revenue (as a percentage)"]),
+    "operating_margin": (["operating margin rate", "operating profitability ratio"],
+                         ["operating income expressed as a percentage of revenue",
+                          "operating income relative to revenue (as a percentage)"]),
+    "net_margin": (["net margin rate", "profit margin (net)"],
+                   ["net income attributable to the company expressed as a percentage of revenue",
+                    "net income relative to total revenue (as a percentage)"]),
+    "roa": (["ROA based on average assets", "return earned on average assets"],
+            ["net income expressed as a percentage of average total assets (the mean of the beginning and ending balances)",
+             "net income relative to the average of the prior and current year-end total assets (as a percentage)"]),
+    "roe": (["ROE based on average equity", "return earned on average equity"],
+            ["net income expressed as a percentage of average shareholders' equity (the mean of the beginning and ending balances)",
+             "net income relative to the average of the prior and current year-end shareholders' equity (as a percentage)"]),
+    "asset_turnover": (["asset turnover multiple", "asset efficiency ratio (asset turnover)"],
+                       ["revenue relative to average total assets (beginning and ending balances averaged)",
+                        "revenue for every dollar of average total assets (mean of the beginning and ending balances)"]),
+    "fixed_asset_turnover": (["fixed-asset turnover multiple", "PP&E efficiency ratio (fixed-asset turnover)"],
+                             ["revenue relative to average net PP&E (beginning and ending balances averaged)",
+                              "revenue for every dollar of average net PP&E (mean of the beginning and ending balances)"]),
+    "inventory_turnover": (["inventory turnover multiple", "inventory churn (turnover)"],
+                           ["cost of sales relative to average inventory (beginning and ending balances averaged)",
+                            "cost of sales for every dollar of average inventory (mean of the beginning and ending balances)"]),
+    "dso_avg": (["collection period in days (average receivables)", "days to collect (average A/R basis)"],
+                ["average receivables (mean of the beginning and ending balances) divided by daily revenue, where daily revenue is annual revenue / 365",
+                 "the mean of beginning and ending receivables relative to revenue, converted to days on a 365-day year"]),
+    "dso_end": (["collection period in days (ending receivables)", "days to collect (ending A/R basis)"],
+                ["year-end receivables divided by daily revenue, where daily revenue is annual revenue / 365",
+                 "ending receivables relative to revenue, converted to days on a 365-day year"]),
+    "quick_ratio": (["acid-test liquidity multiple", "quick (acid-test) ratio"],
+                    ["current assets excluding inventories, relative to current liabilities",
+                     "current assets minus inventories, for every dollar of current liabilities"]),
+    "current_ratio": (["current-ratio multiple", "current ratio (liquidity)"],
+                      ["current assets relative to current liabilities", "current assets for every dollar of current liabilities"]),
+    "interest_coverage": (["interest coverage multiple", "operating income coverage of interest"],
+                          ["operating income relative to interest expense", "operating income for every dollar of interest expense"]),
+    "payout": (["dividend payout rate", "cash dividends-to-earnings ratio"],
+               ["cash dividends paid expressed as a percentage of net income", "dividends paid relative to net income (as a percentage)"]),
+    "ebitda": (["EBITDA dollars", "EBITDA on an operating-income basis"],
+               ["the total of operating income and depreciation & amortization",
+                "depreciation and amortization added on top of operating income"]),
+    "ebitda_margin": (["EBITDA margin rate", "EBITDA-to-sales percentage"],
+                      ["operating income plus D&A, expressed as a percentage of revenue",
+                       "EBITDA (operating income plus D&A) relative to revenue (as a percentage)"]),
+    "ebitda_less_capex": (["EBITDA after subtracting capex", "capex-deducted EBITDA"],
+                          ["operating income plus D&A, with capital expenditures then subtracted",
+                           "the total of operating income and D&A, minus cash spent on property, plant and equipment"]),
+    "working_capital": (["working capital in dollars", "net working capital amount"],
+                        ["the amount by which current assets exceed current liabilities (negative if they fall short)",
+                         "the gap between current assets and current liabilities (current assets minus current liabilities)"]),
+    "cash_conversion": (["cash conversion multiple", "operating cash flow relative to earnings"],
+                        ["operating cash flow relative to net income", "operating cash flow for every dollar of net income"]),
+    "ocf_ratio": (["operating cash flow to current liabilities", "cash-flow coverage of current liabilities"],
+                  ["operating cash flow relative to year-end current liabilities",
+                   "operating cash flow for every dollar of current liabilities at year-end"]),
+    "rnd_pct": (["R&D-to-revenue percentage", "research and development intensity"],
+                ["R&D expense expressed as a percentage of revenue",
+                 "research and development expense relative to revenue (as a percentage)"]),
+    "sga_pct": (["SG&A-to-revenue percentage", "SG&A burden on revenue"],
+                ["SG&A expense expressed as a percentage of revenue",
+                 "selling, general, and administrative expense relative to revenue (as a percentage)"]),
+    "capex_pct": (["capex-to-revenue percentage", "capital spending intensity"],
+                  ["capital expenditures expressed as a percentage of revenue",
+                   "purchases of property, plant and equipment relative to revenue (as a percentage)"]),
+    "fcf": (["plain-vanilla free cash flow", "free cash generation"],
+            ["operating cash flow, with capital expenditures then subtracted",
+             "cash from operating activities minus cash spent on property, plant and equipment"]),
+    "debt_to_equity": (["long-term debt-to-equity multiple", "leverage (long-term debt relative to equity)"],
+                       ["long-term debt, less current portion, relative to shareholders' equity",
+                        "noncurrent long-term debt for every dollar of shareholders' equity"]),
+    "etr": (["effective income-tax rate", "tax rate (effective)"],
+            ["income tax expense expressed as a percentage of pre-tax income",
+             "the provision for income taxes relative to income before taxes (as a percentage)"]),
+}
+
+ITEM_TEMPLATES["novel"] = [
+    "L:whats {co}'s {item} {per}{scale}",
+    "L:need {co}'s {item} {per}{scale}, thx",
+    "{co}: {item} {per}{scale} -- what's the reported number?",
+    "I'm spreading {co}'s financials into our credit template -- {item} {per}{scale}?",
+    "Doing a tear sheet on {co}; can you get me {item} {per}{scale}?",
+    "I:L:how much {item} did {co} have on the books {per}{scale}",
+    "Reading {co}'s 10-K for class -- what's the {item} {per}{scale}?",
+    "X:Off {co}'s P&L, {item} {per}{scale}?",
+    "I:Off {co}'s B/S, {item} {per}{scale}?",
+    "Long-time {co} holder here -- what was {item} {per}{scale}?",
+    "Sanity-checking my model vs. the 10-K: {co}'s {item} {per}{scale}?",
+]
+
+ITEM_TEMPLATES["vault"] = [
+    "For a story I'm writing on {co}, I need the figure it reported for {item} {per}{scale}.",
+    "Audit support request: {co}'s {item} {per}{scale}, exactly as filed?",
+    "How large a figure did {co} report for {item} {per}{scale}?",
+    "We're benchmarking against {co} in the CFO's office -- what number does it give for {item} {per}{scale}?",
+    "At what level did {co} report its {item} {per}{scale}?",
+    "MBA case prep: find {co}'s {item} {per}{scale}.",
+    "I:How much {item} was sitting on {co}'s balance sheet {per}{scale}?",
+    "X:What was the size of {co}'s {item} {per}{scale}?",
+    "I'm looking into {co} as a possible investment; where did its {item} stand {per}{scale}?",
+    "Could I get {co}'s {item} {per}{scale}, straight from the filing?",
+]
+
+CHANGE_ABS_TEMPLATES["novel"] = [
+    "L:{co} {item}, $ chg {y0} to {y1}{scale}?",
+    "What's the YoY $ change in {co}'s {item}, {p0} vs {p1}{scale}? (negative = decline)",
+    "F:Walk me from {co}'s {item} in {p0} to {p1}: net $ difference{scale}?",
+    "I:Walk me from {co}'s {item} at {p0} to {p1}: net $ difference{scale}?",
+    "I'm modelling {co} and need my {y1} {item} to tie -- what was the $ increase/decrease vs {y0}{scale}?",
+    "L:{co} {item} {y1} less {y0}{scale}",
+    "I:B/S check: {co}'s {item}, {p1} vs. {p0} -- $ difference (latest minus prior){scale}?",
+    "F:{co}'s {item} in {p1} minus {p0} -- what's the $ gap{scale}?",
+]
+
+CHANGE_ABS_TEMPLATES["vault"] = [
+    "Measured in dollars, what was the increase (or decrease, shown as a negative) in {co}'s {item} from {p0} to {p1}{scale}?",
+    "A reader asked how much {co}'s {item} changed from {p0} to {p1}. What's the dollar answer{scale}?",
+    "For our CFO-office benchmarking deck: {co}'s {item}, {y1} less {y0}{scale}?",
+    "F:In {p1}, was {co}'s {item} ahead of or behind {p0}? State the difference in dollars, signed{scale}.",
+    "I:By how much did {co}'s {item} on the balance sheet differ between {p0} and {p1} (newer figure less older){scale}?",
+    "MBA assignment: subtract {co}'s {y0} {item} from its {y1} {item}{scale}.",
+    "Auditor's analytical review: what is the change in {co}'s {item} from {p0} to {p1}, in dollars{scale}?",
+]
+
+CHANGE_PCT_TEMPLATES["novel"] = [
+    "L:yoy % growth in {co}'s {item} for {y1} (vs {y0}){fmt}",
+    "F:{co}'s {item} grew by what % YoY in {p1} (vs. {p0}){fmt}?",
+    "Doing growth attribution for {co} -- how much did {item} grow or decline in % from {p0} to {p1}{fmt}?",
+    "Retail investor q: how did {co}'s {item} trend from {p0} to {p1}? what % (negative if down){fmt}",
+    "I:{co}'s {item} at {p1} vs. {p0}: % chg{fmt}?",
+    "L:{co} {item} % chg, {y1} over {y0}{fmt}",
+    "Growth check on {co}: {item} up or down how much (%) from {p0} to {p1}{fmt}?",
+]
+
+CHANGE_PCT_TEMPLATES["vault"] = [
+    "Taking {y0} as the base, what percentage change did {co}'s {item} show from {p0} to {p1}{fmt}?",
+    "Writing up {co}'s results: what was the percent increase (or decrease) in {item}, {p0} versus {p1}{fmt}?",
+    "F:{co} saw its {item} change by what percentage in {p1} compared to {p0}{fmt}?",
+    "I:Starting from the {p0} balance, by what percentage had {co}'s {item} grown or contracted at {p1}{fmt}?",
+    "Growing or shrinking? Give the percentage change in {co}'s {item} from {p0} to {p1}{fmt}.",
+    "Analytical procedures: compute the percent change in {co}'s {item} between {p0} and {p1}, with {y0} as the denominator{fmt}.",
+]
+
+AVG_BAL_TEMPLATES["novel"] = [
+    "L:need avg {item} for {co} in {p1} (avg of {y0} and {y1} YE balances){scale}",
+    "For a turns calc I need {co}'s {item} averaged over the {y0} and {y1} year-end B/S -- what do I get{scale}?",
+    "{co}: {y0}/{y1} year-end {item}, averaged{scale}?",
+    "What's {co}'s avg. {item} for {p1}? Beg. and end balances, simple avg{scale}.",
+    "MBA homework: avg {item} of {co} over {p1} -- start-of-year B/S plus end-of-year B/S, halved{scale}?",
+]
+
+AVG_BAL_TEMPLATES["vault"] = [
+    "To build a return metric I need {co}'s average {item} for {p1}: the mean of its {y0} and {y1} closing balances{scale}.",
+    "Averaging {co}'s {item} at the close of {y0} and at the close of {y1} gives what figure{scale}?",
+    "Please give {co}'s average {item} across {p1}, weighting last year's closing balance and this year's closing balance equally{scale}.",
+    "MBA case: what is {co}'s average {item} for {p1}, averaging the two year-end balances that bracket it{scale}?",
+    "For an audit expectation, average {co}'s closing {item} for {y0} with its closing {item} for {y1}{scale}.",
+]
+
+AVG3_TEMPLATES["novel"] = [
+    "L:{co} 3yr avg {item} {y2}-{y1}{scale}",
+    "Smoothing out {co}'s {item} over {span}: what's the mean per year{scale}?",
+    "I'm looking at through-cycle {item} for {co}; what's the {span} annual avg{scale}?",
+    "What's {co}'s avg annual {item} across the last three FYs ({y2}, {y0}, {y1}){scale}?",
+    "{co} -- mean {item}, {span}, per yr{scale}?",
+]
+
+AVG3_TEMPLATES["vault"] = [
+    "Over {span}, how much {item} did {co} average per year{scale}?",
+    "Journalist's question: averaged over {span}, what did {co}'s yearly {item} come to{scale}?",
+    "Across the individual years {y2}, {y0} and {y1}, what was {co}'s average {item}{scale}?",
+    "For an MBA valuation exercise, average {co}'s {item} across {span}{scale}.",
+    "Treating {y2}, {y0} and {y1} equally, what does {co}'s {item} work out to per year on average{scale}?",
+]
+
+AVG3_RATIO_TEMPLATES["novel"] = [
+    "L:{co} avg {metric}/sales % {y2}-{y1}, avg of the 3 yrly ratios{fmt}",
+    "I'm comparing {metric} intensity across names; for {co}, take {metric} as % of revs in each of {y2}, {y0}, {y1} and average the three{fmt}.",
+    "{co}: mean of annual {metric}-to-revenue %, {span} (avg of yearly ratios, not pooled){fmt}?",
+    "What's {co}'s 3-yr avg {metric} % of revs ({y2}-{y1}), averaging each yr's %{fmt}?",
+]
+
+AVG3_RATIO_TEMPLATES["vault"] = [
+    "For each of {y2}, {y0} and {y1}, express {co}'s {metric} as a percentage of revenue, then take the plain arithmetic mean of the three{fmt}.",
+    "I'm comparing spending patterns across large caps; what was {co}'s average ratio of {metric} to revenue (as a percentage) over {span}, averaging the annual ratios{fmt}?",
+    "Average {co}'s yearly {metric} relative to revenue (in %) across {span}, giving each year's ratio equal weight{fmt}.",
+    "How much of its revenue, on average, did {co} spend on {metric} over {span}? Use the mean of the three yearly percentages{fmt}.",
+]
+
+METRIC_TEMPLATES["novel"] = {
+    "plain": [
+        "L:{co} {metric} {per}{fmt} -- whats ur number",
+        "I'm comparing {metric} across large caps; where was {co} {per}{fmt}?",
+        "PM wants {co}'s {metric} {per} for the morning meeting{fmt} -- can you run it?",
+        "L:can u calc {metric} for {co} {per}{fmt}",
+        "Running a screen -- {co}'s {metric} {per}{fmt}?",
+        "For my valuation class: {co}'s {metric} {per}{fmt}?",
+        "Credit review of {co}: {metric} {per}{fmt}, please.",
+    ],
+    "defn": [
+        "L:{co} {metric} {per}{fmt}; method: {defn}",
+        "My method for {metric}: {defn}. Run that for {co} {per}{fmt}?",
+        "{co} {per} -- {metric} [{defn}]{fmt}?",
+        "Problem set Q: for {co} {per}, find {metric}{fmt}. Formula to use -- {defn}.",
+        "I'm comparing {metric} across names, computed as: {defn}. What's {co}'s number {per}{fmt}?",
+        "L:{metric} for {co} {per}{fmt}, computed this way: {defn}",
+    ],
+}
+
+METRIC_TEMPLATES["vault"] = {
+    "plain": [
+        "For a feature on {co}, what was its {metric} {per}{fmt}?",
+        "What {metric} did {co} achieve {per}{fmt}?",
+        "At what level was {co}'s {metric} {per}{fmt}?",
+        "As part of an audit analytical review, compute {co}'s {metric} {per}{fmt}.",
+        "I'm studying {co} for an MBA case. What was the {metric} {per}{fmt}?",
+        "Our CFO wants {co}'s {metric} {per} as a benchmark{fmt}.",
+    ],
+    "defn": [
+        "Treating {metric} as {defn}, where did {co} land {per}{fmt}?",
+        "With {metric} defined here as {defn}, compute the value for {co} {per}{fmt}.",
+        "If we take {metric} to mean {defn}, how does {co} come out {per}{fmt}?",
+        "For benchmarking, our finance team measures {metric} as {defn}. What does {co} show {per}{fmt}?",
+        "Calculate {co}'s {metric} {per} on this basis: {defn}{fmt}.",
+        "An MBA textbook gives {metric} as {defn}; work it out for {co} {per}{fmt}.",
+    ],
+}
+
+# compare: {win} = "higher" / "lower" (the stated direction), {gt} = "greater than" / "less than",
+# {sortdir} = "largest to smallest" / "smallest to largest"
+COMPARE_TEMPLATES["novel"] = [
+    "{A} vs {B} on {metric} {per} -- who wins if {win} is better?",
+    "{A} vs {B} on {metric} {per}: which one's {adj}?",
+    "{A} or {B} -- {adj} {metric} {per}?",
+    "I'm pairing {A} against {B} in a long/short; {per}, which has the {adj} {metric}?",
+    "Quick peer check for the IC memo -- {A} and {B}, who screens {win} on {metric} {per}?",
+    "{A} vs {B} on {item} {per} -- who wins if {win} is better?",
+    "{A} vs {B} on {item} {per}: which one's {adj}?",
+    "{A} or {B} -- who's got {more} {item} {per}?",
+    "I'm pairing {A} against {B} in a long/short; who had {more} {item} {per}?",
+    "Quick peer check for the IC memo -- {A} and {B}, which shows {more} {item} {per}?",
+]
+
+COMPARE_TEMPLATES["vault"] = [
+    "Is {A}'s {metric} {gt} {B}'s {per}?",
+    "Sort {A} and {B} by {metric} {per}, {sortdir}. Which one sits at the top of the list?",
+    "For an article contrasting {A} and {B}: which had the {adj} {metric} {per}?",
+    "Out of {A} and {B}, whose {metric} {per} was the {adj} one?",
+    "Credit committee asks: {per}, which borrower -- {A} or {B} -- had the {adj} {metric}?",
+    "Is the figure {A} reported for {item} {gt} {B}'s {per}?",
+    "Out of {A} and {B}, which reported {more} {item} {per}?",
+    "Sort {A} and {B} by {item} {per}, {sortdir}. Which one sits at the top of the list?",
+    "For an article contrasting {A} and {B}: who had {more} {item} {per}?",
+    "MBA case comparison -- {per}, which of {A} or {B} shows the {adj} {item}?",
+]
+
+
+def compare_period_new(a, b, instant, split, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+             and a.F.fy_end.year == b.F.fy_end.year)
+    na, nb = a.names[0], b.names[0]
+    if split == "novel":
+        if same:
+            if instant:
+                opts = [f"exiting FY{yy(a.fy)}", f"per their FY{yy(a.fy)} B/S"]
+                if a.calendar and b.calendar and a.F.fy_end.month == 12 and b.F.fy_end.month == 12:
+                    opts.append(f"at YE{yy(a.fy)}")
+            else:
+                opts = [f"for FY{yy(a.fy)}", f"on FY{yy(a.fy)} numbers"]
+                if a.calendar and b.calendar:
+                    opts.append(f"in '{yy(a.fy)}")
+            return rng.choice(opts)
+        if instant:
+            return rng.choice([f"on each one's latest B/S ({na} {date_mdyy(a.F.fy_end)}, {nb} {date_mdyy(b.F.fy_end)})",
+                               f"exiting their latest FYs ({na} FY{yy(a.fy)}, {nb} FY{yy(b.fy)})"])
+        return rng.choice([f"on latest-FY numbers ({na} FY{yy(a.fy)}, {nb} FY{yy(b.fy)})",
+                           f"using each one's latest FY ({na}: FY ended {date_num(a.F.fy_end)}; {nb}: FY ended {date_num(b.F.fy_end)})"])
+    if same:
+        if instant:
+            opts = [f"when fiscal {a.fy} closed", f"at year-end fiscal {a.fy}"]
+            if dec31:
+                opts.append(f"at the Dec. 31, {a.F.fy_end.year} balance sheet date")
+        else:
+            opts = [f"for full-year fiscal {a.fy}", f"in fiscal '{yy(a.fy)}"]
+            if a.calendar and b.calendar:
+                opts.append(f"for full-year {a.fy}")
+        return rng.choice(opts)
+    if instant:
+        return rng.choice([f"at their latest fiscal year-ends ({date_ap(a.F.fy_end)} for {na}, {date_ap(b.F.fy_end)} for {nb})",
+                           f"when their latest fiscal years closed ({na}: fiscal '{yy(a.fy)}; {nb}: fiscal '{yy(b.fy)})"])
+    return rng.choice([f"in the fiscal years ending {date_ap(a.F.fy_end)} ({na}) and {date_ap(b.F.fy_end)} ({nb}) respectively",
+                       f"in each company's newest reported fiscal year ({na}: fiscal '{yy(a.fy)}; {nb}: fiscal '{yy(b.fy)})"])
+
+
 def metric_names(m, split):
+    if split == "novel":
+        return METRICS_NOVEL[m][0]
+    if split == "vault":
+        return METRICS_VAULT[m][0]
     if split == "sealed":
         return METRICS_SEALED[m][0]
     if split == "final":
@@ -1668,6 +2340,10 @@ def metric_names(m, split):
 
 
 def metric_defs(m, split):
+    if split == "novel":
+        return METRICS_NOVEL[m][1]
+    if split == "vault":
+        return METRICS_VAULT[m][1]
     if split == "sealed":
         return METRICS_SEALED[m][1]
     if split == "final":
@@ -1824,6 +2500,10 @@ def fill(tpl, **kw):
 
 
 def pick_label(rng, key, split):
+    if split == "novel":
+        return rng.choice(ITEM_LABELS_NOVEL[key])
+    if split == "vault":
+        return rng.choice(ITEM_LABELS_VAULT[key])
     if split == "sealed":
         return rng.choice(ITEM_LABELS_SEALED[key])
     if split == "final":
@@ -1852,7 +2532,11 @@ def gen_items(co, rng, split, n=8):
         used.add(k)
         v, evid = co.val(k, fy)
         per = rng.choice(inst_phrases(co, fy, split) if k in INSTANT_KEYS else dur_phrases(co, fy, split))
-        if k == "eps_diluted" and split == "sealed":
+        if k == "eps_diluted" and split == "novel":
+            scale = rng.choice([("", None, None), (" ($/sh, 2 decimals)", None, 2)])
+        elif k == "eps_diluted" and split == "vault":
+            scale = rng.choice([("", None, None), (", to the nearest cent", None, 2)])
+        elif k == "eps_diluted" and split == "sealed":
             scale = rng.choice([("", None, None), (", in dollars and cents", None, 2)])
         elif k == "eps_diluted" and split == "final":
             scale = rng.choice([("", None, None), (" (US$ per share, two decimal places)", None, 2)])
@@ -1862,7 +2546,10 @@ def gen_items(co, rng, split, n=8):
                                [("", None, None), (" (USD per share, 2 dp)", None, 2)])
         else:
             scale = usd_scale(rng, split, v, co.small)
-        if split in ("final", "sealed"):
+        if split in NEW_SPLITS:
+            q = fill2(pick_new(rng, tpls, inst=k in INSTANT_KEYS, pnl=k in PNL_KEYS), co=rng.choice(co.names),
+                      item=pick_label(rng, k, split), per=per, scale=scale[0])
+        elif split in ("final", "sealed"):
             ok = [t for t in tpls if not (t.startswith("F:") and k in INSTANT_KEYS)
                   and not (t.startswith("I:") and k not in INSTANT_KEYS)
                   and not (t.startswith("X:") and k not in PNL_KEYS)]
@@ -1877,6 +2564,8 @@ def gen_items(co, rng, split, n=8):
 def yr_forms(co, fy, split, rng, instant=False):
     """(p0, p1, y0, y1) labels for a pair of consecutive fiscal years ending fy (year-ends if instant)."""
     y0, y1 = fy - 1, fy
+    if split in NEW_SPLITS:
+        return yr_forms_new(co, fy, split, rng, instant)
     if split == "sealed":
         if instant:
             style = rng.choice(["ordus", "ofuk", "endfy"])
@@ -1953,11 +2642,13 @@ def gen_changes(co, rng, split, n=3):
         evid = a[1] + b[1]
 
         def tpl(lst):
+            if split in NEW_SPLITS:
+                return pick_new(rng, lst, inst=inst)
             ok = [t for t in lst if not (inst and t.startswith("F:")) and not (not inst and t.startswith("I:"))]
             return re.sub(r"^[FI]:", "", rng.choice(ok))
         if mode == "pct":
             f = pct_fmt(rng, split)
-            q = fill(tpl(CHANGE_PCT_TEMPLATES[split]), co=nm, item=item, p0=p0, p1=p1, y0=y0, y1=y1, fmt=f[0])
+            q = (fill2 if split in NEW_SPLITS else fill)(tpl(CHANGE_PCT_TEMPLATES[split]), co=nm, item=item, p0=p0, p1=p1, y0=y0, y1=y1, fmt=f[0])
             g = (b[0] - a[0]) / abs(a[0]) * 100
             out.append(record(co, q, "changes", f"{k}_growth_pct", fy, "percent", g, f[1], None, evid,
                               f"({k} {fy} - {k} {fy - 1}) / |{k} {fy - 1}| * 100 = ({fmt_num(b[0])} - {fmt_num(a[0])}) / {fmt_num(abs(a[0]))} * 100"))
@@ -1967,7 +2658,7 @@ def gen_changes(co, rng, split, n=3):
                 s = usd_scale(rng, split, b[0] - a[0], co.small)
             else:
                 s = ("", None, None)
-            q = fill(tpl(CHANGE_ABS_TEMPLATES[split]), co=nm, item=item, p0=p0, p1=p1, y0=y0, y1=y1, scale=s[0])
+            q = (fill2 if split in NEW_SPLITS else fill)(tpl(CHANGE_ABS_TEMPLATES[split]), co=nm, item=item, p0=p0, p1=p1, y0=y0, y1=y1, scale=s[0])
             out.append(record(co, q, "changes", f"{k}_change", fy, kind, b[0] - a[0], s[2], s[1], evid,
                               f"{k} {fy} - {k} {fy - 1} = {fmt_num(b[0])} - {fmt_num(a[0])}"))
     return out
@@ -1999,14 +2690,17 @@ def gen_averages(co, rng, split, n=2):
     if len(choices) < n and len(bal) > 1:
         choices.append(("bal", rng.choice([k for k in bal if k != choices[0][1]])))
     p0, p1, y0, y1 = yr_forms(co, fy, split, rng)
-    y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final", "sealed") else f"fiscal {fy - 2}"
+    if split in NEW_SPLITS:
+        y2 = f"FY{yy(fy - 2)}" if split == "novel" else f"fiscal '{yy(fy - 2)}"
+    else:
+        y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final", "sealed") else f"fiscal {fy - 2}"
     yl = f"fiscal years {fy - 2}, {fy - 1} and {fy}"          # (final only)
     for typ, k in choices[:n]:
         nm = rng.choice(co.names)
         if typ == "bal":
             v, evid = co.avg(k, fy)
             s = usd_scale(rng, split, v, co.small)
-            q = fill(rng.choice(AVG_BAL_TEMPLATES[split]), co=nm, item=pick_label(rng, k, split), p0=p0, p1=p1, y0=y0, y1=y1, scale=s[0])
+            q = (fill2 if split in NEW_SPLITS else fill)(rng.choice(AVG_BAL_TEMPLATES[split]), co=nm, item=pick_label(rng, k, split), p0=p0, p1=p1, y0=y0, y1=y1, scale=s[0])
             a, b = co.val(k, fy - 1)[0], co.val(k, fy)[0]
             out.append(record(co, q, "averages", f"avg_{k}", fy, "usd", v, s[2], s[1], evid,
                               f"({k} end FY{fy - 1} + {k} end FY{fy}) / 2 = ({fmt_num(a)} + {fmt_num(b)}) / 2"))
@@ -2017,7 +2711,11 @@ def gen_averages(co, rng, split, n=2):
             s = usd_scale(rng, split, v, co.small) if KIND[k] == "usd" else ("", None, None)
             end = (date_us(co.end_date(fy)) if split == "dev" else date_dmon(co.end_date(fy)) if split == "fresh"
                    else date_ord(co.end_date(fy)) if split == "final" else date_eu(co.end_date(fy)))
-            if split == "sealed":
+            if split in NEW_SPLITS:
+                span = span_new(co, fy, split, rng)
+                q = fill2(rng.choice(AVG3_TEMPLATES[split]), co=nm, item=pick_label(rng, k, split), y0=y0, y1=y1, y2=y2,
+                          scale=s[0], span=span)
+            elif split == "sealed":
                 span = rng.choice([f"FY{fy - 2} to FY{fy} inclusive", f"the three fiscal years to {date_ordus(co.end_date(fy))}"])
                 q = fill(rng.choice(AVG3_TEMPLATES[split]), co=nm, item=pick_label(rng, k, split), y0=y0, y1=y1, y2=y2,
                          scale=s[0], span=span)
@@ -2038,7 +2736,11 @@ def gen_averages(co, rng, split, n=2):
                 evid += a[1] + r[1]
             v = sum(ratios) / 3.0
             f = pct_fmt(rng, split)
-            if split == "sealed":
+            if split in NEW_SPLITS:
+                lab = rng.choice((AVG3_RATIO_NOVEL if split == "novel" else AVG3_RATIO_VAULT)[k])
+                span = span_new(co, fy, split, rng)
+                q = fill2(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0], span=span)
+            elif split == "sealed":
                 lab = rng.choice(AVG3_RATIO_SEALED[k])
                 span = rng.choice([f"FY{fy - 2} to FY{fy} inclusive", f"the three fiscal years to {date_ordus(co.end_date(fy))}"])
                 q = fill(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0], span=span)
@@ -2101,7 +2803,7 @@ def gen_metrics(co, rng, split, n=6):
                      num=div[0] if div else "", den=div[1] if div else "")
         else:
             tpl = rng.choice(METRIC_TEMPLATES[split]["defn" if with_def else "plain"])
-            q = fill(tpl, co=rng.choice(co.names), metric=rng.choice(names), per=per, defn=rng.choice(defs), fmt=ftxt)
+            q = (fill2 if split in NEW_SPLITS else fill)(tpl, co=rng.choice(co.names), metric=rng.choice(names), per=per, defn=rng.choice(defs), fmt=ftxt)
         out.append(record(co, q, "metrics", m, fy, kind, v, dec, scale, evid, formula))
     return out
 
@@ -2124,6 +2826,10 @@ DIR_WORDS["sealed"] = {"higher": [("higher", "more"), ("greater", "more")],
                        "lower": [("lower", "less"), ("smaller", "less")]}
 DIR_WORDS["fresh"] = {"higher": [("higher", "more"), ("bigger", "more"), ("larger", "more")],
                       "lower": [("lower", "less"), ("smaller", "less")]}
+DIR_WORDS["novel"] = {"higher": [("higher", "more"), ("bigger", "more")],
+                      "lower": [("lower", "less"), ("smaller", "less")]}
+DIR_WORDS["vault"] = {"higher": [("higher", "more"), ("greater", "a greater amount of")],
+                      "lower": [("lower", "less"), ("lesser", "a lesser amount of")]}
 ADJ_BAD = {"stronger", "weaker"}   # only for margins / returns
 # "who comes out ahead on ..." (fresh) is asked only for figures where more is plainly better
 GOOD_HIGH = {"revenue", "net_income", "operating_income", "cfo", "cash", "equity", "total_assets",
@@ -2230,7 +2936,18 @@ def gen_compare(cos, rng, split, n=30):
         per_co[b.doc] = per_co.get(b.doc, 0) + 1
         per_key[k] = per_key.get(k, 0) + 1
         is_item = k in COMPARE_ITEMS
-        if split == "sealed":
+        if split in NEW_SPLITS:
+            instant = (k in INSTANT_KEYS) or (k in INSTANT_METRICS) or k == "current_ratio" or k == "quick_ratio"
+            A, B = (a, b) if rng.random() < 0.5 else (b, a)
+            per = compare_period_new(A, B, instant, split, rng)
+            tpl = rng.choice([t for t in COMPARE_TEMPLATES[split] if ("{item}" in t) == is_item])
+            direction = rng.choice(["higher", "lower"])
+            adj, more = rng.choice(DIR_WORDS[split][direction])
+            label = pick_label(rng, k, split) if is_item else rng.choice(metric_names(k, split))
+            q = fill2(tpl, A=rng.choice(A.names), B=rng.choice(B.names), adj=adj, more=more, metric=label, item=label,
+                      per=per, win=direction, gt="greater than" if direction == "higher" else "less than",
+                      sortdir="largest to smallest" if direction == "higher" else "smallest to largest")
+        elif split == "sealed":
             instant = (k in INSTANT_KEYS) or (k in INSTANT_METRICS) or k == "current_ratio" or k == "quick_ratio"
             A, B = (a, b) if rng.random() < 0.5 else (b, a)
             per = compare_period_sealed(A, B, instant, rng)
@@ -2294,7 +3011,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")

@@ -113,6 +113,7 @@ pub struct NamedRowWords {
 #[serde(deny_unknown_fields)]
 pub struct ConceptWords {
     pub comparison_shorthand: WordList,
+    pub modifiers: WordList,
     pub quotients: WordList,
     pub money: WordList,
     pub percent_names: WordList,
@@ -141,6 +142,18 @@ pub struct TableWords {
     pub variant_labels: WordList,
 }
 
+/// Words that name a metric by its shape: "operating cash flow cover of current
+/// liabilities" is one figure over another, "operating profit percentage" a profit over
+/// revenue (`finance/shape.rs`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShapeWords {
+    pub percent_of: WordList,
+    pub ratio_of: WordList,
+    pub of_revenue_suffixes: WordList,
+    pub margin_bases: WordList,
+}
+
 /// The whole lexicon.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -153,6 +166,7 @@ pub struct Lexicon {
     pub concepts: ConceptWords,
     pub answers: AnswerWords,
     pub tables: TableWords,
+    pub shapes: ShapeWords,
 }
 
 impl Lexicon {
@@ -170,7 +184,8 @@ impl Lexicon {
         let k = &self.concepts;
         let a = &self.answers;
         let t = &self.tables;
-        let lists: [(&str, &WordList); 33] = [
+        let h = &self.shapes;
+        let lists: [(&str, &WordList); 38] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -191,6 +206,7 @@ impl Lexicon {
             ("named.generic_words", &n.generic_words),
             ("named.qualifiers", &n.qualifiers),
             ("concepts.comparison_shorthand", &k.comparison_shorthand),
+            ("concepts.modifiers", &k.modifiers),
             ("concepts.quotients", &k.quotients),
             ("concepts.money", &k.money),
             ("concepts.percent_names", &k.percent_names),
@@ -204,6 +220,10 @@ impl Lexicon {
             ("answers.quarterly_phrases", &a.quarterly_phrases),
             ("tables.period_heading_words", &t.period_heading_words),
             ("tables.minority_phrases", &t.minority_phrases),
+            ("shapes.percent_of", &h.percent_of),
+            ("shapes.ratio_of", &h.ratio_of),
+            ("shapes.of_revenue_suffixes", &h.of_revenue_suffixes),
+            ("shapes.margin_bases", &h.margin_bases),
         ];
         for (name, list) in lists {
             list.check(name)?;

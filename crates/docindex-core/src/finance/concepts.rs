@@ -103,6 +103,13 @@ pub struct ConceptTable {
     phrasings: Vec<(usize, Vec<String>)>,
 }
 
+/// Which concept (by index) claims each stem of a question, and the concepts it names with
+/// the first stem each claims, in order.
+struct Claims {
+    claimed: Vec<Option<usize>>,
+    chosen: Vec<(usize, usize)>,
+}
+
 /// Stems of a phrasing or question; "capital-intensive" and "capital intensive" are one.
 fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
     words(text)
@@ -114,6 +121,15 @@ fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
         })
         .filter(|s| !s.is_empty())
         .collect()
+}
+
+/// Whether the modifier word stands in a list in `question` ("cash, capex and revenue"), where
+/// it is a concept of its own.
+fn modifier_listed(question: &str, word: &str) -> bool {
+    let lower = question.to_lowercase();
+    [",", ";", " and", " or", "/"]
+        .iter()
+        .any(|after| lower.contains(&format!("{word}{after}")))
 }
 
 /// The variables of `formula` (of metric `id`), in order of first use.
@@ -298,9 +314,9 @@ impl ConceptTable {
         })
     }
 
-    /// The concepts a question asks about, in the order it names them. Longer phrasings
-    /// claim their words first, so "free cash flow" is the metric and not also "cash".
-    pub fn asked_in(&self, question: &str) -> Vec<&Concept> {
+    /// Which concept claims each of the question's stems, and the concepts named with the
+    /// first stem each claims, in the order named.
+    fn claims(&self, question: &str) -> Claims {
         let (question_stems, mut found) = self.phrasings_in(question);
         found.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.cmp(&b.1)));
         // Which concept claimed each word. A shorter phrasing of the concept that claimed
@@ -342,13 +358,36 @@ impl ConceptTable {
                             .any(|(o, stems)| *o == other && stems.first() == Some(word))
                 })
         };
+        // "cash capital expenditure": a modifier word right before another concept's name
+        // qualifies it.
+        let modifies_the_next = |c: usize| {
+            let Some(at) = claimed.iter().position(|x| *x == Some(c)) else {
+                return false;
+            };
+            words_claimed(c) == 1
+                && lexicon()
+                    .concepts
+                    .modifiers
+                    .contains(question_stems[at].as_str())
+                && claimed
+                    .get(at + 1)
+                    .is_some_and(|next| next.is_some_and(|n| n != c))
+                && !modifier_listed(question, &question_stems[at])
+        };
         let subsumed: Vec<usize> = chosen
             .iter()
             .map(|&(c, _)| c)
-            .filter(|&c| one_word_of_another(c))
+            .filter(|&c| one_word_of_another(c) || modifies_the_next(c))
             .collect();
         chosen.retain(|(c, _)| !subsumed.contains(c));
         chosen.sort_by_key(|(_, at)| *at);
+        Claims { claimed, chosen }
+    }
+
+    /// The concepts a question asks about, in the order it names them. Longer phrasings
+    /// claim their words first, so "free cash flow" is the metric and not also "cash".
+    pub fn asked_in(&self, question: &str) -> Vec<&Concept> {
+        let Claims { chosen, .. } = self.claims(question);
         let mut asked: Vec<&Concept> = chosen.into_iter().map(|(c, _)| &self.concepts[c]).collect();
         // "How much did X pay out in dividends?" asks the dividends, not the payout ratio: a
         // question that asks an amount and names no kind of quotient is asked of the amounts
@@ -359,6 +398,21 @@ impl ConceptTable {
             asked.retain(|c| is_amount(c));
         }
         asked
+    }
+
+    /// The concepts `text` names, each with the stems it claims (first and one past the
+    /// last), and the number of stems `text` has: where in a phrase each concept stands.
+    pub fn spans_in(&self, text: &str) -> (usize, Vec<(&Concept, usize, usize)>) {
+        let Claims { claimed, chosen } = self.claims(text);
+        let spans = chosen
+            .into_iter()
+            .filter_map(|(c, _)| {
+                let first = claimed.iter().position(|x| *x == Some(c))?;
+                let last = claimed.iter().rposition(|x| *x == Some(c))?;
+                Some((&self.concepts[c], first, last + 1))
+            })
+            .collect();
+        (claimed.len(), spans)
     }
 
     /// The line items a question needs: those it names, and the operands of the metrics it
@@ -415,6 +469,18 @@ mod tests {
                 metric.id
             );
         }
+    }
+
+    #[test]
+    fn a_modifier_word_qualifies_the_concept_after_it() {
+        assert_eq!(
+            ids("What was Meta's cash capital expenditure in fiscal 2023?"),
+            ["capex"]
+        );
+        assert_eq!(
+            ids("What were Meta's cash and capital expenditure in fiscal 2023?"),
+            ["cash", "capex"]
+        );
     }
 
     #[test]

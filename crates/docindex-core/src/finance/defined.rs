@@ -464,7 +464,7 @@ pub fn defined_metric(
         "it" | "this" | "that" | "the metric" | "the ratio" | "this metric" | "this ratio"
     );
     let named =
-        !definition.name.is_empty() && !pronoun && definition.name.split_whitespace().count() <= 6;
+        !definition.name.is_empty() && !pronoun && definition.name.split_whitespace().count() <= 8;
     let label = match named {
         true => definition.name.clone(),
         false => table

@@ -94,7 +94,12 @@ pub fn lead_for(
     doc: &DocumentIndex,
     rows: &[LocatedRow],
 ) -> Option<FiguresLead> {
-    let asking = Asking::new(table, reading, doc, rows);
+    // A metric the table has no name for, named by its shape ("EBITDA as a proportion of
+    // revenue"), is read as the definition its words imply.
+    let shaped = shaped_reading(table, reading);
+    let reading = shaped.as_ref().unwrap_or(reading);
+    let mut asking = Asking::new(table, reading, doc, rows);
+    asking.shaped = shaped.is_some();
     let named = asking.named_concept();
     let mut asked = asking.asked_concepts(named.as_ref());
     if asked.is_empty() && reading.definition.is_none() {
@@ -121,9 +126,29 @@ pub fn lead_for(
     draft.finish(&asking, &asked, part)
 }
 
+/// The reading with the definition its words imply, when it gives none and names no ratio
+/// of the table but a shape of one (`shape.rs`).
+fn shaped_reading(table: &ConceptTable, reading: &Question) -> Option<Question> {
+    if reading.definition.is_some()
+        || table
+            .asked_in(&reading.content)
+            .iter()
+            .any(|c| c.is_metric() && c.unit != Some(MetricUnit::Amount))
+    {
+        return None;
+    }
+    let definition = super::shape::definition_by_shape(table, &reading.content)?;
+    Some(Question {
+        definition: Some(definition),
+        ..reading.clone()
+    })
+}
+
 /// What a lead is built from: the question's reading, the columns it asks for, and the
 /// document's own statement rows.
 struct Asking<'a> {
+    /// The definition was read from the metric's name, not given: an inference, never firm.
+    shaped: bool,
     table: &'a ConceptTable,
     reading: &'a Question,
     doc: &'a DocumentIndex,
@@ -146,6 +171,7 @@ impl<'a> Asking<'a> {
             .cloned()
             .collect();
         Asking {
+            shaped: false,
             table,
             reading,
             doc,
@@ -297,6 +323,7 @@ impl<'a> Draft<'a> {
                 implausible,
             })) => {
                 self.lead.implausible |= implausible;
+                self.lookups_firm &= !asking.shaped;
                 self.sentences.push(sentence);
                 self.lead.figures.extend(figure);
                 self.lead.computed.extend(result.shown.clone());
@@ -320,7 +347,14 @@ impl<'a> Draft<'a> {
     /// States a metric: the figure the filing prints for it first, then the working from
     /// its operands' rows; or what is missing for it.
     fn state_metric(&mut self, asking: &Asking<'_>, concept: &Concept) {
-        if asking.reading.operation == Operation::Average && asking.columns.years.len() >= 2 {
+        // Averaged over years only when years are named: "the average collection period for
+        // fiscal 2024" is one year's metric on average balances, which it already reads.
+        let years_named =
+            asking.reading.periods.len() >= 2 || asking.reading.spanned_years.is_some();
+        if asking.reading.operation == Operation::Average
+            && asking.columns.years.len() >= 2
+            && years_named
+        {
             self.state_metric_average(asking, concept);
             return;
         }
@@ -838,9 +872,13 @@ fn defined_lead(asking: &Asking<'_>, citer: &mut Citer) -> Option<Result<Defined
             )
         })
         .unwrap_or_default();
+    let how = match asking.shaped {
+        true => "",
+        false => " (as the question defines it)",
+    };
     Some(Ok(DefinedLead {
         sentence: format!(
-            "{}{period} (as the question defines it){headings}: {shown} = {worked}{flag}",
+            "{}{period}{how}{headings}: {shown} = {worked}{flag}",
             capitalise(&result.label)
         ),
         result,

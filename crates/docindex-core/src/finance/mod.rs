@@ -15,6 +15,7 @@ pub mod named;
 pub mod parts;
 pub mod rows;
 pub mod sections;
+mod shape;
 mod statement_names;
 mod stating;
 

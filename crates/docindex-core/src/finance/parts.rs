@@ -295,7 +295,9 @@ fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
         .iter()
         .enumerate()
         .filter(|(i, _)| *i > 0 && !tokens[i - 1].ends_with(['.', '?', '!', ':', ';']))
-        .map(|(_, w)| {
+        // "FY2023-versus-FY2022" is two periods and a word, each looked at alone.
+        .flat_map(|(_, w)| w.split(['-', '–', '/']))
+        .map(|w| {
             w.trim_matches(|c: char| !c.is_alphanumeric())
                 .trim_end_matches("'s")
                 .trim_end_matches("’s")
@@ -443,6 +445,10 @@ mod tests {
         ));
         assert!(names_a_capitalised_part(
             "How much revenue did Hill's Pet Nutrition earn in 2023?",
+            &company
+        ));
+        assert!(!names_a_capitalised_part(
+            "Report the FY2023-versus-FY2022 variance in Colgate's cash holdings.",
             &company
         ));
         // A statement named mid-question is where to look, not a part.

@@ -7,6 +7,7 @@
 mod asks;
 pub mod passage;
 pub mod periods;
+mod shorthand;
 pub mod vocabulary;
 
 pub use asks::{
@@ -299,11 +300,16 @@ fn parenthesised_definition(sentence: &str) -> Option<(String, String)> {
     while let Some(open) = sentence[from..].find('(').map(|i| from + i) {
         let close = sentence[open..].find(')').map(|i| open + i)?;
         let inner = &sentence[open + 1..close];
-        if OPERATION_WORDS
-            .as_ref()
-            .is_some_and(|re| re.is_match(inner))
-            && !inner.contains('(')
-        {
+        // "(times, two decimal places)" is a unit: an operation stands between operands.
+        let operation_inside = OPERATION_WORDS.as_ref().is_some_and(|re| {
+            re.find_iter(inner).any(|m| {
+                let between =
+                    !inner[..m.start()].trim().is_empty() && !inner[m.end()..].trim().is_empty();
+                // "capex/revenue" holds its operands.
+                between || m.as_str().trim().len() > 1 && m.as_str().contains('/')
+            })
+        });
+        if operation_inside && !inner.contains('(') {
             let kept = format!("{}{}", sentence[..open].trim_end(), &sentence[close + 1..]);
             return Some((kept, without_instructions(inner)));
         }
@@ -374,6 +380,17 @@ fn leading_definition(sentence: &str) -> (String, Option<String>) {
 /// total assets for FY2023", "the average of the opening and closing balance of …"): one
 /// period named, and an average that is no operand of a ratio ("return on average equity",
 /// "revenue over average total assets" ask the ratio).
+/// Whether a definition's words only say how balances are averaged ("the midpoint of the
+/// opening and closing figures"), with no operation between line items.
+fn describes_averaging(formula: &str, v: &vocabulary::Vocabulary) -> bool {
+    let lower = formula.to_lowercase();
+    holds_any(&lower, &v.balance_average_phrases)
+        && !lower.contains(['/', '÷', '×', '*'])
+        && !OPERATION_WORDS
+            .as_ref()
+            .is_some_and(|re| re.is_match(&lower))
+}
+
 fn averages_two_balances(
     lower: &str,
     periods: &[periods::AskedPeriod],
@@ -710,8 +727,10 @@ fn blank_statement_names(
 
 impl Question {
     /// Read `text`.
-    pub fn read(text: &str) -> Result<Question, QuestionError> {
+    pub fn read(asked: &str) -> Result<Question, QuestionError> {
         let v = vocabulary()?;
+        let written_out = shorthand::expanded(asked, v);
+        let text = written_out.as_str();
         let lower = text.to_lowercase();
         let mut statements: Vec<(usize, Statement)> = Vec::new();
         for s in &v.statements {
@@ -870,6 +889,12 @@ impl Question {
                 .collect::<Vec<_>>()
                 .join(" "),
         };
+        // "…, measured as the midpoint of the opening and closing figures" says how a balance
+        // is averaged: an operation, not a metric of line items.
+        let (definition, averaging_described) = match definition {
+            Some(d) if describes_averaging(&d.formula, v) => (None, true),
+            d => (d, false),
+        };
         let content_lower = content.to_lowercase();
         // The period may stand in the instruction around the question ("Imagine you are an
         // auditor tying out AbbVie's fiscal year 2022 statements. What amount …?").
@@ -896,7 +921,17 @@ impl Question {
                 Operation::Value
             }
             Operation::Value
-                if definition.is_none() && averages_two_balances(&content_lower, &periods, v) =>
+                if averaging_described
+                    || (definition.is_none()
+                        && averages_two_balances(&content_lower, &periods, v)) =>
+            {
+                Operation::Average
+            }
+            // "Half the sum of its inventories at the FY2022 and FY2023 year-ends".
+            Operation::Value
+                if definition.is_none()
+                    && periods.len() == 2
+                    && holds_any(&content_lower, &v.balance_average_phrases) =>
             {
                 Operation::Average
             }
@@ -947,7 +982,7 @@ impl Question {
         };
         let passage = passage::passage_kind_of(&content, asks_for_figure(&content))?;
         Ok(Question {
-            text: text.to_string(),
+            text: asked.to_string(),
             passage,
             judgment,
             content,
@@ -1230,6 +1265,17 @@ mod tests {
         // A source named in the leading clause defines nothing.
         let q = read("Using the 10-K, what was Walmart's revenue in FY2024?");
         assert!(q.definition.is_none());
+        // A unit in parentheses is no definition; operands around the operation make one.
+        let q = read("Compute J&J's current ratio at Dec 31, 2023 (times, two decimal places).");
+        assert!(q.definition.is_none());
+        let q = read("What was Apple's capex intensity (capex/revenue) in fiscal 2024?");
+        assert_eq!(q.definition.unwrap().formula, "capex/revenue");
+        // How balances are averaged is an operation, not a metric.
+        let q = read("What average total assets did Colgate carry through the year to 31st December 2023, measured as the midpoint of the opening and closing figures?");
+        assert!(q.definition.is_none());
+        assert_eq!(q.operation, Operation::Average);
+        let q = read("Half the sum of GE's inventories at the FY2022 and FY2023 year-ends: what does it come to?");
+        assert_eq!(q.operation, Operation::Average);
         // The period named only in the instruction around the question.
         let q = read("Imagine you are an auditor tying out AbbVie's fiscal year 2022 financial statements. What amount is shown in the income statement for revenue?");
         assert_eq!(q.latest_period().unwrap().year, 2022);

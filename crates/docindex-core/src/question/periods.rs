@@ -127,18 +127,20 @@ pattern!(
 const MONTH: &str = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?";
 // "June 30, 2024", "Jun 30, 2024".
 pattern!(DATE, &format!(r"(?i)\b{MONTH}\s+\d{{1,2}},?\s+(\d{{4}})\b"));
-// "12/31/2023", "31 December 2023", "31 Dec 2023", "2023-12-31".
+// "12/31/2023", "12/31/23", "31 December 2023", "31 Dec 2023", "2023-12-31".
 pattern!(
     OTHER_DATE,
     &format!(
-        r"(?i)\b(?:\d{{1,2}}/\d{{1,2}}/(\d{{4}})|\d{{1,2}}[\s-]+{MONTH}[\s-]+(\d{{4}})|(\d{{4}})-\d{{2}}-\d{{2}})\b"
+        r"(?i)\b(?:\d{{1,2}}/\d{{1,2}}/(\d{{4}}|\d{{2}})|\d{{1,2}}[\s-]+{MONTH}[\s-]+(\d{{4}})|(\d{{4}})-\d{{2}}-\d{{2}})\b"
     )
 );
 pattern!(
     FISCAL_YEAR,
-    r"(?i)\b(?:FY|CY|fiscal(?:\s+year)?|financial\s+year|calendar(?:\s+year)?)\s*'?(\d{4}|\d{2})\b"
+    r"(?i)\b(?:FYE|FY|CY|YE|fiscal(?:\s+year)?|financial\s+year|calendar(?:\s+year)?)\s*['’]?(\d{4}|\d{2})\b"
 );
 pattern!(BARE_YEAR, r"\b(19[5-9]\d|20\d{2})\b");
+// "in '23", "in ’23": a year written with its century left out.
+pattern!(CLIPPED_YEAR, r"(?:^|[^\w'’])['’](\d{2})\b");
 // "FY2015 – FY2017", "2015-2017", "from FY2015 to FY2017", "FY2015 through FY2017".
 pattern!(
     RANGE,
@@ -155,7 +157,7 @@ pattern!(
 /// filer's columns name it (Johnson & Johnson's fiscal 2022 ended January 1, 2023); else 0.
 pub fn ends_a_52_53_week_year(date: &str) -> i32 {
     static FIRST_WEEK: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"(?i)\bjan(?:uary)?\.?\s+0?[1-7]\b|\b0?[1-7]\s+jan(?:uary)?\b|\b0?1/0?[1-7]/\d{4}\b|\b\d{4}-01-0[1-7]\b").ok()
+        Regex::new(r"(?i)\bjan(?:uary)?\.?\s+0?[1-7]\b|\b0?[1-7]\s+jan(?:uary)?\b|\b0?1/0?[1-7]/(?:\d{4}|\d{2})\b|\b\d{4}-01-0[1-7]\b").ok()
     });
     i32::from(FIRST_WEEK.as_ref().is_some_and(|re| re.is_match(date)))
 }
@@ -239,7 +241,7 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
             written: written(c),
         })
     });
-    for re in [&FISCAL_YEAR, &BARE_YEAR] {
+    for re in [&FISCAL_YEAR, &BARE_YEAR, &CLIPPED_YEAR] {
         scan(re, &|c| {
             Some(AskedPeriod {
                 year: two_or_four_digits(&c[1])?,
@@ -352,6 +354,10 @@ mod tests {
             "as of 31 December 2023",
             "FY '23",
             "fiscal '23",
+            "ttl assets at 12/31/23",
+            "SG&A in '23",
+            "inventory at YE23",
+            "capex in ’23, thx",
         ] {
             assert_eq!(years(text), vec![(2023, None, None)], "{text}");
         }
@@ -371,6 +377,15 @@ mod tests {
             assert_eq!(ended[0].basis, YearBasis::PeriodEnd, "{text}");
             assert_eq!(ended[0].year, 2024, "{text}");
         }
+    }
+
+    #[test]
+    fn a_year_of_two_digits_with_an_apostrophe_is_a_period_and_what_is_not() {
+        assert_eq!(years("what's Apple's revenue"), vec![]);
+        assert_eq!(
+            years("the company's 10-K, '22 vs '23"),
+            vec![(2022, None, None), (2023, None, None)]
+        );
     }
 
     #[test]

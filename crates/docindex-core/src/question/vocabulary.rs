@@ -93,6 +93,8 @@ pub struct Vocabulary {
     pub referring_words: Vec<String>,
     /// Words of a sentence stating a fact the question asks about ("fell", "acquired").
     pub premise_words: Vec<String>,
+    /// Analysts' shorthand and what it stands for ("ttl" is "total", "liabs" "liabilities").
+    pub shorthand: Vec<[String; 2]>,
 }
 
 /// The version of the vocabulary this code reads.
@@ -106,7 +108,7 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 27] = [
+        let lists: [(&str, Vec<&String>); 28] = [
             ("referring_words", self.referring_words.iter().collect()),
             ("premise_words", self.premise_words.iter().collect()),
             (
@@ -179,6 +181,10 @@ impl Vocabulary {
             ("higher_words", self.higher_words.iter().collect()),
             ("lower_words", self.lower_words.iter().collect()),
             ("which_words", self.which_words.iter().collect()),
+            (
+                "shorthand",
+                self.shorthand.iter().map(|[short, _]| short).collect(),
+            ),
         ];
         for (name, phrases) in lists {
             if phrases.is_empty() {

@@ -1,0 +1,162 @@
+//! A metric named by its shape rather than by a name the metrics table knows: "EBITDA as a
+//! proportion of revenue", "operating cash flow cover of current liabilities", "OCF-to-CL
+//! ratio", "operating profit percentage". The name is read as a definition (one figure over
+//! another) and worked out as a definition the question gives would be; the words are in
+//! the lexicon's `[shapes]`.
+
+use super::concepts::{Concept, ConceptTable, MetricUnit};
+use crate::lexicon::lexicon;
+use crate::question::Definition;
+use std::cmp::Reverse;
+
+/// The definition the question's words imply: a figure, a relation word ("as a share of",
+/// "cover of", "to") and a figure right after it, or a profit with a share-of-revenue word
+/// after it ("operating profit percentage"). `None` when the question names no such shape.
+pub fn definition_by_shape(table: &ConceptTable, content: &str) -> Option<Definition> {
+    let lower = content.to_lowercase();
+    let shapes = &lexicon().shapes;
+    let mut relations: Vec<(&str, bool)> = shapes
+        .percent_of
+        .iter()
+        .map(|w| (w, true))
+        .chain(shapes.ratio_of.iter().map(|w| (w, false)))
+        .collect();
+    relations.sort_by_key(|(w, _)| Reverse(w.len()));
+    for (word, percent) in relations {
+        for at in bounded_matches(&lower, word) {
+            let (left, right) = (&lower[..at], &lower[at + word.len()..]);
+            let (Some(over), Some(under)) =
+                (figure_ending(table, left), figure_starting(table, right))
+            else {
+                continue;
+            };
+            if over.id == under.id {
+                continue;
+            }
+            return Some(quotient(over, word, under, percent));
+        }
+    }
+    let mut suffixes: Vec<&str> = shapes.of_revenue_suffixes.iter().collect();
+    suffixes.sort_by_key(|w| Reverse(w.len()));
+    let revenue = table.get("revenue")?;
+    for suffix in suffixes {
+        for at in bounded_matches(&lower, suffix) {
+            let (left, right) = (&lower[..at], &lower[at + suffix.len()..]);
+            let Some(profit) =
+                figure_ending(table, left).filter(|c| shapes.margin_bases.contains(&c.id))
+            else {
+                continue;
+            };
+            // "the rate of X" names X, not a share of revenue.
+            if figure_starting(table, right).is_some() || profit.id == revenue.id {
+                continue;
+            }
+            return Some(Definition {
+                name: format!("{} as a share of revenue", phrase(profit)),
+                ..quotient(profit, suffix, revenue, true)
+            });
+        }
+    }
+    None
+}
+
+/// The definition of `over` ÷ `under`, named in the question's words.
+fn quotient(over: &Concept, word: &str, under: &Concept, percent: bool) -> Definition {
+    let hundred = if percent { " times 100" } else { "" };
+    Definition {
+        name: format!("{} {word} {}", phrase(over), phrase(under)),
+        formula: format!("{} divided by {}{hundred}", phrase(over), phrase(under)),
+    }
+}
+
+/// The words that name `concept` to the concept table (its first phrasing).
+fn phrase(concept: &Concept) -> &str {
+    concept
+        .asked_as
+        .first()
+        .map_or(concept.label.as_str(), String::as_str)
+}
+
+/// Where `word` stands in `text` as whole words.
+fn bounded_matches<'t>(text: &'t str, word: &'t str) -> impl Iterator<Item = usize> + 't {
+    text.match_indices(word).filter_map(move |(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '&');
+        // A symbol-led word ("% of") needs no boundary before it.
+        let starts_with_symbol = word.starts_with(|c: char| !c.is_alphanumeric());
+        ((starts_with_symbol || edge(before)) && edge(after)).then_some(at)
+    })
+}
+
+/// A figure the question can divide: a line item, or an amount the table defines (EBITDA).
+fn is_figure(concept: &Concept) -> bool {
+    !concept.is_metric() || concept.unit == Some(MetricUnit::Amount)
+}
+
+/// The figure whose name ends `text`.
+fn figure_ending<'a>(table: &'a ConceptTable, text: &str) -> Option<&'a Concept> {
+    let (stems, spans) = table.spans_in(text);
+    spans
+        .into_iter()
+        .find(|(c, _, end)| *end == stems && is_figure(c))
+        .map(|(c, _, _)| c)
+}
+
+/// The figure whose name starts `text`.
+fn figure_starting<'a>(table: &'a ConceptTable, text: &str) -> Option<&'a Concept> {
+    let (_, spans) = table.spans_in(text);
+    spans
+        .into_iter()
+        .find(|(c, start, _)| *start == 0 && is_figure(c))
+        .map(|(c, _, _)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finance::concepts::concept_table;
+
+    fn formula(content: &str) -> Option<String> {
+        definition_by_shape(concept_table().unwrap(), content).map(|d| d.formula)
+    }
+
+    #[test]
+    fn one_figure_related_to_another_is_their_quotient() {
+        assert_eq!(
+            formula("What did Meta Platforms' EBITDA as a proportion of revenue come to in 2023?")
+                .as_deref(),
+            Some("ebitda divided by revenue times 100")
+        );
+        let cover = formula(
+            "Please calculate the operating cash flow cover of current liabilities of Cisco for fiscal 2024.",
+        )
+        .unwrap();
+        assert!(cover.ends_with("divided by current liabilities"), "{cover}");
+        assert!(formula(
+            "What was J&J's current-asset cover of current liabilities at Dec 31, 2023?"
+        )
+        .is_some_and(|f| f.starts_with("current assets divided by")));
+    }
+
+    #[test]
+    fn a_profit_named_as_a_percentage_is_its_share_of_revenue() {
+        assert_eq!(
+            formula("What did AbbVie's operating profit percentage come to in FY2023?").as_deref(),
+            Some("operating income divided by revenue times 100")
+        );
+    }
+
+    #[test]
+    fn words_that_relate_no_two_figures_define_nothing() {
+        assert_eq!(
+            formula("What did Apple's revenue come to for the year to 28 September 2024?"),
+            None
+        );
+        assert_eq!(
+            formula("What was the interest rate on Apple's term debt?"),
+            None
+        );
+        assert_eq!(formula("What was Apple's net income in fiscal 2024?"), None);
+    }
+}

@@ -1,0 +1,99 @@
+//! Analysts' shorthand ("ttl current liabs", "op cash flow", "SG&A exp. in '22") read as the
+//! words it stands for before anything else of the question is read; the pairs are the
+//! vocabulary's `shorthand`.
+
+use super::vocabulary::Vocabulary;
+
+/// Characters a token may carry around its word: "(ttl", "liabs,", "exp.?".
+const EDGE: &[char] = &['(', ')', ',', ';', ':', '?', '!', '"', '“', '”'];
+
+/// `text` with every shorthand written out, matched on whole tokens and case-insensitively;
+/// the rest is kept as written.
+pub fn expanded(text: &str, v: &Vocabulary) -> String {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let lower: Vec<String> = tokens
+        .iter()
+        .map(|t| t.trim_matches(EDGE).to_lowercase())
+        .collect();
+    let mut out: Vec<String> = Vec::with_capacity(tokens.len());
+    let mut i = 0;
+    while i < tokens.len() {
+        let found = v.shorthand.iter().find_map(|[short, long]| {
+            let words: Vec<&str> = short.split_whitespace().collect();
+            let end = i + words.len();
+            (end <= tokens.len()
+                && words
+                    .iter()
+                    .zip(&lower[i..end])
+                    .all(|(w, t)| bare(t, w) == *w))
+            .then_some((end, long))
+        });
+        match found {
+            Some((end, long)) => {
+                let first = tokens[i];
+                let last = tokens[end - 1];
+                let lead: String = first.chars().take_while(|c| EDGE.contains(c)).collect();
+                let short_last = lower[end - 1].len();
+                // What followed the shorthand in its last token: "liabs," keeps its comma.
+                let trail = trailing(last, short_last);
+                out.push(format!("{lead}{long}{trail}"));
+                i = end;
+            }
+            None => {
+                out.push(tokens[i].to_string());
+                i += 1;
+            }
+        }
+    }
+    out.join(" ")
+}
+
+/// The token without a full stop that ends the sentence, when the shorthand has none
+/// ("liabs." is "liabs"; "exp." stays "exp.").
+fn bare<'t>(token: &'t str, word: &str) -> &'t str {
+    match (token.strip_suffix('.'), word.ends_with('.')) {
+        (Some(without), false) => without,
+        _ => token,
+    }
+}
+
+/// The characters after the word in `token`, whose trimmed lowercase form is `len` bytes.
+fn trailing(token: &str, len: usize) -> String {
+    let start = token.len() - token.trim_start_matches(EDGE).len();
+    token.get(start + len..).unwrap_or("").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::vocabulary::vocabulary;
+    use super::*;
+
+    fn expand(text: &str) -> String {
+        expanded(text, vocabulary().unwrap())
+    }
+
+    #[test]
+    fn shorthand_is_written_out_and_the_rest_kept() {
+        assert_eq!(
+            expand("Off AbbVie's B/S, ttl assets at 12/31/23 in bn?"),
+            "Off AbbVie's balance sheet, total assets at 12/31/23 in bn?"
+        );
+        assert_eq!(
+            expand("AbbVie: SG&A exp. in '22 -- what's the reported number?"),
+            "AbbVie: SG&A expense in '22 -- what's the reported number?"
+        );
+        assert_eq!(
+            expand("need Cisco's dil. EPS and its current liabs (ttl), thx"),
+            "need Cisco's diluted EPS and its current liabilities (total), thx"
+        );
+        assert_eq!(
+            expand("whats Johnson & Johnson's dep & amort in '23"),
+            "whats Johnson & Johnson's depreciation and amortization in '23"
+        );
+        // Words that only begin like a shorthand are kept.
+        assert_eq!(
+            expand("Operating income in total"),
+            "Operating income in total"
+        );
+    }
+}
