@@ -223,6 +223,10 @@ fn rephrased(formula: &str) -> String {
     static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         [
             (r"(?i)^divide\s+(.+?)\s+by\s+", "$1 divided by "),
+            // "A/R/revenue": the slash of an abbreviation divides nothing.
+            (r"(?i)\ba/r\b", "accounts receivable"),
+            (r"(?i)\ba/p\b", "accounts payable"),
+            (r"\s*\]\s*$", ""),
             // "½(opening + closing total assets)", "(opening + closing X) / 2": an average.
             (r"(?i)½\s*\(\s*(?:opening|beginning|start)\s*\+\s*(?:closing|ending|end)\s+([^)]+)\)", "average $1"),
             (r"(?i)\(\s*(?:opening|beginning|start)\s*\+\s*(?:closing|ending|end)\s+([^)]+)\)\s*(?:/|÷)\s*2", "average $1"),
@@ -347,11 +351,23 @@ pub fn defined_metric(
     let definition = question.definition.as_ref()?;
     // "…, where average total assets is the average of …" explains a term: not a term.
     // "…, with average total assets = (opening + closing) / 2" explains one too.
-    let formula_text = [", where", "; where", ", with ", "; with ", " where "]
-        .iter()
-        .fold(definition.formula.as_str(), |f, sep| {
-            f.split(sep).next().unwrap_or(f)
-        });
+    // "…, avg = (beginning + ending)/2" says how a term is averaged, which the term does.
+    let formula_text = [
+        ", where",
+        "; where",
+        ", with ",
+        "; with ",
+        " where ",
+        ", avg =",
+        ", avg. =",
+        ", average =",
+        "; avg =",
+        "; average =",
+    ]
+    .iter()
+    .fold(definition.formula.as_str(), |f, sep| {
+        f.split(sep).next().unwrap_or(f)
+    });
     let (formula_text, in_hundredths) = without_percent_scaling(formula_text);
     let asked_year = question.latest_period().map(|p| p.year);
     let (expression, terms) = match parse(table, &formula_text, asked_year) {

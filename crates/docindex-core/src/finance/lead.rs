@@ -12,6 +12,7 @@ use super::named::named_line_item;
 use super::parts::{names_a_part, narrows_the_figure, part_row, without_ticker};
 use super::rows::{normalise_label, RowMatch, StatementRow};
 use super::sections::months_asked;
+use super::shape::{shape_in, Shaped};
 use super::stating::{
     capitalise, company_share_of, display_label, is_attributed, line_item_figure, metric_figure,
     period_words, printed_metric, row_sentence, scale_words, worked_cited, Citer,
@@ -94,14 +95,25 @@ pub fn lead_for(
     doc: &DocumentIndex,
     rows: &[LocatedRow],
 ) -> Option<FiguresLead> {
-    // A metric the table has no name for, named by its shape ("EBITDA as a proportion of
-    // revenue"), is read as the definition its words imply.
-    let shaped = shaped_reading(table, reading);
-    let reading = shaped.as_ref().unwrap_or(reading);
+    // A metric named by its shape rather than a name of the table ("EBITDA as a proportion
+    // of revenue") is the table's metric of that shape, else the definition its words imply.
+    let shape = shape_asked(table, reading);
+    let shaped_metric = shape.as_ref().and_then(|s| s.table_metric(table));
+    let defined = match (&shape, shaped_metric) {
+        (Some(shape), None) => Some(Question {
+            definition: Some(shape.definition()),
+            ..reading.clone()
+        }),
+        _ => None,
+    };
+    let reading = defined.as_ref().unwrap_or(reading);
     let mut asking = Asking::new(table, reading, doc, rows);
-    asking.shaped = shaped.is_some();
+    asking.shaped = shape.is_some();
     let named = asking.named_concept();
-    let mut asked = asking.asked_concepts(named.as_ref());
+    let mut asked = match shaped_metric {
+        Some(metric) => vec![metric],
+        None => asking.asked_concepts(named.as_ref()),
+    };
     if asked.is_empty() && reading.definition.is_none() {
         return None;
     }
@@ -126,9 +138,9 @@ pub fn lead_for(
     draft.finish(&asking, &asked, part)
 }
 
-/// The reading with the definition its words imply, when it gives none and names no ratio
-/// of the table but a shape of one (`shape.rs`).
-fn shaped_reading(table: &ConceptTable, reading: &Question) -> Option<Question> {
+/// The quotient the question names by its shape, when it gives no definition and names no
+/// ratio of the table (`shape.rs`).
+fn shape_asked<'t>(table: &'t ConceptTable, reading: &Question) -> Option<Shaped<'t>> {
     if reading.definition.is_some()
         || table
             .asked_in(&reading.content)
@@ -137,11 +149,7 @@ fn shaped_reading(table: &ConceptTable, reading: &Question) -> Option<Question> 
     {
         return None;
     }
-    let definition = super::shape::definition_by_shape(table, &reading.content)?;
-    Some(Question {
-        definition: Some(definition),
-        ..reading.clone()
-    })
+    shape_in(table, &reading.content)
 }
 
 /// What a lead is built from: the question's reading, the columns it asks for, and the

@@ -295,9 +295,7 @@ fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
         .iter()
         .enumerate()
         .filter(|(i, _)| *i > 0 && !tokens[i - 1].ends_with(['.', '?', '!', ':', ';']))
-        // "FY2023-versus-FY2022" is two periods and a word, each looked at alone.
-        .flat_map(|(_, w)| w.split(['-', '–', '/']))
-        .map(|w| {
+        .map(|(_, w)| {
             w.trim_matches(|c: char| !c.is_alphanumeric())
                 .trim_end_matches("'s")
                 .trim_end_matches("’s")
@@ -305,7 +303,16 @@ fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
         .filter(|w| {
             w.chars().any(char::is_uppercase) && !w.starts_with(|c: char| c.is_ascii_digit())
         })
-        .any(|w| is_part_word(w, company))
+        // "FY2023-versus-FY2022" is two periods and a word, each looked at alone; a name
+        // known whole ("Colgate-Palmolive") is not looked at in pieces.
+        .any(|w| {
+            is_part_word(w, company)
+                && w.split(['-', '–', '/']).any(|piece| {
+                    piece.chars().any(char::is_uppercase)
+                        && !piece.starts_with(|c: char| c.is_ascii_digit())
+                        && is_part_word(piece, company)
+                })
+        })
 }
 
 /// Whether a capitalised word of a question can name a part of the company: not the
@@ -450,6 +457,11 @@ mod tests {
         assert!(!names_a_capitalised_part(
             "Report the FY2023-versus-FY2022 variance in Colgate's cash holdings.",
             &company
+        ));
+        let colgate = vec!["colgate-palmolive".to_string(), "cl".to_string()];
+        assert!(!names_a_capitalised_part(
+            "Long-time Colgate-Palmolive holder here -- what was tax expense for FY23?",
+            &colgate
         ));
         // A statement named mid-question is where to look, not a part.
         assert!(!names_a_part_of(

@@ -9,10 +9,54 @@ use crate::lexicon::lexicon;
 use crate::question::Definition;
 use std::cmp::Reverse;
 
-/// The definition the question's words imply: a figure, a relation word ("as a share of",
+/// A quotient the question names by its shape: the figure over, the figure under, whether
+/// it is shown in percent, and the name it is given.
+#[derive(Debug, Clone)]
+pub struct Shaped<'a> {
+    pub over: &'a Concept,
+    pub under: &'a Concept,
+    pub percent: bool,
+    pub name: String,
+}
+
+impl<'a> Shaped<'a> {
+    /// The table's metric that is exactly this quotient ("SG&A-to-revenue" is SG&A
+    /// intensity), so it is worked out, averaged and compared as that metric.
+    pub fn table_metric(&self, table: &'a ConceptTable) -> Option<&'a Concept> {
+        let side = |c: &Concept| match (c.is_metric(), c.formula.as_deref()) {
+            (true, Some(f)) => format!("({f})"),
+            _ => c.id.clone(),
+        };
+        let wanted: String = format!("{} / {}", side(self.over), side(self.under))
+            .split_whitespace()
+            .collect();
+        table.concepts.iter().find(|c| {
+            c.is_metric()
+                && c.unit != Some(MetricUnit::Amount)
+                && c.formula
+                    .as_deref()
+                    .is_some_and(|f| f.split_whitespace().collect::<String>() == wanted)
+        })
+    }
+
+    /// The definition the name implies, worked out as a definition the question gives.
+    pub fn definition(&self) -> Definition {
+        let hundred = if self.percent { " times 100" } else { "" };
+        Definition {
+            name: self.name.clone(),
+            formula: format!(
+                "{} divided by {}{hundred}",
+                phrase(self.over),
+                phrase(self.under)
+            ),
+        }
+    }
+}
+
+/// The quotient the question's words name: a figure, a relation word ("as a share of",
 /// "cover of", "to") and a figure right after it, or a profit with a share-of-revenue word
 /// after it ("operating profit percentage"). `None` when the question names no such shape.
-pub fn definition_by_shape(table: &ConceptTable, content: &str) -> Option<Definition> {
+pub fn shape_in<'a>(table: &'a ConceptTable, content: &str) -> Option<Shaped<'a>> {
     let lower = content.to_lowercase();
     let shapes = &lexicon().shapes;
     let mut relations: Vec<(&str, bool)> = shapes
@@ -33,7 +77,14 @@ pub fn definition_by_shape(table: &ConceptTable, content: &str) -> Option<Defini
             if over.id == under.id {
                 continue;
             }
-            return Some(quotient(over, word, under, percent));
+            // "SG&A-to-revenue %" is shown in percent.
+            let percent = percent || right.contains('%') || right.contains("percent");
+            return Some(Shaped {
+                over,
+                under,
+                percent,
+                name: format!("{} {word} {}", phrase(over), phrase(under)),
+            });
         }
     }
     let mut suffixes: Vec<&str> = shapes.of_revenue_suffixes.iter().collect();
@@ -51,22 +102,15 @@ pub fn definition_by_shape(table: &ConceptTable, content: &str) -> Option<Defini
             if figure_starting(table, right).is_some() || profit.id == revenue.id {
                 continue;
             }
-            return Some(Definition {
+            return Some(Shaped {
+                over: profit,
+                under: revenue,
+                percent: true,
                 name: format!("{} as a share of revenue", phrase(profit)),
-                ..quotient(profit, suffix, revenue, true)
             });
         }
     }
     None
-}
-
-/// The definition of `over` ÷ `under`, named in the question's words.
-fn quotient(over: &Concept, word: &str, under: &Concept, percent: bool) -> Definition {
-    let hundred = if percent { " times 100" } else { "" };
-    Definition {
-        name: format!("{} {word} {}", phrase(over), phrase(under)),
-        formula: format!("{} divided by {}{hundred}", phrase(over), phrase(under)),
-    }
 }
 
 /// The words that name `concept` to the concept table (its first phrasing).
@@ -83,9 +127,10 @@ fn bounded_matches<'t>(text: &'t str, word: &'t str) -> impl Iterator<Item = usi
         let before = text[..at].chars().next_back();
         let after = text[at + word.len()..].chars().next();
         let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric() && c != '&');
-        // A symbol-led word ("% of") needs no boundary before it.
+        // A symbol-led word ("% of") needs no boundary before it, a symbol ("/") none at all.
         let starts_with_symbol = word.starts_with(|c: char| !c.is_alphanumeric());
-        ((starts_with_symbol || edge(before)) && edge(after)).then_some(at)
+        let symbol = word.chars().all(|c| !c.is_alphanumeric());
+        (symbol || (starts_with_symbol || edge(before)) && edge(after)).then_some(at)
     })
 }
 
@@ -118,7 +163,31 @@ mod tests {
     use crate::finance::concepts::concept_table;
 
     fn formula(content: &str) -> Option<String> {
-        definition_by_shape(concept_table().unwrap(), content).map(|d| d.formula)
+        shape_in(concept_table().unwrap(), content).map(|s| s.definition().formula)
+    }
+
+    #[test]
+    fn a_shape_that_is_a_metric_of_the_table_is_that_metric() {
+        let table = concept_table().unwrap();
+        let metric = |content: &str| {
+            shape_in(table, content)
+                .and_then(|s| s.table_metric(table))
+                .map(|c| c.id.clone())
+        };
+        assert_eq!(
+            metric("Nike: mean of annual SG&A-to-revenue %, FY22 through FY24").as_deref(),
+            Some("sga_intensity")
+        );
+        assert_eq!(
+            metric("What did Meta's EBITDA as a proportion of revenue come to?").as_deref(),
+            Some("ebitda_margin")
+        );
+        assert_eq!(
+            metric("Cisco's operating cash flow cover of current liabilities").as_deref(),
+            Some("operating_cash_flow_ratio")
+        );
+        // Revenue over total assets is no metric of the table (turnover is on averages).
+        assert_eq!(metric("GM's revenue to total assets in 2023"), None);
     }
 
     #[test]

@@ -159,8 +159,14 @@ fn sentences(text: &str) -> Vec<String> {
         let next = chars.get(i + 1).copied();
         let ends = match c {
             '?' | '!' => true,
-            // A decimal point has no space after it; "Inc." and "U.S." end no sentence.
-            '.' => next.is_none_or(char::is_whitespace) && !ends_with_abbreviation(&current),
+            // A decimal point has no space after it; "Inc." and "U.S." end no sentence, and
+            // neither does a full stop a lower-case word follows ("(vs. the FY ended …").
+            '.' => {
+                let next_word = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+                next.is_none_or(char::is_whitespace)
+                    && !ends_with_abbreviation(&current)
+                    && !next_word.is_some_and(|c| c.is_lowercase())
+            }
             ':' => {
                 // The clause before a colon is an instruction only when it says so; a
                 // definition's colon ("defined as: …") stays in its sentence.
@@ -197,6 +203,7 @@ fn ends_with_abbreviation(text: &str) -> bool {
         .rsplit(char::is_whitespace)
         .next()
         .unwrap_or("")
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
         .to_lowercase();
     vocabulary().is_ok_and(|v| v.abbreviations.contains(&last))
 }
@@ -289,7 +296,7 @@ fn without_instructions(formula: &str) -> String {
 /// Words of an arithmetic operation in a definition; a slash only between words ("capex /
 /// revenue", "capex/revenue"), not in an abbreviation ("A/R").
 static OPERATION_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|as\s+a\s+(?:share|percentage|percent|proportion)\s+of)\b|[÷×]|\s/\s|[a-z&]{2,}\s*/\s*[a-z&]{2,}").ok()
+    Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|scaled\s+by|subtract|add|as\s+a\s+(?:share|percentage|percent|proportion)\s+of)\b|[÷×]|\s/\s|[a-z&.]{2,}\s*/\s*[a-z&.]{2,}").ok()
 });
 
 /// A definition in parentheses after the metric ("…ROE (net income divided by average
@@ -324,7 +331,7 @@ fn parenthesised_definition(sentence: &str) -> Option<(String, String)> {
 fn definition_sentence(sentence: &str) -> Option<(String, String)> {
     static DEFINES: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)^\s*(?:for\s+this\s+purpose|for\s+this\s+question|here|in\s+this\s+question)\s*,?\s+(?:the\s+)?(.{2,80}?)\s+(?:is|=|means)\s+(.+?)\.?\s*$|^\s*(?:our|the|my)\s+(?:house\s+|own\s+)?definition\s+of\s+(.{2,80}?)\s+is\s+(.+?)\.?\s*$",
+            r"(?i)^\s*(?:for\s+this\s+purpose|for\s+this\s+question|here|in\s+this\s+question)\s*,?\s+(?:the\s+)?(.{2,80}?)\s+(?:is|=|means)\s+(.+?)\.?\s*$|^\s*(?:our|the|my)\s+(?:house\s+|own\s+)?(?:definition|method|formula)\s+(?:of|for)\s+(.{2,80}?)\s*(?:\bis\b|:)\s*(.+?)\.?\s*$",
         )
         .ok()
     });
@@ -790,6 +797,11 @@ impl Question {
                         .trim_start_matches([':', ' '])
                         .trim_end_matches(['.', ' '])
                         .trim();
+                    // "(negative = decline)" explains a sign: a remark in parentheses.
+                    let remark = name.starts_with('(') && !name.contains(')');
+                    if remark {
+                        continue;
+                    }
                     if !name.is_empty() && !formula.is_empty() && definition.is_none() {
                         definition = Some(Definition {
                             name: name.to_string(),

@@ -40,12 +40,41 @@ pub fn expanded(text: &str, v: &Vocabulary) -> String {
                 i = end;
             }
             None => {
-                out.push(tokens[i].to_string());
+                out.push(within_hyphens(tokens[i], v));
                 i += 1;
             }
         }
     }
     out.join(" ")
+}
+
+/// A token joined by hyphens or slashes with each of its parts written out
+/// ("exp.-to-revenue" is "expense-to-revenue", "CFO/NI" "CFO/net income").
+fn within_hyphens(token: &str, v: &Vocabulary) -> String {
+    let mut out = String::new();
+    let mut part = String::new();
+    let written_out = |part: &str| {
+        let bare = part.trim_matches(EDGE).to_lowercase();
+        match v
+            .shorthand
+            .iter()
+            .find(|[short, _]| !short.contains(' ') && *short == bare)
+        {
+            Some([_, long]) if !bare.is_empty() => part.replace(part.trim_matches(EDGE), long),
+            _ => part.to_string(),
+        }
+    };
+    for c in token.chars() {
+        if c == '-' || c == '/' {
+            out.push_str(&written_out(&part));
+            out.push(c);
+            part.clear();
+        } else {
+            part.push(c);
+        }
+    }
+    out.push_str(&written_out(&part));
+    out
 }
 
 /// The token without a full stop that ends the sentence, when the shorthand has none
@@ -90,6 +119,15 @@ mod tests {
             expand("whats Johnson & Johnson's dep & amort in '23"),
             "whats Johnson & Johnson's depreciation and amortization in '23"
         );
+        assert_eq!(
+            expand("mean of annual SG&A exp.-to-revenue %"),
+            "mean of annual SG&A expense-to-revenue %"
+        );
+        assert_eq!(
+            expand("Colgate's CFO/NI for FY23?"),
+            "Colgate's CFO/net income for FY23?"
+        );
+        assert_eq!(expand("net A/R at YE"), "net A/R at YE");
         // Words that only begin like a shorthand are kept.
         assert_eq!(
             expand("Operating income in total"),

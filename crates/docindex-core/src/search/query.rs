@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 pub fn is_period_shorthand(word: &str) -> bool {
     static SHORTHAND: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"^(?:q[1-4](?:'?\d{2})?|[1-4]q(?:'?\d{2})?|fy'?\d{2}(?:\d{2})?|h[12]|'\d{2})$",
+            r"^(?:q[1-4](?:'?\d{2})?|[1-4]q(?:'?\d{2})?|(?:fye?|cy|ye)'?\d{2}(?:\d{2})?|h[12]|'\d{2})$",
         )
         .ok()
     });
