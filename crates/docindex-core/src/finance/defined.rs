@@ -227,6 +227,8 @@ fn rephrased(formula: &str) -> String {
             (r"(?i)\ba/r\b", "accounts receivable"),
             (r"(?i)\ba/p\b", "accounts payable"),
             (r"\s*\]\s*$", ""),
+            // "current assets ex-inventory", "excluding inventories": less them.
+            (r"(?i)\s+(?:ex[-\s]+|excluding\s+|excl\.?\s+)", " minus "),
             // "½(opening + closing total assets)", "(opening + closing X) / 2": an average.
             (r"(?i)½\s*\(\s*(?:opening|beginning|start)\s*\+\s*(?:closing|ending|end)\s+([^)]+)\)", "average $1"),
             (r"(?i)\(\s*(?:opening|beginning|start)\s*\+\s*(?:closing|ending|end)\s+([^)]+)\)\s*(?:/|÷)\s*2", "average $1"),

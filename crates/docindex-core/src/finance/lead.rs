@@ -370,13 +370,32 @@ impl<'a> Draft<'a> {
         // What the filing prints as the metric is its own figure: stated first, and the
         // computation (its definition may differ: EBIT against operating income) after.
         let printed = printed_metric(asking.table, concept, &asking.rows, year, months);
+        // A printed figure rounded coarser than the question asks ("17%" for a rate to one
+        // decimal) is stated after the working, which gives the precision asked.
+        let coarser = printed.is_some_and(|(row, column)| {
+            let cell = row
+                .matched
+                .row
+                .printed
+                .get(column)
+                .map_or("", String::as_str);
+            asking
+                .reading
+                .decimals
+                .is_some_and(|asked| decimals_printed(cell) < asked)
+        });
+        let mut deferred = None;
         if let Some((row, column)) = printed {
             let (heading_marker, row_marker) = self.citer.cite_row_parts(row);
             let r = &row.matched.row;
-            self.sentences
-                .push(row_sentence(r, column, heading_marker, row_marker));
+            let sentence = row_sentence(r, column, heading_marker, row_marker);
+            match coarser {
+                true => deferred = Some(sentence),
+                false => self.sentences.push(sentence),
+            }
             if let Some(figure) =
                 line_item_figure(asking.doc, concept, r, column, heading_marker, row_marker)
+                    .filter(|_| !coarser)
             {
                 self.lead.figures.push(StatedFigure {
                     unit: concept.unit.unwrap_or(MetricUnit::Amount),
@@ -409,9 +428,11 @@ impl<'a> Draft<'a> {
             return;
         }
         if disagrees_with_printed(&result, printed) {
+            self.sentences.extend(deferred);
             return;
         }
         self.state_working(asking, concept, result, printed.is_some());
+        self.sentences.extend(deferred);
     }
 
     /// A metric averaged over the years asked ("the 3-year average of capex as a % of
@@ -788,6 +809,14 @@ fn headline(
         sentence: format!("{}{period}: {shown}", capitalise(&label)),
         shown,
     })
+}
+
+/// How many decimals a printed cell shows ("17%" none, "17.4%" one).
+fn decimals_printed(cell: &str) -> u32 {
+    let digits = cell.rsplit_once('.').map_or(0, |(_, after)| {
+        after.chars().take_while(char::is_ascii_digit).count()
+    });
+    u32::try_from(digits).unwrap_or(0)
 }
 
 /// Whether a line item's row answers firmly: from its own statement, for the asked year

@@ -234,7 +234,14 @@ fn without_inline_definition(
     let halves = ["/ 2", "/2", "halved", "÷ 2"]
         .iter()
         .any(|h| lower.contains(h));
-    if halves && holds_any(&lower, &v.balance_average_phrases) {
+    // "[NI/avg. total assets, avg = (beginning + ending)/2]" divides one item by another too.
+    static ITEM_OVER_ITEM: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"[a-z&.]{2,}\s*/\s*[a-z&.]{2,}|\b(?:divided|scaled)\s+by\s+[a-z]").ok()
+    });
+    let between_items = ITEM_OVER_ITEM
+        .as_ref()
+        .is_some_and(|re| re.is_match(&lower));
+    if halves && holds_any(&lower, &v.balance_average_phrases) && !between_items {
         return (sentence.to_string(), None);
     }
     let Some((at, marker)) = v
@@ -802,7 +809,8 @@ impl Question {
                     if remark {
                         continue;
                     }
-                    if !name.is_empty() && !formula.is_empty() && definition.is_none() {
+                    // "Formula to use -- A scaled by B." defines the metric asked, unnamed.
+                    if !formula.is_empty() && definition.is_none() {
                         definition = Some(Definition {
                             name: name.to_string(),
                             formula: formula.to_string(),

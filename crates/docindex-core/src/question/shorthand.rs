@@ -5,7 +5,7 @@
 use super::vocabulary::Vocabulary;
 
 /// Characters a token may carry around its word: "(ttl", "liabs,", "exp.?".
-const EDGE: &[char] = &['(', ')', ',', ';', ':', '?', '!', '"', '“', '”'];
+const EDGE: &[char] = &['(', ')', '[', ']', ',', ';', ':', '?', '!', '"', '“', '”'];
 
 /// `text` with every shorthand written out, matched on whole tokens and case-insensitively;
 /// the rest is kept as written.
@@ -125,8 +125,9 @@ mod tests {
         );
         assert_eq!(
             expand("Colgate's CFO/NI for FY23?"),
-            "Colgate's CFO/net income for FY23?"
+            "Colgate's operating cash flow/net income for FY23?"
         );
+        assert_eq!(expand("Meta's R&D/NI"), "Meta's R&D/net income");
         assert_eq!(expand("net A/R at YE"), "net A/R at YE");
         // Words that only begin like a shorthand are kept.
         assert_eq!(
