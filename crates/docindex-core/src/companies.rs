@@ -230,31 +230,14 @@ impl CompanyDirectory {
         self.scan(question).0
     }
 
-    /// What `question` asks of each company it names: the question without the companies'
-    /// names and, when it names several, without the words that frame their comparison
-    /// ("Which company had higher total revenues, Apple or Tesla?" → "total revenues?"). Each
-    /// company's filing answers it in its scope, where the company is settled and its name
-    /// would only count against a sentence. Everything else is kept as written (punctuation,
-    /// "and" in "cash and cash equivalents", the instruction sentences), so the question is
-    /// read the same way as if it had been asked of that filing alone.
     /// `question` as asked of `company` when it names each company's own period ("… for the
     /// latest fiscal year of each (Walmart: fiscal 2024; Tesla: fiscal 2023)", "Cisco FY2024,
     /// Johnson & Johnson FY2023"): the clauses that give another company's period are left
     /// out, so each company is asked of its own year. The names stay.
     pub fn question_with_own_periods(&self, question: &str, company: &str) -> String {
         // Clauses end at these: "(Walmart: fiscal 2024; Tesla: fiscal 2023)" holds two.
-        let mut kept = String::with_capacity(question.len());
+        let mut clauses: Vec<(String, Option<char>)> = Vec::new();
         let mut clause = String::new();
-        let flush = |clause: &mut String, kept: &mut String| {
-            let mentions = self.mentions(clause);
-            let another_companys_period = mentions.known.len() == 1
-                && mentions.known[0] != company
-                && !crate::question::periods::periods_in(clause).is_empty();
-            if !another_companys_period {
-                kept.push_str(clause);
-            }
-            clause.clear();
-        };
         for (at, c) in question.char_indices() {
             // "December 31, 2023": the year after a date's comma is the date's.
             let date_comma = c == ','
@@ -263,16 +246,61 @@ impl CompanyDirectory {
                     .get(..4)
                     .is_some_and(|y| y.chars().all(|d| d.is_ascii_digit()));
             if matches!(c, ';' | ',' | '(' | ')') && !date_comma {
-                flush(&mut clause, &mut kept);
-                kept.push(c);
+                clauses.push((std::mem::take(&mut clause), Some(c)));
             } else {
                 clause.push(c);
             }
         }
-        flush(&mut clause, &mut kept);
+        clauses.push((clause, None));
+        let read: Vec<(CompanyMentions, bool)> = clauses
+            .iter()
+            .map(|(text, _)| {
+                let has_period = !crate::question::periods::periods_in(text).is_empty();
+                (self.mentions(text), has_period)
+            })
+            .collect();
+        // The one company a clause gives the period of: named in it ("Walmart: fiscal
+        // 2024"), or in the parenthesis right after it ("Jan 31, 2024 (Walmart)").
+        let owner = |i: usize| -> Option<&String> {
+            let (mentions, has_period) = &read[i];
+            if !has_period {
+                return None;
+            }
+            let named_after = match (clauses[i].1, read.get(i + 1)) {
+                (Some('('), Some((next, false))) if next.known.len() == 1 => next.known.first(),
+                _ => None,
+            };
+            match mentions.known.as_slice() {
+                _ if named_after.is_some() => named_after,
+                [only] => Some(only),
+                _ => None,
+            }
+        };
+        let mut kept = String::with_capacity(question.len());
+        for (i, (text, delimiter)) in clauses.iter().enumerate() {
+            match owner(i) {
+                // Another company's period is left out; the rest of its clause stays.
+                Some(other) if other != company => {
+                    let mut rest = text.clone();
+                    for period in crate::question::periods::periods_in(text) {
+                        rest = rest.replacen(&period.written, "", 1);
+                    }
+                    kept.push_str(&rest);
+                }
+                _ => kept.push_str(text),
+            }
+            kept.extend(*delimiter);
+        }
         kept
     }
 
+    /// What `question` asks of each company it names: the question without the companies'
+    /// names and, when it names several, without the words that frame their comparison
+    /// ("Which company had higher total revenues, Apple or Tesla?" → "total revenues?"). Each
+    /// company's filing answers it in its scope, where the company is settled and its name
+    /// would only count against a sentence. Everything else is kept as written (punctuation,
+    /// "and" in "cash and cash equivalents", the instruction sentences), so the question is
+    /// read the same way as if it had been asked of that filing alone.
     pub fn question_for_each(&self, question: &str) -> String {
         let (mentions, tokens, claimed) = self.scan(question);
         let compares = mentions.known.len() + mentions.absent.len() >= 2;
@@ -508,6 +536,23 @@ mod tests {
 
     fn known(question: &str) -> Vec<String> {
         shared_corpus().mentions(question).known
+    }
+
+    #[test]
+    fn each_company_is_asked_of_its_own_period() {
+        let directory = shared_corpus();
+        for question in [
+            "Which had the higher revenue (Apple: fiscal 2024; Tesla: fiscal 2023)?",
+            "Which had the higher revenue for the years that ended Sep 28, 2024 (Apple) and Dec 31, 2023 (Tesla)?",
+        ] {
+            let names = known(question);
+            let tesla = names.iter().find(|n| n.starts_with("Tesla")).unwrap();
+            let apple = names.iter().find(|n| n.starts_with("Apple")).unwrap();
+            let of_tesla = directory.question_with_own_periods(question, tesla);
+            assert!(of_tesla.contains("2023") && !of_tesla.contains("2024"), "{of_tesla}");
+            let of_apple = directory.question_with_own_periods(question, apple);
+            assert!(of_apple.contains("2024") && !of_apple.contains("2023"), "{of_apple}");
+        }
     }
 
     fn absent(question: &str) -> Vec<String> {

@@ -379,10 +379,13 @@ impl<'a> Draft<'a> {
                 .printed
                 .get(column)
                 .map_or("", String::as_str);
-            asking
-                .reading
-                .decimals
-                .is_some_and(|asked| decimals_printed(cell) < asked)
+            // A percentage printed whole ("17%") is likewise stated after the working
+            // ("17.4%"), which a comparison then reads.
+            let shown = decimals_printed(cell);
+            match asking.reading.decimals {
+                Some(asked) => shown < asked,
+                None => shown == 0 && concept.unit == Some(MetricUnit::Percent),
+            }
         });
         let mut deferred = None;
         if let Some((row, column)) = printed {

@@ -640,7 +640,18 @@ fn without_document_names(text: &str, v: &Vocabulary) -> String {
                         .map(str::len)
                 })
             };
-            let start = word_before(at, &["the", "its", "their", "his", "her"]).unwrap_or(at);
+            // "the 2023 annual report": the year names the filing, not a period asked.
+            let year_before = {
+                let before = lower[..at].trim_end();
+                let word = before.rsplit(' ').next().unwrap_or("");
+                let bare = word.trim_start_matches("fy").trim_start_matches('\'');
+                (!word.is_empty()
+                    && (bare.len() == 4 || bare.len() == 2)
+                    && bare.chars().all(|c| c.is_ascii_digit()))
+                .then(|| before.len() - word.len())
+            };
+            let start = year_before.unwrap_or(at);
+            let start = word_before(start, &["the", "its", "their", "his", "her"]).unwrap_or(start);
             // "from the 10-K", "Per the annual report,": the pointer goes with the name.
             let start = word_before(start, &["from", "in", "per", "of", "on", "according to"])
                 .unwrap_or(start);
@@ -1236,6 +1247,24 @@ mod tests {
         assert_eq!(q.operation, Operation::Growth);
         let q = read("What is Adobe's year-over-year change in unadjusted operating income from FY2015 to FY2016 (in units of percents and round to one decimal place)?");
         assert_eq!(q.operation, Operation::Growth);
+    }
+
+    #[test]
+    fn a_comparison_asks_its_verdict_however_it_names_the_choice() {
+        assert_eq!(
+            comparison_direction("Identify whichever of RTX and Nike reported the higher capex."),
+            Some(true)
+        );
+        assert_eq!(
+            comparison_direction(
+                "Name the company with the smaller asset turnover in 2023, choosing between Palantir and RTX."
+            ),
+            Some(false)
+        );
+        assert_eq!(
+            comparison_direction("What was Apple's revenue in 2024?"),
+            None
+        );
     }
 
     #[test]
