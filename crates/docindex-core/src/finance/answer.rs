@@ -13,9 +13,16 @@ use crate::search::asks_why;
 /// or rate answered with an amount ("working capital ratio" answered with working capital).
 fn asks_unmet_kind(question: &str, lead: &FiguresLead) -> bool {
     let lower = question.to_lowercase();
+    // "What share of revenue did capex represent?" asks a quotient too.
     let asks_kind = crate::search::words(&lower)
         .iter()
-        .any(|w| lexicon().answers.figure_kinds.contains(w.as_str()));
+        .any(|w| lexicon().answers.figure_kinds.contains(w.as_str()))
+        || lexicon().shapes.percent_of.iter().any(|p| {
+            p.contains(' ')
+                && lower
+                    .match_indices(p)
+                    .any(|(at, _)| !lower[..at].ends_with("per "))
+        });
     let states_kind = !lead.metrics.is_empty()
         || lead.figures.iter().any(|f| f.unit != MetricUnit::Amount)
         || lead.computed.iter().any(|c| c.ends_with('%'));
@@ -39,9 +46,18 @@ fn lead_is_firm(
                     .is_some_and(|s| r.matched.row.statement == Some(s))
         })
     };
+    // "Depreciation" printed beside its own amortization row is part of D&A.
+    let partial = |label: &str| {
+        let label = crate::finance::rows::normalise_label(label);
+        table
+            .concepts
+            .iter()
+            .any(|c| c.partial_line_items.contains(&label))
+    };
     let metrics_firm = lead.metrics.iter().all(|m| {
         m.operands.iter().all(|o| {
-            from_statement(o.row.start)
+            !partial(&o.row.label)
+                && from_statement(o.row.start)
                 && (year.is_none()
                     || o.id.ends_with(PRIOR_SUFFIX)
                     || o.row.columns.get(o.column).and_then(|c| c.year) == year)

@@ -65,6 +65,10 @@ pub struct Concept {
     /// percentage: `[-100.0, 100.0]` for a margin); outside them its operands are suspect.
     #[serde(default)]
     pub plausible: Option<[f64; 2]>,
+    /// Row labels that hold only part of the concept ("Depreciation" when amortization is
+    /// printed on a row of its own): a figure from one is shown, never firm.
+    #[serde(default)]
+    pub partial_line_items: Vec<String>,
 }
 
 impl Concept {

@@ -220,6 +220,7 @@ fn metric_of(table: &ConceptTable, id: &str) -> Option<Concept> {
                 otherwise: None,
                 unit: Some(MetricUnit::Percent),
                 plausible: Some([0.0, 100.0]),
+                partial_line_items: Vec::new(),
             })
         }
         _ => None,

@@ -107,6 +107,26 @@ pub fn lead_for(
         _ => None,
     };
     let reading = defined.as_ref().unwrap_or(reading);
+    // The rows were found for the concepts the question names; a metric named by its shape
+    // also needs its operands' rows ("operating profit percentage" names no revenue).
+    let with_operands: Vec<LocatedRow>;
+    let rows = match shaped_metric {
+        Some(metric) => {
+            let operands: Vec<&Concept> = table
+                .operand_ids(metric)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|id| table.get(id.strip_suffix(PRIOR_SUFFIX).unwrap_or(id)))
+                .collect();
+            with_operands = rows
+                .iter()
+                .cloned()
+                .chain(locate_rows(doc, &operands))
+                .collect();
+            &with_operands
+        }
+        None => rows,
+    };
     let mut asking = Asking::new(table, reading, doc, rows);
     asking.shaped = shape.is_some();
     let named = asking.named_concept();
@@ -833,8 +853,12 @@ fn is_firm_lookup(
     let (year, months) = (asking.year(), asking.months);
     let period = row.columns.get(column);
     let flow_asked_of_a_balance = months.is_some() && concept.statement == Some(Statement::Balance);
+    let partial = concept
+        .partial_line_items
+        .contains(&normalise_label(&row.label));
     concept.statement.is_some()
         && !flow_asked_of_a_balance
+        && !partial
         && row.statement == concept.statement
         && (year.is_none() || period.and_then(|p| p.year) == year)
         && (months.is_none()

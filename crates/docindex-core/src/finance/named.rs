@@ -107,6 +107,7 @@ pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> 
         otherwise: None,
         unit: None,
         plausible: None,
+        partial_line_items: Vec::new(),
     })
 }
 

@@ -118,6 +118,7 @@ pub fn part_line_item(part: &str, concept: &Concept, brand: &[String]) -> Concep
         otherwise: None,
         unit: None,
         plausible: concept.plausible,
+        partial_line_items: concept.partial_line_items.clone(),
     }
 }
 

@@ -69,9 +69,15 @@ pub fn shape_in<'a>(table: &'a ConceptTable, content: &str) -> Option<Shaped<'a>
     for (word, percent) in relations {
         for at in bounded_matches(&lower, word) {
             let (left, right) = (&lower[..at], &lower[at + word.len()..]);
-            let (Some(over), Some(under)) =
-                (figure_ending(table, left), figure_starting(table, right))
-            else {
+            let (over, under) = match asks_which_part(left) {
+                // "What share of revenue did capex represent?": the figure over comes after.
+                true => (
+                    figure_after_the_first(table, right),
+                    figure_starting(table, right),
+                ),
+                false => (figure_ending(table, left), figure_starting(table, right)),
+            };
+            let (Some(over), Some(under)) = (over, under) else {
                 continue;
             };
             if over.id == under.id {
@@ -148,6 +154,32 @@ fn figure_ending<'a>(table: &'a ConceptTable, text: &str) -> Option<&'a Concept>
         .map(|(c, _, _)| c)
 }
 
+/// Whether `left` ends by asking what part ("what", "which", "what is the").
+fn asks_which_part(left: &str) -> bool {
+    let words: Vec<&str> = left.split_whitespace().rev().take(3).collect();
+    let asks = |w: &str| matches!(w, "what" | "which" | "what's" | "whats");
+    match words.as_slice() {
+        [first, ..] if asks(first) => true,
+        [article, second, ..] if matches!(*article, "the" | "a") => asks(second),
+        [article, verb, third]
+            if matches!(*article, "the" | "a") && matches!(*verb, "is" | "was") =>
+        {
+            asks(third)
+        }
+        _ => false,
+    }
+}
+
+/// The first figure named after the one that starts `text`.
+fn figure_after_the_first<'a>(table: &'a ConceptTable, text: &str) -> Option<&'a Concept> {
+    let (_, spans) = table.spans_in(text);
+    let (_, _, first_end) = spans.iter().find(|(_, start, _)| *start == 0)?;
+    spans
+        .iter()
+        .find(|(c, start, _)| *start >= *first_end && is_figure(c))
+        .map(|(c, _, _)| *c)
+}
+
 /// The figure whose name starts `text`.
 fn figure_starting<'a>(table: &'a ConceptTable, text: &str) -> Option<&'a Concept> {
     let (_, spans) = table.spans_in(text);
@@ -206,6 +238,15 @@ mod tests {
             "What was J&J's current-asset cover of current liabilities at Dec 31, 2023?"
         )
         .is_some_and(|f| f.starts_with("current assets divided by")));
+    }
+
+    #[test]
+    fn what_share_of_one_figure_another_is() {
+        assert_eq!(
+            formula("Across fiscal years 2021 through 2023, what share of revenue did GM's capex represent on average?")
+                .as_deref(),
+            Some("capex divided by revenue times 100")
+        );
     }
 
     #[test]

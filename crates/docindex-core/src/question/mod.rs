@@ -229,6 +229,21 @@ fn without_inline_definition(
             return (kept, Some(formula));
         }
     }
+    // "Recompute Palantir's return on average assets in FY2023 as net income ÷ ½(opening +
+    // closing total assets) × 100."
+    static COMPUTE_AS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(?:please\s+|kindly\s+)?(?:re-?)?(?:compute|calculate|derive|work\s+out|determine)\s+(.{2,150}?)\s+as\s+(.+)$").ok()
+    });
+    if let Some(caps) = COMPUTE_AS.as_ref().and_then(|re| re.captures(sentence)) {
+        let formula = without_instructions(&caps[2]);
+        if OPERATION_WORDS
+            .as_ref()
+            .is_some_and(|re| re.is_match(&formula))
+        {
+            let asked = caps.get(1).map_or(0, |m| m.end());
+            return (format!("{}?", sentence[..asked].trim_end()), Some(formula));
+        }
+    }
     let lower = sentence.to_lowercase();
     // "…, i.e. (opening + closing balance) / 2" says how to average, not what to compute.
     let halves = ["/ 2", "/2", "halved", "÷ 2"]
@@ -1314,6 +1329,15 @@ mod tests {
         // A source named in the leading clause defines nothing.
         let q = read("Using the 10-K, what was Walmart's revenue in FY2024?");
         assert!(q.definition.is_none());
+        let q = read("Recompute Palantir's average-asset return in the most recent fiscal year (FY2023) as net income ÷ ½(opening + closing total assets) × 100.");
+        assert_eq!(
+            q.definition.unwrap().formula,
+            "net income ÷ ½(opening + closing total assets) × 100"
+        );
+        assert_eq!(
+            q.content,
+            "Recompute Palantir's average-asset return in the most recent fiscal year (FY2023)?"
+        );
         // A unit in parentheses is no definition; operands around the operation make one.
         let q = read("Compute J&J's current ratio at Dec 31, 2023 (times, two decimal places).");
         assert!(q.definition.is_none());

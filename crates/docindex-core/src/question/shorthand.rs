@@ -58,6 +58,7 @@ fn within_hyphens(token: &str, v: &Vocabulary) -> String {
         match v
             .shorthand
             .iter()
+            .chain(&v.compound_shorthand)
             .find(|[short, _]| !short.contains(' ') && *short == bare)
         {
             Some([_, long]) if !bare.is_empty() => part.replace(part.trim_matches(EDGE), long),
@@ -129,6 +130,10 @@ mod tests {
         );
         assert_eq!(expand("Meta's R&D/NI"), "Meta's R&D/net income");
         assert_eq!(expand("net A/R at YE"), "net A/R at YE");
+        assert_eq!(
+            expand("J&J's OCF-to-CL ratio, and CL's revenue"),
+            "J&J's operating cash flow-to-current liabilities ratio, and CL's revenue"
+        );
         // Words that only begin like a shorthand are kept.
         assert_eq!(
             expand("Operating income in total"),

@@ -95,6 +95,9 @@ pub struct Vocabulary {
     pub premise_words: Vec<String>,
     /// Analysts' shorthand and what it stands for ("ttl" is "total", "liabs" "liabilities").
     pub shorthand: Vec<[String; 2]>,
+    /// Shorthand read only inside a compound ("OCF-to-CL", "CA/CL"), where it cannot be a
+    /// ticker or a word of its own.
+    pub compound_shorthand: Vec<[String; 2]>,
 }
 
 /// The version of the vocabulary this code reads.
@@ -108,7 +111,7 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 28] = [
+        let lists: [(&str, Vec<&String>); 29] = [
             ("referring_words", self.referring_words.iter().collect()),
             ("premise_words", self.premise_words.iter().collect()),
             (
@@ -184,6 +187,13 @@ impl Vocabulary {
             (
                 "shorthand",
                 self.shorthand.iter().map(|[short, _]| short).collect(),
+            ),
+            (
+                "compound_shorthand",
+                self.compound_shorthand
+                    .iter()
+                    .map(|[short, _]| short)
+                    .collect(),
             ),
         ];
         for (name, phrases) in lists {
