@@ -227,6 +227,8 @@ fn rephrased(formula: &str) -> String {
             (r"(?i)\ba/r\b", "accounts receivable"),
             (r"(?i)\ba/p\b", "accounts payable"),
             (r"\s*\]\s*$", ""),
+            // "the two-point average of total assets" is their average.
+            (r"(?i)(?:the\s+)?two[-\s]point\s+average\s+of\s+", "average "),
             // "current assets ex-inventory", "excluding inventories": less them.
             (r"(?i)\s+(?:ex[-\s]+|excluding\s+|excl\.?\s+)", " minus "),
             // "½(opening + closing total assets)", "(opening + closing X) / 2": an average.

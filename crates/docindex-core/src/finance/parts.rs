@@ -296,10 +296,12 @@ fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
         .iter()
         .enumerate()
         .filter(|(i, _)| *i > 0 && !tokens[i - 1].ends_with(['.', '?', '!', ':', ';']))
+        // "Apple's", "I'm": the word before the apostrophe.
         .map(|(_, w)| {
             w.trim_matches(|c: char| !c.is_alphanumeric())
-                .trim_end_matches("'s")
-                .trim_end_matches("’s")
+                .split(['\'', '’'])
+                .next()
+                .unwrap_or("")
         })
         .filter(|w| {
             w.chars().any(char::is_uppercase) && !w.starts_with(|c: char| c.is_ascii_digit())

@@ -518,7 +518,14 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
             .definition_markers
             .iter()
             .any(|m| find_phrase(label, m).is_some());
-        if words == 0 || words > 3 || defines || label.contains(['?', '.', ',']) {
+        // "Capex-adjusted EBITDA (calc: …)": a colon inside a parenthesis ends no label.
+        let inside_parenthesis = label.matches('(').count() > label.matches(')').count();
+        if words == 0
+            || words > 3
+            || defines
+            || inside_parenthesis
+            || label.contains(['?', '.', ','])
+        {
             break;
         }
         if v.framing_labels.iter().any(|f| f == label) {
@@ -866,9 +873,15 @@ impl Question {
                     .any(|o| lower_sentence.starts_with(o.as_str()))
             {
                 if definition.is_none() {
+                    // "… -- that's the dividend payout % I'm after" is an aside.
+                    let formula = [" -- ", " — ", " – "]
+                        .iter()
+                        .fold(sentence.as_str(), |f, aside| {
+                            f.split(aside).next().unwrap_or(f)
+                        });
                     definition = Some(Definition {
                         name: String::new(),
-                        formula: sentence.trim_end_matches(['.', ' ']).to_string(),
+                        formula: formula.trim_end_matches(['.', ' ']).to_string(),
                     });
                 }
                 continue;

@@ -54,14 +54,19 @@ fn within_hyphens(token: &str, v: &Vocabulary) -> String {
     let mut out = String::new();
     let mut part = String::new();
     let written_out = |part: &str| {
-        let bare = part.trim_matches(EDGE).to_lowercase();
-        match v
-            .shorthand
-            .iter()
-            .chain(&v.compound_shorthand)
-            .find(|[short, _]| !short.contains(' ') && *short == bare)
-        {
-            Some([_, long]) if !bare.is_empty() => part.replace(part.trim_matches(EDGE), long),
+        let word = part.trim_matches(EDGE);
+        // "exp." is a shorthand with its full stop; "CL." one that ends a sentence.
+        let candidates = [word, word.trim_end_matches('.')];
+        let found = candidates.iter().find_map(|w| {
+            let lower = w.to_lowercase();
+            v.shorthand
+                .iter()
+                .chain(&v.compound_shorthand)
+                .find(|[short, _]| !short.contains(' ') && *short == lower)
+                .map(|[_, long]| (*w, long))
+        });
+        match found {
+            Some((w, long)) if !w.is_empty() => part.replacen(w, long, 1),
             _ => part.to_string(),
         }
     };
