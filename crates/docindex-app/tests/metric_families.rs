@@ -1,7 +1,8 @@
 //! Metric questions by family on the corpus 10-Ks (issue 45): the same figure asked five
 //! ways gives one figure (metamorphic), a definition's precedence, averages of two balances
 //! and of a metric over years, changes in analysts' shorthand, year-end against average
-//! balances, and a two-company comparison answered with its verdict first.
+//! balances, a two-company comparison answered with its verdict first (each company in the
+//! period the question writes for it), metrics named by their shape and analysts' shorthand.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use docindex_app::search::SearchRequest;
@@ -174,4 +175,84 @@ fn a_which_is_higher_comparison_opens_with_its_verdict() {
         None,
     );
     assert!(lower.answer.starts_with("Tesla"), "{}", lower.answer);
+}
+
+#[test]
+fn a_metric_named_by_its_shape_is_worked_out() {
+    // Apple FY2024: operating income 123,216 ÷ net sales 391,035; cash from operations
+    // 118,254 ÷ net income 93,736.
+    let margin = ask(
+        "What did Apple's operating profit percentage come to in FY2024?",
+        Some(APPLE),
+    );
+    assert_eq!(first_figure(&margin), "31.51%", "{}", margin.answer);
+    // Read from the metric's shape, not a name the table knows: shown, never firm.
+    assert_ne!(
+        margin.confidence.label,
+        docindex_core::qa::ConfidenceLabel::High,
+        "{}",
+        margin.answer
+    );
+    let conversion = ask("Apple's CFO/NI for FY24?", Some(APPLE));
+    assert_eq!(first_figure(&conversion), "1.26", "{}", conversion.answer);
+}
+
+#[test]
+fn analysts_shorthand_is_read() {
+    let liabilities = ask(
+        "Off Apple's B/S, ttl current liabs at 9/28/24 in $mm?",
+        Some(APPLE),
+    );
+    assert!(
+        liabilities
+            .answer
+            .starts_with("Total current liabilities for fiscal 2024: $176,392 million"),
+        "{}",
+        liabilities.answer
+    );
+    let overheads = ask("Tesla SG&A exp. in '23?", Some(TESLA));
+    assert!(
+        overheads
+            .answer
+            .starts_with("Selling, general and administrative for fiscal 2023: $4,800 million"),
+        "{}",
+        overheads.answer
+    );
+}
+
+#[test]
+fn each_company_is_compared_in_the_period_written_before_its_name() {
+    let answer = ask(
+        "Which had the higher revenue for the years that ended Sep 28, 2024 (Apple) and Dec 31, 2023 (Tesla)?",
+        None,
+    );
+    assert!(answer.answer.starts_with("Apple"), "{}", answer.answer);
+    assert!(
+        answer.answer.contains("(2024)") && answer.answer.contains("(2023)"),
+        "{}",
+        answer.answer
+    );
+}
+
+#[test]
+fn a_defined_metric_is_averaged_over_the_years_named() {
+    // Apple: cost of sales ÷ net sales 56.69% (FY2022), 55.87% (FY2023), 53.79% (FY2024).
+    let answer = ask(
+        "What is the FY2022 - FY2024 3 year average of cost of sales as a % of revenue for Apple?",
+        Some(APPLE),
+    );
+    assert!(
+        answer
+            .answer
+            .starts_with("Average cost of sales as a % of revenue from fiscal 2022 to fiscal 2024"),
+        "{}",
+        answer.answer
+    );
+    assert!(
+        answer
+            .answer
+            .contains(": 55.45% = (56.69% + 55.87% + 53.79%) / 3."),
+        "{}",
+        answer.answer
+    );
 }

@@ -214,6 +214,14 @@ impl<'a> Asking<'a> {
         &self.reading.content
     }
 
+    /// Whether a metric is asked as the mean over years the question names ("the 3-year
+    /// average of capex as a % of revenue"). "The average collection period for fiscal 2024"
+    /// names one year: that metric on average balances, which it reads already.
+    fn averages_over_named_years(&self) -> bool {
+        let years_named = self.reading.periods.len() >= 2 || self.reading.spanned_years.is_some();
+        self.reading.operation == Operation::Average && self.columns.years.len() >= 2 && years_named
+    }
+
     fn year(&self) -> Option<i32> {
         self.columns.year
     }
@@ -343,6 +351,9 @@ impl<'a> Draft<'a> {
     /// States the metric the question defines, worked out as defined. Whether it was
     /// stated (the table's concepts then answer nothing more).
     fn state_defined(&mut self, asking: &Asking<'_>) -> bool {
+        if asking.reading.definition.is_some() && asking.averages_over_named_years() {
+            return self.state_defined_average(asking);
+        }
         match defined_lead(asking, &mut self.citer) {
             Some(Ok(DefinedLead {
                 sentence,
@@ -375,14 +386,7 @@ impl<'a> Draft<'a> {
     /// States a metric: the figure the filing prints for it first, then the working from
     /// its operands' rows; or what is missing for it.
     fn state_metric(&mut self, asking: &Asking<'_>, concept: &Concept) {
-        // Averaged over years only when years are named: "the average collection period for
-        // fiscal 2024" is one year's metric on average balances, which it already reads.
-        let years_named =
-            asking.reading.periods.len() >= 2 || asking.reading.spanned_years.is_some();
-        if asking.reading.operation == Operation::Average
-            && asking.columns.years.len() >= 2
-            && years_named
-        {
+        if asking.averages_over_named_years() {
             self.state_metric_average(asking, concept);
             return;
         }
@@ -532,6 +536,100 @@ impl<'a> Draft<'a> {
                 .extend(result.operands.iter().map(|o| format_amount(o.value)));
             self.lead.metrics.push(result);
         }
+    }
+
+    /// The metric the question defines, averaged over the years it names: worked out as
+    /// defined for each year, then the mean, each year's working cited. Whether it was
+    /// stated.
+    fn state_defined_average(&mut self, asking: &Asking<'_>) -> bool {
+        let line_items: Vec<&Concept> = asking
+            .table
+            .concepts
+            .iter()
+            .filter(|c| !c.is_metric())
+            .collect();
+        let located = locate_rows(asking.doc, &line_items);
+        let matches: Vec<RowMatch> = located.iter().map(|r| r.matched.clone()).collect();
+        let mut yearly: Vec<MetricResult> = Vec::new();
+        for &year in &asking.columns.years {
+            let columns = AskedColumns {
+                year: Some(year),
+                ..asking.columns.clone()
+            };
+            match defined_metric(asking.table, asking.reading, &columns, &matches) {
+                Some(Ok(result)) if result.value.is_some() => yearly.push(result),
+                Some(Ok(result)) => {
+                    self.lead.operation_done = false;
+                    self.lead.missing.push(format!(
+                        "{}: no statement row found for {} ({})",
+                        capitalise(&result.label),
+                        result.missing.join(", "),
+                        asking.columns.fiscal_label(year)
+                    ));
+                    return false;
+                }
+                Some(Err(why)) => {
+                    self.lead
+                        .missing
+                        .push(format!("The definition given could not be read: {why}"));
+                    return false;
+                }
+                None => return false,
+            }
+        }
+        let values: Vec<f64> = yearly.iter().filter_map(|r| r.value).collect();
+        let Some(first) = yearly.first() else {
+            return false;
+        };
+        let unit = first.unit;
+        let label = first.label.clone();
+        let mean = values.iter().sum::<f64>() / values.len() as f64;
+        let shown = state_metric(mean, unit, asking.reading).unwrap_or_else(|| show(mean, unit));
+        let each: Vec<String> = yearly.iter().filter_map(|r| r.shown.clone()).collect();
+        let years = &asking.columns.years;
+        let label = match label.strip_prefix("The ") {
+            Some(rest) => format!("of the {rest}"),
+            None => label,
+        };
+        let how = match asking.shaped {
+            true => "",
+            false => " (as the question defines it)",
+        };
+        self.sentences.push(format!(
+            "Average {label} from {} to {}{how}: {shown} = ({}) / {}",
+            asking.columns.fiscal_label(years[0]),
+            asking.columns.fiscal_label(years[years.len() - 1]),
+            each.join(" + "),
+            each.len()
+        ));
+        self.lead.computed.push(shown);
+        self.lead.computed.extend(each);
+        self.lead.computed.push(values.len().to_string());
+        self.metric_operation_done = true;
+        self.lookups_firm &= !asking.shaped;
+        for result in yearly {
+            let (heading_markers, row_markers) = self.citer.cite_operands(&result, &located);
+            let period = result
+                .operands
+                .first()
+                .map(|o| period_words(&o.row, o.column, &asking.columns))
+                .unwrap_or_default();
+            let worked = worked_cited(&result, &row_markers);
+            let heading_markers = match heading_markers.is_empty() {
+                true => String::new(),
+                false => format!(" {heading_markers}"),
+            };
+            self.sentences.push(format!(
+                "{}{period}{heading_markers}: {} = {worked}",
+                capitalise(&result.label),
+                result.shown.clone().unwrap_or_default()
+            ));
+            self.lead
+                .computed
+                .extend(result.operands.iter().map(|o| format_amount(o.value)));
+            self.lead.metrics.push(result);
+        }
+        true
     }
 
     /// The sentence of a metric worked out: its value in the asked unit, then the formula
