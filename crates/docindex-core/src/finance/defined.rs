@@ -227,6 +227,8 @@ fn rephrased(formula: &str) -> String {
             (r"(?i)\ba/r\b", "accounts receivable"),
             (r"(?i)\ba/p\b", "accounts payable"),
             (r"\s*\]\s*$", ""),
+            // "the mean of the two year-end total asset balances" is their average.
+            (r"(?i)(?:the\s+)?(?:mean|average)\s+of\s+the\s+two\s+year[-\s]end\s+(.+?)\s+balances?\b", "average $1"),
             // "the two-point average of total assets" is their average.
             (r"(?i)(?:the\s+)?two[-\s]point\s+average\s+of\s+", "average "),
             // "current assets ex-inventory", "excluding inventories": less them.
@@ -373,7 +375,12 @@ pub fn defined_metric(
         f.split(sep).next().unwrap_or(f)
     });
     let (formula_text, in_hundredths) = without_percent_scaling(formula_text);
-    let asked_year = question.latest_period().map(|p| p.year);
+    // The year the columns ask (each year of a multi-year average in turn; the filing's
+    // latest for "the most recently completed fiscal year"), else the question's.
+    let asked_year = columns
+        .year
+        .map(|y| y - columns.offset)
+        .or_else(|| question.latest_period().map(|p| p.year));
     let (expression, terms) = match parse(table, &formula_text, asked_year) {
         Ok(parsed) => parsed,
         Err(why) => return Some(Err(why)),

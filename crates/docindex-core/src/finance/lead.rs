@@ -278,7 +278,13 @@ impl<'a> Asking<'a> {
         }
         // A growth the question asks of a line item is worked out on that line item: the
         // table's generic growth metrics (revenue's, for a bare "growth") do not answer it.
-        if reading.operation != Operation::Value && asked.iter().any(|c| !c.is_metric()) {
+        // An average asks no growth: "DSO (average A/R basis)" keeps DSO, whose formula
+        // reads the prior balance to average it.
+        let asks_a_movement = matches!(
+            reading.operation,
+            Operation::Growth | Operation::Change | Operation::Cagr
+        );
+        if asks_a_movement && asked.iter().any(|c| !c.is_metric()) {
             asked.retain(|c| {
                 !c.formula
                     .as_deref()

@@ -889,7 +889,19 @@ impl Question {
             // "Define net working capital as total current assets less total current
             // liabilities."
             if let Some(rest) = lower_sentence.strip_prefix("define ") {
-                if let Some(at) = rest.find(" as ") {
+                // "Define capex as % of revenue as purchases of PP&E over net revenues": the
+                // last " as " that leaves an operation after it ends the name.
+                let at = rest
+                    .match_indices(" as ")
+                    .map(|(at, _)| at)
+                    .filter(|at| {
+                        OPERATION_WORDS
+                            .as_ref()
+                            .is_some_and(|re| re.is_match(&rest[at + 4..]))
+                    })
+                    .last()
+                    .or_else(|| rest.find(" as "));
+                if let Some(at) = at {
                     let offset = "define ".len();
                     let name = sentence[offset..offset + at].trim();
                     let formula = sentence[offset + at + 4..]
