@@ -662,12 +662,25 @@ fn without_document_names(text: &str, v: &Vocabulary) -> String {
                         .map(str::len)
                 })
             };
-            // "the 2023 annual report": the year names the filing, not a period asked.
+            // "fiscal 2022 as presented in the 2023 annual report": the year names the
+            // filing, not a period asked, when another period is named ("per the 2022 10-K"
+            // alone names the year asked too).
+            let years_written = lower
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| {
+                    let bare = w.trim_start_matches("fy");
+                    bare.len() == 4
+                        && (bare.starts_with("19") || bare.starts_with("20"))
+                        && bare.chars().all(|c| c.is_ascii_digit())
+                })
+                .count();
+            let other_periods = years_written > 1;
             let year_before = {
                 let before = lower[..at].trim_end();
                 let word = before.rsplit(' ').next().unwrap_or("");
                 let bare = word.trim_start_matches("fy").trim_start_matches('\'');
-                (!word.is_empty()
+                (other_periods
+                    && !word.is_empty()
                     && (bare.len() == 4 || bare.len() == 2)
                     && bare.chars().all(|c| c.is_ascii_digit()))
                 .then(|| before.len() - word.len())
@@ -1363,6 +1376,12 @@ mod tests {
             q.content,
             "Recompute Palantir's average-asset return in the most recent fiscal year (FY2023)?"
         );
+        // The year of the filing named beside another period is no period asked; alone, it
+        // is the year asked.
+        let q = read("Kindly provide Boeing's net income for fiscal year 2022 as presented in the 2023 annual report.");
+        assert_eq!(q.periods.iter().map(|p| p.year).collect::<Vec<_>>(), [2022]);
+        let q = read("How many people does American Water employ, per the 2022 10-K?");
+        assert_eq!(q.periods.iter().map(|p| p.year).collect::<Vec<_>>(), [2022]);
         // A unit in parentheses is no definition; operands around the operation make one.
         let q = read("Compute J&J's current ratio at Dec 31, 2023 (times, two decimal places).");
         assert!(q.definition.is_none());
