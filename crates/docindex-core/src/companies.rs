@@ -235,10 +235,15 @@ impl CompanyDirectory {
     /// Johnson & Johnson FY2023"): the clauses that give another company's period are left
     /// out, so each company is asked of its own year. The names stay.
     pub fn question_with_own_periods(&self, question: &str, company: &str) -> String {
-        // Clauses end at these: "(Walmart: fiscal 2024; Tesla: fiscal 2023)" holds two.
-        let mut clauses: Vec<(String, Option<char>)> = Vec::new();
+        // Clauses end at these: "(Walmart: fiscal 2024; Tesla: fiscal 2023)" holds two, and
+        // so does "for Colgate-Palmolive's FY2023 and Walmart's FY2024".
+        let mut clauses: Vec<(String, Option<&str>)> = Vec::new();
         let mut clause = String::new();
+        let mut skip_to = 0;
         for (at, c) in question.char_indices() {
+            if at < skip_to {
+                continue;
+            }
             // "December 31, 2023": the year after a date's comma is the date's.
             let date_comma = c == ','
                 && question[at + 1..]
@@ -246,12 +251,31 @@ impl CompanyDirectory {
                     .get(..4)
                     .is_some_and(|y| y.chars().all(|d| d.is_ascii_digit()));
             if matches!(c, ';' | ',' | '(' | ')') && !date_comma {
-                clauses.push((std::mem::take(&mut clause), Some(c)));
+                clauses.push((std::mem::take(&mut clause), Some(&question[at..at + 1])));
+            } else if question[at..].starts_with(" and ") {
+                clauses.push((std::mem::take(&mut clause), Some(" and ")));
+                skip_to = at + " and ".len();
             } else {
                 clause.push(c);
             }
         }
         clauses.push((clause, None));
+        let possessive_before_period: Vec<Option<String>> = clauses
+            .iter()
+            .map(|(text, _)| {
+                let period = crate::question::periods::periods_in(text)
+                    .into_iter()
+                    .next()?;
+                let at = text.find(&period.written)?;
+                let owner_word = text[..at].split_whitespace().last()?;
+                let is_possessive = owner_word.ends_with("'s") || owner_word.ends_with("’s");
+                let known = self.mentions(owner_word).known;
+                match (is_possessive, known.as_slice()) {
+                    (true, [only]) => Some(only.clone()),
+                    _ => None,
+                }
+            })
+            .collect();
         let read: Vec<(CompanyMentions, bool)> = clauses
             .iter()
             .map(|(text, _)| {
@@ -267,12 +291,14 @@ impl CompanyDirectory {
                 return None;
             }
             let named_after = match (clauses[i].1, read.get(i + 1)) {
-                (Some('('), Some((next, false))) if next.known.len() == 1 => next.known.first(),
+                (Some("("), Some((next, false))) if next.known.len() == 1 => next.known.first(),
                 _ => None,
             };
             match mentions.known.as_slice() {
                 _ if named_after.is_some() => named_after,
                 [only] => Some(only),
+                // "for Apple's FY2024": the company whose possessive stands before the period.
+                [_, _, ..] => possessive_before_period[i].as_ref(),
                 _ => None,
             }
         };
@@ -289,7 +315,7 @@ impl CompanyDirectory {
                 }
                 _ => kept.push_str(text),
             }
-            kept.extend(*delimiter);
+            kept.push_str(delimiter.unwrap_or(""));
         }
         kept
     }
@@ -544,6 +570,7 @@ mod tests {
         for question in [
             "Which had the higher revenue (Apple: fiscal 2024; Tesla: fiscal 2023)?",
             "Which had the higher revenue for the years that ended Sep 28, 2024 (Apple) and Dec 31, 2023 (Tesla)?",
+            "Rank Apple and Tesla by revenue for Apple's FY2024 and Tesla's FY2023.",
         ] {
             let names = known(question);
             let tesla = names.iter().find(|n| n.starts_with("Tesla")).unwrap();

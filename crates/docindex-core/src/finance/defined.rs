@@ -223,6 +223,8 @@ fn rephrased(formula: &str) -> String {
     static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         [
             (r"(?i)^divide\s+(.+?)\s+by\s+", "$1 divided by "),
+            // In a formula "CFO" is cash from operations, not an officer.
+            (r"\bCFO\b", "operating cash flow"),
             // "A/R/revenue": the slash of an abbreviation divides nothing.
             (r"(?i)\ba/r\b", "accounts receivable"),
             (r"(?i)\ba/p\b", "accounts payable"),

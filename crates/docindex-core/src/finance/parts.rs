@@ -282,6 +282,7 @@ fn names_a_part_after_the_company(question: &str, company: &[String]) -> bool {
         !next.is_empty()
             && !next.starts_with(|c: char| c.is_ascii_digit())
             && !lexicon().parts.qualifiers.contains(next.as_str())
+            && !lexicon().parts.not_parts.contains(next.as_str())
             && !crate::search::is_period_shorthand(&next)
             && !is_concept_word(&next)
             && !is_concept_acronym(&next)
@@ -295,7 +296,7 @@ fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
     tokens
         .iter()
         .enumerate()
-        .filter(|(i, _)| *i > 0 && !tokens[i - 1].ends_with(['.', '?', '!', ':', ';']))
+        .filter(|(i, _)| *i > 0 && !tokens[i - 1].ends_with(['.', '?', '!', ':', ';', '—']))
         // "Apple's", "I'm": the word before the apostrophe.
         .map(|(_, w)| {
             w.trim_matches(|c: char| !c.is_alphanumeric())

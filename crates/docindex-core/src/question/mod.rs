@@ -499,6 +499,7 @@ fn without_lead_words(name: &str) -> String {
 /// the question ("Role: credit analyst.", "Source: the 10-K.").
 fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
     let mut rest = sentence.trim();
+    let mut kept_labels: Vec<&str> = Vec::new();
     loop {
         let lower = rest.to_lowercase();
         let greeting = v.greetings.iter().find(|g| {
@@ -531,9 +532,21 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
         if v.framing_labels.iter().any(|f| f == label) {
             return None;
         }
+        // "Question: …" labels what follows; "Capex/sales: J&J vs UnitedHealth …" and
+        // "Buckle Q3 FY24: did …" say what is asked of whom: kept after the question, so it
+        // still opens with its asking words.
+        if !v.asking_labels.iter().any(|a| a == label) {
+            kept_labels.push(rest[..colon].trim());
+        }
         rest = rest[colon + 1..].trim_start();
     }
-    (!rest.is_empty()).then(|| rest.to_string())
+    if rest.is_empty() {
+        return None;
+    }
+    Some(match kept_labels.is_empty() {
+        true => rest.to_string(),
+        false => format!("{rest} — {}", kept_labels.join("; ")),
+    })
 }
 
 /// Whether a sentence only lists where to look ("the statement of financial position and the

@@ -51,6 +51,10 @@ pub fn expanded(text: &str, v: &Vocabulary) -> String {
 /// A token joined by hyphens or slashes with each of its parts written out
 /// ("exp.-to-revenue" is "expense-to-revenue", "CFO/NI" "CFO/net income").
 fn within_hyphens(token: &str, v: &Vocabulary) -> String {
+    // A word of its own is no compound: "Who is Apple's CFO?" asks for an officer.
+    if !token.contains(['-', '/']) {
+        return token.to_string();
+    }
     let mut out = String::new();
     let mut part = String::new();
     let written_out = |part: &str| {
@@ -135,6 +139,7 @@ mod tests {
         );
         assert_eq!(expand("Meta's R&D/NI"), "Meta's R&D/net income");
         assert_eq!(expand("net A/R at YE"), "net A/R at YE");
+        assert_eq!(expand("Who is Apple's CFO?"), "Who is Apple's CFO?");
         assert_eq!(
             expand("J&J's OCF-to-CL ratio, and CL's revenue"),
             "J&J's operating cash flow-to-current liabilities ratio, and CL's revenue"

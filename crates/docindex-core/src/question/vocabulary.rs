@@ -42,6 +42,9 @@ pub struct Vocabulary {
     pub greetings: Vec<String>,
     /// Labels of a sentence that only frames the question ("role", "source", "format").
     pub framing_labels: Vec<String>,
+    /// Labels of the sentence that asks ("question", "q", "task"): left out, the rest kept.
+    /// A short label that is neither ("Capex/sales: …") is part of what is asked.
+    pub asking_labels: Vec<String>,
     #[serde(rename = "statement")]
     pub statements: Vec<StatementNames>,
     #[serde(rename = "operation")]
@@ -111,7 +114,7 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 29] = [
+        let lists: [(&str, Vec<&String>); 30] = [
             ("referring_words", self.referring_words.iter().collect()),
             ("premise_words", self.premise_words.iter().collect()),
             (
@@ -136,6 +139,7 @@ impl Vocabulary {
             ("count_phrases", self.count_phrases.iter().collect()),
             ("greetings", self.greetings.iter().collect()),
             ("framing_labels", self.framing_labels.iter().collect()),
+            ("asking_labels", self.asking_labels.iter().collect()),
             (
                 "instruction_markers",
                 self.instruction_markers.iter().collect(),
