@@ -502,17 +502,33 @@ impl<'a> Draft<'a> {
                 }
             }
         }
-        let values: Vec<f64> = yearly.iter().filter_map(|r| r.value).collect();
-        let mean = values.iter().sum::<f64>() / values.len() as f64;
-        let unit = concept.unit.unwrap_or(MetricUnit::Amount);
-        let shown = state_metric(mean, unit, asking.reading).unwrap_or_else(|| show(mean, unit));
-        let each: Vec<String> = yearly.iter().filter_map(|r| r.shown.clone()).collect();
         let (first, last) = (years[0], years[years.len() - 1]);
-        self.sentences.push(format!(
-            "Average {} from {} to {}: {shown} = ({}) / {}",
+        let heading = format!(
+            "Average {} from {} to {}",
             concept.label,
             asking.columns.fiscal_label(first),
-            asking.columns.fiscal_label(last),
+            asking.columns.fiscal_label(last)
+        );
+        let unit = concept.unit.unwrap_or(MetricUnit::Amount);
+        self.state_yearly_mean(asking, &heading, unit, yearly, &asking.rows);
+    }
+
+    /// The mean of a metric worked out for each year ("Average … from fiscal 2022 to fiscal
+    /// 2024: 55.45% = (56.69% + 55.87% + 53.79%) / 3"), then each year's working cited.
+    fn state_yearly_mean(
+        &mut self,
+        asking: &Asking<'_>,
+        heading: &str,
+        unit: MetricUnit,
+        yearly: Vec<MetricResult>,
+        rows: &[LocatedRow],
+    ) {
+        let values: Vec<f64> = yearly.iter().filter_map(|r| r.value).collect();
+        let mean = values.iter().sum::<f64>() / values.len() as f64;
+        let shown = state_metric(mean, unit, asking.reading).unwrap_or_else(|| show(mean, unit));
+        let each: Vec<String> = yearly.iter().filter_map(|r| r.shown.clone()).collect();
+        self.sentences.push(format!(
+            "{heading}: {shown} = ({}) / {}",
             each.join(" + "),
             each.len()
         ));
@@ -521,7 +537,7 @@ impl<'a> Draft<'a> {
         self.lead.computed.push(values.len().to_string());
         self.metric_operation_done = true;
         for result in yearly {
-            let (heading_markers, row_markers) = self.citer.cite_operands(&result, &asking.rows);
+            let (heading_markers, row_markers) = self.citer.cite_operands(&result, rows);
             let period = result
                 .operands
                 .first()
@@ -548,14 +564,7 @@ impl<'a> Draft<'a> {
     /// defined for each year, then the mean, each year's working cited. Whether it was
     /// stated.
     fn state_defined_average(&mut self, asking: &Asking<'_>) -> bool {
-        let line_items: Vec<&Concept> = asking
-            .table
-            .concepts
-            .iter()
-            .filter(|c| !c.is_metric())
-            .collect();
-        let located = locate_rows(asking.doc, &line_items);
-        let matches: Vec<RowMatch> = located.iter().map(|r| r.matched.clone()).collect();
+        let (located, matches) = every_line_item_row(asking);
         let mut yearly: Vec<MetricResult> = Vec::new();
         for &year in &asking.columns.years {
             let columns = AskedColumns {
@@ -583,58 +592,26 @@ impl<'a> Draft<'a> {
                 None => return false,
             }
         }
-        let values: Vec<f64> = yearly.iter().filter_map(|r| r.value).collect();
         let Some(first) = yearly.first() else {
             return false;
         };
         let unit = first.unit;
-        let label = first.label.clone();
-        let mean = values.iter().sum::<f64>() / values.len() as f64;
-        let shown = state_metric(mean, unit, asking.reading).unwrap_or_else(|| show(mean, unit));
-        let each: Vec<String> = yearly.iter().filter_map(|r| r.shown.clone()).collect();
-        let years = &asking.columns.years;
-        let label = match label.strip_prefix("The ") {
+        let label = match first.label.strip_prefix("The ") {
             Some(rest) => format!("of the {rest}"),
-            None => label,
+            None => first.label.clone(),
         };
         let how = match asking.shaped {
             true => "",
             false => " (as the question defines it)",
         };
-        self.sentences.push(format!(
-            "Average {label} from {} to {}{how}: {shown} = ({}) / {}",
+        let years = &asking.columns.years;
+        let heading = format!(
+            "Average {label} from {} to {}{how}",
             asking.columns.fiscal_label(years[0]),
             asking.columns.fiscal_label(years[years.len() - 1]),
-            each.join(" + "),
-            each.len()
-        ));
-        self.lead.computed.push(shown);
-        self.lead.computed.extend(each);
-        self.lead.computed.push(values.len().to_string());
-        self.metric_operation_done = true;
+        );
         self.lookups_firm &= !asking.shaped;
-        for result in yearly {
-            let (heading_markers, row_markers) = self.citer.cite_operands(&result, &located);
-            let period = result
-                .operands
-                .first()
-                .map(|o| period_words(&o.row, o.column, &asking.columns))
-                .unwrap_or_default();
-            let worked = worked_cited(&result, &row_markers);
-            let heading_markers = match heading_markers.is_empty() {
-                true => String::new(),
-                false => format!(" {heading_markers}"),
-            };
-            self.sentences.push(format!(
-                "{}{period}{heading_markers}: {} = {worked}",
-                capitalise(&result.label),
-                result.shown.clone().unwrap_or_default()
-            ));
-            self.lead
-                .computed
-                .extend(result.operands.iter().map(|o| format_amount(o.value)));
-            self.lead.metrics.push(result);
-        }
+        self.state_yearly_mean(asking, &heading, unit, yearly, &located);
         true
     }
 
@@ -980,11 +957,9 @@ struct DefinedLead {
     implausible: bool,
 }
 
-/// The metric the question defines, worked out and cited: its sentence and result, or what
-/// is missing for it. `None` when the question defines no metric.
-fn defined_lead(asking: &Asking<'_>, citer: &mut Citer) -> Option<Result<DefinedLead, String>> {
-    let reading = asking.reading;
-    reading.definition.as_ref()?;
+/// The rows of every line item of the table in the document (a definition may name any),
+/// and their matches.
+fn every_line_item_row(asking: &Asking<'_>) -> (Vec<LocatedRow>, Vec<RowMatch>) {
     let line_items: Vec<&Concept> = asking
         .table
         .concepts
@@ -992,7 +967,16 @@ fn defined_lead(asking: &Asking<'_>, citer: &mut Citer) -> Option<Result<Defined
         .filter(|c| !c.is_metric())
         .collect();
     let located = locate_rows(asking.doc, &line_items);
-    let matches: Vec<RowMatch> = located.iter().map(|r| r.matched.clone()).collect();
+    let matches = located.iter().map(|r| r.matched.clone()).collect();
+    (located, matches)
+}
+
+/// The metric the question defines, worked out and cited: its sentence and result, or what
+/// is missing for it. `None` when the question defines no metric.
+fn defined_lead(asking: &Asking<'_>, citer: &mut Citer) -> Option<Result<DefinedLead, String>> {
+    let reading = asking.reading;
+    reading.definition.as_ref()?;
+    let (located, matches) = every_line_item_row(asking);
     let result = match defined_metric(asking.table, reading, &asking.columns, &matches)? {
         Ok(result) => result,
         Err(why) => {
