@@ -235,6 +235,16 @@ impl CompanyDirectory {
     /// Johnson & Johnson FY2023"): the clauses that give another company's period are left
     /// out, so each company is asked of its own year. The names stay.
     pub fn question_with_own_periods(&self, question: &str, company: &str) -> String {
+        // One period for all ("Did Apple and Tesla grow revenue in 2023?") is everyone's.
+        let mut years: Vec<i32> = crate::question::periods::periods_in(question)
+            .iter()
+            .map(|p| p.year)
+            .collect();
+        years.sort_unstable();
+        years.dedup();
+        if years.len() < 2 {
+            return question.to_string();
+        }
         // Clauses end at these: "(Walmart: fiscal 2024; Tesla: fiscal 2023)" holds two, and
         // so does "for Colgate-Palmolive's FY2023 and Walmart's FY2024".
         let mut clauses: Vec<(String, Option<&str>)> = Vec::new();
@@ -579,6 +589,11 @@ mod tests {
             assert!(of_tesla.contains("2023") && !of_tesla.contains("2024"), "{of_tesla}");
             let of_apple = directory.question_with_own_periods(question, apple);
             assert!(of_apple.contains("2024") && !of_apple.contains("2023"), "{of_apple}");
+        }
+        // One period named for both is both companies'.
+        let shared = "Did Apple and Tesla grow revenue in 2023?";
+        for name in known(shared) {
+            assert_eq!(directory.question_with_own_periods(shared, &name), shared);
         }
     }
 

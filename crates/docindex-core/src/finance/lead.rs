@@ -161,7 +161,13 @@ pub fn lead_for(
 /// The quotient the question names by its shape, when it gives no definition and names no
 /// ratio of the table (`shape.rs`).
 fn shape_asked<'t>(table: &'t ConceptTable, reading: &Question) -> Option<Shaped<'t>> {
-    if reading.definition.is_some()
+    // "Operating income percent change" asks a growth, not a margin.
+    let asks_a_movement = matches!(
+        reading.operation,
+        Operation::Growth | Operation::Change | Operation::Cagr
+    );
+    if asks_a_movement
+        || reading.definition.is_some()
         || table
             .asked_in(&reading.content)
             .iter()
@@ -451,6 +457,7 @@ impl<'a> Draft<'a> {
                 self.lead
                     .missing
                     .push(format!("{}: {e}", capitalise(&concept.label)));
+                self.sentences.extend(deferred);
                 return;
             }
         };
@@ -458,6 +465,8 @@ impl<'a> Draft<'a> {
             if printed.is_none() {
                 self.lead.missing.push(why_not_computed(&result));
             }
+            // Without a working the printed figure is the answer, however rounded.
+            self.sentences.extend(deferred);
             return;
         }
         if disagrees_with_printed(&result, printed) {

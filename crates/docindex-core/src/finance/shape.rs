@@ -158,14 +158,12 @@ fn figure_ending<'a>(table: &'a ConceptTable, text: &str) -> Option<&'a Concept>
 fn asks_which_part(left: &str) -> bool {
     let words: Vec<&str> = left.split_whitespace().rev().take(3).collect();
     let asks = |w: &str| matches!(w, "what" | "which" | "what's" | "whats");
+    let article = |w: &str| matches!(w, "the" | "a");
     match words.as_slice() {
         [first, ..] if asks(first) => true,
-        [article, second, ..] if matches!(*article, "the" | "a") => asks(second),
-        [article, verb, third]
-            if matches!(*article, "the" | "a") && matches!(*verb, "is" | "was") =>
-        {
-            asks(third)
-        }
+        // "what is the share of …": reversed, the article, the verb, the asking word.
+        [a, verb, third] if article(a) && matches!(*verb, "is" | "was") => asks(third),
+        [a, second, ..] if article(a) => asks(second),
         _ => false,
     }
 }
@@ -242,6 +240,11 @@ mod tests {
 
     #[test]
     fn what_share_of_one_figure_another_is() {
+        assert_eq!(
+            formula("What is the share of revenue that Apple's capex represented in 2024?")
+                .as_deref(),
+            Some("capex divided by revenue times 100")
+        );
         assert_eq!(
             formula("Across fiscal years 2021 through 2023, what share of revenue did GM's capex represent on average?")
                 .as_deref(),

@@ -159,14 +159,8 @@ fn sentences(text: &str) -> Vec<String> {
         let next = chars.get(i + 1).copied();
         let ends = match c {
             '?' | '!' => true,
-            // A decimal point has no space after it; "Inc." and "U.S." end no sentence, and
-            // neither does a full stop a lower-case word follows ("(vs. the FY ended …").
-            '.' => {
-                let next_word = chars[i + 1..].iter().find(|c| !c.is_whitespace());
-                next.is_none_or(char::is_whitespace)
-                    && !ends_with_abbreviation(&current)
-                    && !next_word.is_some_and(|c| c.is_lowercase())
-            }
+            // A decimal point has no space after it; "Inc.", "U.S." and "(vs." end no sentence.
+            '.' => next.is_none_or(char::is_whitespace) && !ends_with_abbreviation(&current),
             ':' => {
                 // The clause before a colon is an instruction only when it says so; a
                 // definition's colon ("defined as: …") stays in its sentence.
@@ -231,17 +225,14 @@ fn without_inline_definition(
     }
     // "Recompute Palantir's return on average assets in FY2023 as net income ÷ ½(opening +
     // closing total assets) × 100."
-    static COMPUTE_AS: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"(?i)^\s*(?:please\s+|kindly\s+)?(?:re-?)?(?:compute|calculate|derive|work\s+out|determine)\s+(.{2,150}?)\s+as\s+(.+)$").ok()
+    static COMPUTE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(?:please\s+|kindly\s+)?(?:re-?)?(?:compute|calculate|derive|work\s+out|determine)\s").ok()
     });
-    if let Some(caps) = COMPUTE_AS.as_ref().and_then(|re| re.captures(sentence)) {
-        let formula = without_instructions(&caps[2]);
-        if OPERATION_WORDS
-            .as_ref()
-            .is_some_and(|re| re.is_match(&formula))
-        {
-            let asked = caps.get(1).map_or(0, |m| m.end());
-            return (format!("{}?", sentence[..asked].trim_end()), Some(formula));
+    if COMPUTE.as_ref().is_some_and(|re| re.is_match(sentence)) {
+        let ascii_lower = sentence.to_ascii_lowercase();
+        if let Some(at) = formula_after_as(&ascii_lower) {
+            let formula = without_instructions(&sentence[at + " as ".len()..]);
+            return (format!("{}?", sentence[..at].trim_end()), Some(formula));
         }
     }
     let lower = sentence.to_lowercase();
@@ -320,6 +311,38 @@ fn without_instructions(formula: &str) -> String {
 static OPERATION_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|scaled\s+by|subtract|add|as\s+a\s+(?:share|percentage|percent|proportion)\s+of)\b|[÷×]|\s/\s|[a-z&.]{2,}\s*/\s*[a-z&.]{2,}").ok()
 });
+
+/// Where the name ends and the formula begins in "<name> as <formula>" (`text` in ASCII lower
+/// case): the last " as " with an operation after it, not "as of" or "as at" a date, and not
+/// one inside the formula ("Define capex as % of revenue as purchases of PP&E over net
+/// revenues"; "Compute capex as a share of revenue as capex ÷ revenue").
+fn formula_after_as(text: &str) -> Option<usize> {
+    const NOT_A_FORMULA: &[&str] = &[
+        "of ",
+        "at ",
+        "reported",
+        "presented",
+        "a share",
+        "a percentage",
+        "a percent",
+        "a proportion",
+        "a fraction",
+        "a %",
+    ];
+    let candidates: Vec<usize> = text
+        .match_indices(" as ")
+        .map(|(at, _)| at)
+        .filter(|&at| {
+            let after = &text[at + " as ".len()..];
+            !NOT_A_FORMULA.iter().any(|w| after.starts_with(w))
+        })
+        .collect();
+    candidates.into_iter().rev().find(|&at| {
+        OPERATION_WORDS
+            .as_ref()
+            .is_some_and(|re| re.is_match(&text[at + " as ".len()..]))
+    })
+}
 
 /// A definition in parentheses after the metric ("…ROE (net income divided by average
 /// shareholders' equity, using opening and closing balances)…", "(capex/revenue)"): a
@@ -507,12 +530,18 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
                 && lower[g.len()..].starts_with(|c: char| !c.is_alphanumeric())
         });
         if let Some(g) = greeting {
-            rest = rest[g.len()..].trim_start_matches(|c: char| !c.is_alphanumeric() && c != '$');
+            // Lower-casing may change a character's length: the greeting is cut from the
+            // original only where its length still matches.
+            let Some(after) = rest.get(g.len()..) else {
+                break;
+            };
+            rest = after.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '$');
             continue;
         }
         // A label is a few words before a colon at the sentence's start.
         let Some(colon) = rest.find(':') else { break };
-        let label = lower[..colon].trim();
+        let label_lower = rest[..colon].to_lowercase();
+        let label = label_lower.trim();
         let words = label.split_whitespace().count();
         // "ROA is defined as: …" is a definition, not a label.
         let defines = v
@@ -914,23 +943,14 @@ impl Question {
             }
             // "Define net working capital as total current assets less total current
             // liabilities."
-            if let Some(rest) = lower_sentence.strip_prefix("define ") {
-                // "Define capex as % of revenue as purchases of PP&E over net revenues": the
-                // last " as " that leaves an operation after it ends the name.
-                let at = rest
-                    .match_indices(" as ")
-                    .map(|(at, _)| at)
-                    .filter(|at| {
-                        OPERATION_WORDS
-                            .as_ref()
-                            .is_some_and(|re| re.is_match(&rest[at + 4..]))
-                    })
-                    .last()
-                    .or_else(|| rest.find(" as "));
-                if let Some(at) = at {
-                    let offset = "define ".len();
+            // ASCII lower-casing keeps byte offsets, so they cut the sentence as written.
+            let ascii_lower = sentence.to_ascii_lowercase();
+            if let Some(rest) = ascii_lower.strip_prefix("define ") {
+                let offset = "define ".len();
+                // "Define it as the sum of A and B" holds no operation word: its first " as ".
+                if let Some(at) = formula_after_as(rest).or_else(|| rest.find(" as ")) {
                     let name = sentence[offset..offset + at].trim();
-                    let formula = sentence[offset + at + 4..]
+                    let formula = sentence[offset + at + " as ".len()..]
                         .trim_end_matches(['.', ' '])
                         .trim();
                     if definition.is_none() && !name.is_empty() && !formula.is_empty() {
@@ -1395,6 +1415,16 @@ mod tests {
         assert_eq!(q.periods.iter().map(|p| p.year).collect::<Vec<_>>(), [2022]);
         let q = read("How many people does American Water employ, per the 2022 10-K?");
         assert_eq!(q.periods.iter().map(|p| p.year).collect::<Vec<_>>(), [2022]);
+        // "as of" a date names no formula; the parenthesis that follows does.
+        let q = read("Calculate the current ratio as of December 31, 2023 (current assets over current liabilities).");
+        assert_eq!(q.periods.iter().map(|p| p.year).collect::<Vec<_>>(), [2023]);
+        assert_eq!(
+            q.definition.unwrap().formula,
+            "current assets over current liabilities"
+        );
+        // A framing label's sentence ends at its full stop, whatever case follows.
+        let q = read("Role: equity analyst. what was Apple's revenue in FY2024?");
+        assert_eq!(q.content, "what was Apple's revenue in FY2024?");
         // A unit in parentheses is no definition; operands around the operation make one.
         let q = read("Compute J&J's current ratio at Dec 31, 2023 (times, two decimal places).");
         assert!(q.definition.is_none());

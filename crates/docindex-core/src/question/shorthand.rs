@@ -7,18 +7,23 @@ use super::vocabulary::Vocabulary;
 /// Characters a token may carry around its word: "(ttl", "liabs,", "exp.?".
 const EDGE: &[char] = &['(', ')', '[', ']', ',', ';', ':', '?', '!', '"', '“', '”'];
 
-/// `text` with every shorthand written out, matched on whole tokens and case-insensitively;
-/// the rest is kept as written.
+/// `text` with every shorthand written out, matched on whole tokens and case-insensitively,
+/// the longest first; the rest is kept as written.
 pub fn expanded(text: &str, v: &Vocabulary) -> String {
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let lower: Vec<String> = tokens
         .iter()
         .map(|t| t.trim_matches(EDGE).to_lowercase())
         .collect();
+    // Longer shorthand first: "op inc" before "op".
+    let mut entries: Vec<&[String; 2]> = v.shorthand.iter().collect();
+    entries.sort_by_key(|[short, _]| {
+        std::cmp::Reverse((short.split_whitespace().count(), short.len()))
+    });
     let mut out: Vec<String> = Vec::with_capacity(tokens.len());
     let mut i = 0;
     while i < tokens.len() {
-        let found = v.shorthand.iter().find_map(|[short, long]| {
+        let found = entries.iter().find_map(|[short, long]| {
             let words: Vec<&str> = short.split_whitespace().collect();
             let end = i + words.len();
             (end <= tokens.len()
@@ -140,6 +145,7 @@ mod tests {
         assert_eq!(expand("Meta's R&D/NI"), "Meta's R&D/net income");
         assert_eq!(expand("net A/R at YE"), "net A/R at YE");
         assert_eq!(expand("Who is Apple's CFO?"), "Who is Apple's CFO?");
+        assert_eq!(expand("GM op inc in '23"), "GM operating income in '23");
         assert_eq!(
             expand("J&J's OCF-to-CL ratio, and CL's revenue"),
             "J&J's operating cash flow-to-current liabilities ratio, and CL's revenue"
