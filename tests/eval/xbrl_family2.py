@@ -15,8 +15,8 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are seven disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel` and
-    `vault` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
+    There are eight disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
+    `vault` and `ledger` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
     and output format are shared).
     `fresh` was added later by another helper that had likewise not seen the engine, written to
     be structurally unlike both earlier sets: chat / e-mail style requests ("pls send over ...",
@@ -116,16 +116,47 @@ Who wrote the wordings
     company is the one that is higher / lower in the stated direction). dev, heldout, fresh, final and
     sealed outputs are byte-identical to what they were before `novel` and `vault` existed (each new
     set draws from its own random stream, keyed by the split name as before).
+    `ledger`, an eighth set, was added by yet another helper that had likewise not seen the engine's
+    source, its question templates or the xbrl-templates-*.json files, written after reading the seven
+    earlier sets and avoiding their distinctive phrases. It mixes the people who ask about 10-Ks:
+    sell-side modellers ("Populating a comps table: X, item, period.", "Model roll-forward: X's ...,
+    FY2023 to FY2024 -- delta?", "X item growth FY2024/FY2023?", "X -- average ... = avg(FY2023
+    balance, FY2024 balance)?", "For the lender deck: ..."), buy-side PMs and analysts ("For the PM's
+    one-pager: ...", "Relative-value question: A versus B, ... -- which name had ...?", "Buy-side
+    screen: ..."), credit analysts ("Credit analyst here -- ...", "Lender's view of X: ..."), students
+    ("CFA L1 practice -- ...", "Student here: how much more (or less) ...", "Homework: given that ...
+    is ..., find X's value ...") and polite e-mail writers ("Good morning. Would you mind finding
+    ...? Many thanks.", "Hoping you can help: I'm after ...", "Please could you give me ...?"), with
+    multi-sentence forms ("Definition first: M = .... Now apply it to X ...", "What was X's M ...?
+    Please use ...", "Our model's M line is .... Fill it in for X ..."). Periods are "for FY2024A",
+    "in the 12 months to 28/09/2024" (only when the day is after the 12th), "for the year ending
+    Sep-24" (only when the year-end falls on or after the 20th), "over fiscal 2024 (year-end
+    September 28)" (with the year when it differs from the fiscal year's number: "January 1, 2023"),
+    "for the 2024 calendar year" (calendar filers only), "in the latest 10-K year (FY2024)", "for
+    FY2023, i.e. the year before the latest 10-K", "on the FY2024A balance sheet", "at Sep-24", "at
+    the 28/09/2024 year-end", "at the end of fiscal 2024 (September 28)", "at the latest 10-K year-end
+    (FY2024)", "at the close of the prior year (FY2023)"; scales as "($ millions)", "(answer in
+    millions)", "(nearest $0.1 billion)", decimals as "(one decimal place is enough)", "(round to two
+    decimals)", "(round to 0.1)", "(to 0.1 day)", "($/share, two decimals)"; definitions with the
+    precedence written in different ways ("100 × A / B", "100 times A, divided by B", "A / avg(opening
+    X, closing X)", "[A – B] ÷ C", "A less B, with the result divided by C", "A plus B, that sum
+    divided by C, times 100", "C subtracted from the sum of A and B"); comparisons as "Comp table
+    question -- ..., does A or B have the higher/lower ...?", "Put A next to B on ...: whose number
+    is higher/lower?", "Just need a name: ...", "Who comes in higher/lower on ..., B or A?",
+    "Screening B against A: which one shows the ...?" (direction drawn at random). The earlier seven
+    outputs are byte-identical to what they were before `ledger` existed (ledger draws from its own
+    random stream, keyed by the split name as before).
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
         /work/shared/corpus/10-K/tesla_*.html
     (the files in /tmp/family2 were made with --split dev --seed 1, --split heldout --seed 2,
     --split fresh --seed 3, --split final --seed 4 and --split sealed --seed 5 on those 18 filings;
-    /tmp/family2/novel.json and vault.json with --split novel --seed 6 and --split vault --seed 7.
+    /tmp/family2/novel.json and vault.json with --split novel --seed 6 and --split vault --seed 7;
+    /tmp/family2/ledger.json with --split ledger --seed 8.
     `vault` is meant to stay unread by the people who build the engine: do not print its questions.)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
@@ -560,6 +591,8 @@ def dur_phrases(co, fy, split):
         return dur_phrases_novel(co, fy)
     if split == "vault":
         return dur_phrases_vault(co, fy)
+    if split == "ledger":
+        return dur_phrases_ledger(co, fy)
     end = co.end_date(fy)
     yy = fy % 100
     out = []
@@ -595,6 +628,8 @@ def inst_phrases(co, fy, split):
         return inst_phrases_novel(co, fy)
     if split == "vault":
         return inst_phrases_vault(co, fy)
+    if split == "ledger":
+        return inst_phrases_ledger(co, fy)
     end = co.end_date(fy)
     out = []
     if split == "dev":
@@ -628,6 +663,13 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "ledger":
+        opts = [("", None, None), (" ($ millions)", "millions", None), (" (answer in millions)", "millions", None)]
+        if big:
+            opts += [(" (nearest $0.1 billion)", "billions", 1), (" ($ billions)", "billions", None)]
+        elif small_co:
+            opts += [(" ($ thousands)", "thousands", None)]
+        return rng.choice(opts)
     if split == "novel":
         opts = [("", None, None), (" in $mm", "millions", None), (", $m", "millions", None)]
         if big:
@@ -677,6 +719,9 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "ledger":
+        return rng.choice([("", None), ("", None), (" (one decimal place is enough)", 1), (" (round to two decimals)", 2),
+                           (" (percent)", None)])
     if split == "novel":
         return rng.choice([("", None), ("", None), (", 1 decimal", 1), (" (2 decimals)", 2), (" in % terms", None)])
     if split == "vault":
@@ -696,6 +741,10 @@ def pct_fmt(rng, split):
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "ledger":
+        if days:
+            return rng.choice([(" (in days)", None), (" (to 0.1 day)", 1), (" (express in days)", None)])
+        return rng.choice([("", None), ("", None), (" (two decimals, please)", 2), (" (round to 0.1)", 1)])
     if split == "novel":
         if days:
             return rng.choice([(" (# of days)", None), (", days to 1 decimal", 1), (", in # of days", None)])
@@ -1764,7 +1813,7 @@ def compare_period_sealed(a, b, instant, rng):
 #   date", "when fiscal 2024 closed", "at year-end fiscal 2024". Definitions as "A expressed as
 #   a percentage of B", "A relative to B", "A for every dollar of B", "A divided by daily revenue".
 
-NEW_SPLITS = ("novel", "vault")
+NEW_SPLITS = ("novel", "vault", "ledger")   # ledger (eighth set, below) was added later with the same wiring
 
 
 def yy(y):
@@ -1837,7 +1886,9 @@ def inst_phrases_vault(co, fy):
 
 
 def yr_forms_new(co, fy, split, rng, instant=False):
-    """(p0, p1, y0, y1) for novel / vault."""
+    """(p0, p1, y0, y1) for novel / vault / ledger."""
+    if split == "ledger":
+        return yr_forms_ledger(co, fy, rng, instant)
     y0, y1 = fy - 1, fy
     e0, e1 = co.end_date(y0), co.end_date(y1)
     if split == "novel":
@@ -1866,6 +1917,8 @@ def yr_forms_new(co, fy, split, rng, instant=False):
 
 def span_new(co, fy, split, rng):
     """the three fiscal years fy-2..fy, for averages"""
+    if split == "ledger":
+        return span_ledger(co, fy, rng)
     if split == "novel":
         return rng.choice([f"FY{yy(fy - 2)}-FY{yy(fy)}", f"FY{yy(fy - 2)} thru FY{yy(fy)}"])
     return rng.choice([f"fiscal '{yy(fy - 2)} through fiscal '{yy(fy)}",
@@ -2289,11 +2342,335 @@ COMPARE_TEMPLATES["vault"] = [
 ]
 
 
+# ---------------------------------------------------------------------------------------
+# Eighth wording set ("ledger")
+# ---------------------------------------------------------------------------------------
+# Written by another helper that had not seen the engine's source, its question templates or the
+# xbrl-templates-*.json files, after reading the seven earlier sets and avoiding their
+# distinctive phrases. A mix of the people who type questions about 10-Ks: sell-side modellers
+# ("FY2024A", "X item growth FY2024/FY2023?", "avg(FY2023 balance, FY2024 balance)", "Populating a
+# comps table: ...", "Model roll-forward: ...", "For the lender deck: ..."), buy-side PMs and
+# analysts ("Relative-value question: A versus B ...", "For the PM's one-pager: ..."), credit
+# analysts ("Credit analyst here -- ...", "Lender's view of X: ..."), students ("CFA L1 practice --
+# ...", "Student here: ...", "Homework: given that ... is ..., find ...") and polite e-mail
+# writers ("Good morning. Would you mind finding ...? Many thanks.", "Hoping you can help: ...").
+# Periods as "for FY2024A", "in the 12 months to 28/09/2024" (day after the 12th only),
+# "for the year ending Sep-24" (year-end on or after the 20th), "over fiscal 2024 (year-end
+# September 28)", "for the 2024 calendar year" (calendar filers), "in the latest 10-K year
+# (FY2024)", "for FY2023, i.e. the year before the latest 10-K", "at Sep-24", "at the 28/09/2024
+# year-end", "on the FY2024A balance sheet", "at the end of fiscal 2024 (September 28)";
+# definitions with the precedence spelled in different ways ("100 × A / B", "100 times A, divided
+# by B", "A / avg(opening X, closing X)", "[A – B] ÷ C", "A less B, with the result divided by C");
+# compare as "Comp table question -- ..., does A or B have the higher/lower ...?", "Put A next to
+# B on ...: whose number is higher/lower?", "Just need a name: ...", "Who comes in higher/lower
+# on ..., B or A?" (direction drawn at random). Template flags as for novel / vault (F:, I:, X:, L:).
+
+def date_dmyslash(d):
+    """28/09/2024 (UK numeric), only when the day cannot be read as a month (day > 12; else None)"""
+    return f"{d.day:02d}/{d.month:02d}/{d.year}" if d.day > 12 else None
+
+
+def mon_yy(d):
+    """Sep-24 (model-column style), only when the year-end falls late in its month (else None)"""
+    return f"{MON3[d.month - 1]}-{yy(d.year)}" if d.day >= 20 else None
+
+
+def month_day(d, fy=None):
+    """September 28 (with the year when it is not the fiscal year's number: January 1, 2023 for fiscal 2022)"""
+    return f"{MONTHS[d.month - 1]} {d.day}" + (f", {d.year}" if fy is not None and d.year != fy else "")
+
+
+def dur_phrases_ledger(co, fy):
+    end = co.end_date(fy)
+    out = [f"for FY{fy}A", f"over fiscal {fy} (year-end {month_day(end, fy)})"]
+    if date_dmyslash(end):
+        out += [f"in the 12 months to {date_dmyslash(end)}"]
+    if mon_yy(end):
+        out += [f"for the year ending {mon_yy(end)}"]
+    if co.calendar:
+        out += [f"for the {fy} calendar year"]
+    if fy == co.fy:
+        out += [f"in the latest 10-K year (FY{fy})"]
+    if fy == co.fy - 1:
+        out += [f"for FY{fy}, i.e. the year before the latest 10-K"]
+    return out
+
+
+def inst_phrases_ledger(co, fy):
+    end = co.end_date(fy)
+    out = [f"on the FY{fy}A balance sheet", f"at the end of fiscal {fy} ({month_day(end, fy)})"]
+    if mon_yy(end):
+        out += [f"at {mon_yy(end)}"]
+    if date_dmyslash(end):
+        out += [f"at the {date_dmyslash(end)} year-end"]
+    if fy == co.fy:
+        out += [f"at the latest 10-K year-end (FY{fy})"]
+    if fy == co.fy - 1:
+        out += [f"at the close of the prior year (FY{fy})"]
+    return out
+
+
+def yr_forms_ledger(co, fy, rng, instant=False):
+    """(p0, p1, y0, y1) for ledger."""
+    y0, y1 = fy - 1, fy
+    e0, e1 = co.end_date(y0), co.end_date(y1)
+    if instant:
+        style = rng.choice(["mon", "slash", "bs"])
+        if style == "mon" and not (mon_yy(e0) and mon_yy(e1)):
+            style = "bs"
+        if style == "slash" and not (date_dmyslash(e0) and date_dmyslash(e1)):
+            style = "bs"
+        f = {"mon": lambda y: mon_yy(co.end_date(y)), "slash": lambda y: f"the {date_dmyslash(co.end_date(y))} year-end",
+             "bs": lambda y: f"the FY{y}A balance sheet date"}[style]
+    else:
+        style = rng.choice(["act", "twelve", "ending", "fiscal"])
+        if style == "twelve" and not (date_dmyslash(e0) and date_dmyslash(e1)):
+            style = "act"
+        if style == "ending" and not (mon_yy(e0) and mon_yy(e1)):
+            style = "fiscal"
+        f = {"act": lambda y: f"FY{y}A", "twelve": lambda y: f"the 12 months to {date_dmyslash(co.end_date(y))}",
+             "ending": lambda y: f"the year ending {mon_yy(co.end_date(y))}", "fiscal": lambda y: f"fiscal {y}"}[style]
+    return f(y0), f(y1), f"FY{y0}", f"FY{y1}"
+
+
+def span_ledger(co, fy, rng):
+    """the three fiscal years fy-2..fy, for averages"""
+    opts = [f"FY{fy - 2}A-FY{fy}A", f"its last three fiscal years ({fy - 2}, {fy - 1} and {fy})"]
+    if mon_yy(co.end_date(fy)):
+        opts.append(f"the three years to {mon_yy(co.end_date(fy))}")
+    return rng.choice(opts)
+
+
+ITEM_LABELS_LEDGER = {
+    "revenue": ["total net revenue", "total sales and revenue"],
+    "cogs": ["total cost of revenue", "cost-of-sales line"],
+    "gross_profit": ["gross margin in dollars", "gross profit (revenue less cost of sales)"],
+    "operating_income": ["reported operating income", "operating income/(loss)"],
+    "net_income": ["net earnings attributable to the company", "net income after NCI"],
+    "eps_diluted": ["diluted EPS (GAAP)", "GAAP diluted EPS"],
+    "total_assets": ["total assets reported", "total assets line"],
+    "total_liabilities": ["total liabilities line", "total liabilities (current + non-current)"],
+    "current_assets": ["total current assets (TCA)", "current assets subtotal"],
+    "current_liabilities": ["total current liabilities (TCL)", "current liabilities subtotal"],
+    "inventory": ["inventory (net of reserves)", "inventories as carried"],
+    "cash": ["cash and cash equivalents line", "cash balance (cash & equivalents)"],
+    "lt_debt": ["long-term debt net of the current portion", "long-term debt (ex. current maturities)"],
+    "equity": ["shareholders' equity line", "total stockholders' equity figure"],
+    "total_equity_incl_nci": ["total equity (with NCI)", "equity of parent and noncontrolling holders combined"],
+    "cfo": ["cash flow from operating activities", "net cash provided by operations"],
+    "cfi": ["net cash from (used in) investing activities", "total cash from investing activities"],
+    "cff": ["net cash from (used in) financing activities", "total cash from financing activities"],
+    "capex": ["capex (additions to PP&E)", "gross capex"],
+    "dna": ["D&A in total", "non-cash D&A"],
+    "rnd": ["R&D line", "research & development outlays"],
+    "sga": ["SG&A line", "selling, general & admin"],
+    "interest_expense": ["interest expense line", "interest charges (expense)"],
+    "income_tax": ["income tax line", "income tax expense (provision)"],
+    "dividends": ["dividends paid (cash flow statement)", "cash dividends"],
+    "buybacks": ["buyback spend", "stock repurchased (cash)"],
+    "receivables": ["receivables (net)", "A/R after allowances"],
+    "ppe": ["net PP&E balance", "property & equipment (net)"],
+}
+
+AVG3_RATIO_LEDGER = {"capex": ["capex", "gross capex"], "rnd": ["R&D", "R&D outlays"],
+                     "sga": ["SG&A", "SG&A spend"]}
+
+# key: (names, definitions)
+METRICS_LEDGER = {
+    "gross_margin": (["GP/sales", "gross margin in percent"],
+                     ["100 × gross profit / revenue", "revenue minus cost of sales, divided by revenue, shown as a percentage"]),
+    "operating_margin": (["op. margin", "operating margin in percent"],
+                         ["100 × operating income / revenue", "100 times operating income, divided by revenue"]),
+    "net_margin": (["NI/sales", "net margin in percent"],
+                   ["100 × net income attributable to the company / revenue",
+                    "100 times attributable net income, divided by revenue"]),
+    "roa": (["ROA on an average-assets basis", "ROA using average total assets"],
+            ["100 × net income / avg(opening total assets, closing total assets)",
+             "net income divided by the average of last year's and this year's closing total assets, as a %"]),
+    "roe": (["ROE on an average-equity basis", "ROE using average shareholders' equity"],
+            ["100 × net income / avg(opening shareholders' equity, closing shareholders' equity)",
+             "net income divided by the average of last year's and this year's closing shareholders' equity, as a %"]),
+    "asset_turnover": (["sales / avg. assets", "total asset turnover on average balances"],
+                       ["revenue / avg(opening total assets, closing total assets)",
+                        "revenue divided by the average of last year's and this year's closing total assets"]),
+    "fixed_asset_turnover": (["sales / avg. net PP&E", "PP&E turnover on average balances"],
+                             ["revenue / avg(opening net PP&E, closing net PP&E)",
+                              "revenue divided by the average of last year's and this year's closing net PP&E"]),
+    "inventory_turnover": (["COGS / avg. inventory", "inventory turnover on average balances"],
+                           ["cost of sales / avg(opening inventory, closing inventory)",
+                            "cost of sales divided by the average of last year's and this year's closing inventory"]),
+    "dso_avg": (["DSO on an average-receivables basis", "average collection days"],
+                ["365 × avg(opening receivables, closing receivables) / revenue",
+                 "receivables averaged over the opening and closing balance sheets, divided by revenue, times 365"]),
+    "dso_end": (["DSO on a year-end receivables basis", "days of revenue in closing A/R"],
+                ["365 × closing receivables / revenue", "closing receivables times 365, divided by revenue"]),
+    "quick_ratio": (["quick ratio (CA less inventory basis)", "acid-test (quick) ratio"],
+                    ["current assets less inventories, with the result divided by current liabilities",
+                     "[current assets – inventories] ÷ current liabilities"]),
+    "current_ratio": (["current ratio (CA/CL)", "current liquidity multiple"],
+                      ["TCA / TCL", "dollars of current assets per dollar of current liabilities"]),
+    "interest_coverage": (["interest coverage (EBIT/interest)", "TIE ratio"],
+                          ["operating income / interest expense, as a multiple",
+                           "the number of times operating income covers interest expense"]),
+    "payout": (["dividend payout in percent", "payout ratio (cash dividends/NI)"],
+               ["100 × dividends paid / net income", "cash dividends paid, divided by net income, times 100"]),
+    "ebitda": (["EBITDA (op. income + D&A)", "GAAP-based EBITDA"],
+               ["D&A plus operating income", "operating income after adding back D&A"]),
+    "ebitda_margin": (["EBITDA/sales", "EBITDA margin in percent"],
+                      ["100 × (operating income + D&A) / revenue",
+                       "operating income plus D&A, that sum divided by revenue, times 100"]),
+    "ebitda_less_capex": (["EBITDA-less-capex", "EBITDA after capex deduction"],
+                          ["(operating income + D&A) − purchases of PP&E",
+                           "capex subtracted from the sum of operating income and D&A"]),
+    "working_capital": (["net working capital (CA − CL)", "dollar working capital"],
+                        ["TCA − TCL", "current assets after subtracting current liabilities"]),
+    "cash_conversion": (["cash conversion (CFO ÷ NI)", "OCF conversion of net income"],
+                        ["net cash from operations ÷ net income", "CFO over NI"]),
+    "ocf_ratio": (["operating cash flow ratio (CFO ÷ CL)", "CFO coverage of current liabilities"],
+                  ["CFO ÷ closing current liabilities", "operating cash flow divided by year-end current liabilities"]),
+    "rnd_pct": (["R&D/revenue in percent", "R&D as a share of sales"],
+                ["100 × R&D expense / revenue", "R&D expense, divided by revenue, times 100"]),
+    "sga_pct": (["SG&A/revenue in percent", "SG&A as a share of sales"],
+                ["100 × SG&A / revenue", "SG&A expense, divided by revenue, times 100"]),
+    "capex_pct": (["capex/revenue in percent", "capex as a share of sales"],
+                  ["100 × purchases of PP&E / revenue", "capex, divided by revenue, times 100"]),
+    "fcf": (["FCF (CFO − capex)", "FCF on a CFO-minus-capex basis"],
+            ["CFO − purchases of PP&E", "operating cash flow with capex subtracted"]),
+    "debt_to_equity": (["long-term debt to equity (x)", "LTD-to-equity"],
+                       ["non-current long-term debt ÷ total shareholders' equity",
+                        "long-term debt (excluding the current portion) divided by shareholders' equity"]),
+    "etr": (["effective tax rate in percent", "ETR on pretax income"],
+            ["100 × income tax expense / pretax income", "the income tax provision, divided by income before taxes, times 100"]),
+}
+
+ITEM_TEMPLATES["ledger"] = [
+    "Populating a comps table: {co}, {item}, {per}{scale}.",
+    "Hoping you can help: I'm after {co}'s {item} {per}{scale}.",
+    "Just confirming a number in my notes. {co}'s {item} {per} -- how much was it{scale}?",
+    "{co} 10-K, {item} {per}{scale} = ?",
+    "I:Where did {co}'s {item} close {per}{scale}?",
+    "X:Looking for the {item} in {co}'s income statement {per}{scale}.",
+    "CFA L1 practice -- using {co}'s annual report, find the {item} {per}{scale}.",
+    "L:quick q: {co}'s {item} {per}{scale}?",
+    "Good morning. Would you mind finding {co}'s {item} {per}{scale}? Many thanks.",
+    "For the lender deck: {co} {item} {per}{scale}.",
+    "Portfolio review prep: how much was {co}'s {item} {per}{scale}?",
+    "I:Balance check -- {co}'s {item} {per}{scale}?",
+]
+
+CHANGE_ABS_TEMPLATES["ledger"] = [
+    "{co} {item}: {y1} vs {y0}, absolute change{scale}?",
+    "F:By how much was {co}'s {item} up or down in {p1} versus {p0}{scale}? A negative answer is fine if it fell.",
+    "I:{co}'s {item} went from its level at {p0} to its level at {p1} -- what was the increase or decrease{scale}?",
+    "Model roll-forward: {co}'s {item}, {y0} to {y1} -- delta{scale}?",
+    "F:Student here: how much more (or less) {item} did {co} have in {p1} than in {p0}{scale}?",
+    "I:Change in {co}'s {item} over the year from {p0} to {p1}{scale}? Negative if it fell.",
+    "PM question: did {co} grow its {item} from {p0} to {p1}? Give me the change{scale}.",
+    "I:Roll-forward check for {co}: {item} at {p0} vs {p1}, difference{scale}?",
+]
+
+CHANGE_PCT_TEMPLATES["ledger"] = [
+    "{co} {item} growth {y1}/{y0}{fmt}?",
+    "F:What was {co}'s {item} growth rate in {p1} versus {p0}{fmt}? Negative if it declined.",
+    "Please could you give me the % change in {co}'s {item} from {p0} to {p1}{fmt}?",
+    "I:Balance-sheet growth check -- how much did {co}'s {item} expand or contract, in %, from {p0} to {p1}{fmt}?",
+    "F:For my earnings preview: how much did {co}'s {item} grow year on year in {p1} (vs. {p0}), in percent{fmt}?",
+    "Credit analyst here -- percent change in {co}'s {item} between {p0} and {p1}{fmt}?",
+    "What % higher or lower was {co}'s {item} in {y1} than in {y0}{fmt}?",
+]
+
+AVG_BAL_TEMPLATES["ledger"] = [
+    "{co} -- average {item} = avg({y0} balance, {y1} balance){scale}?",
+    "Could you average {co}'s {item} at the two most recent year-ends ({y0} and {y1}){scale}?",
+    "For ROE/ROA-style work I average the opening and closing balances. Doing that for {co}'s {item} over {p1}, what do you get{scale}?",
+    "What's halfway between {co}'s {y0} and {y1} year-end {item}{scale}?",
+    "Average-balance question: {co}'s {item}, mean of the {y0} and {y1} closing figures{scale}?",
+]
+
+AVG3_TEMPLATES["ledger"] = [
+    "{co}: average {item} for {span}, straight average of the three years{scale}.",
+    "Rather than one year, I want {co}'s average annual {item} across {span}{scale}.",
+    "Lumpy numbers, so I'd rather use a three-year average: {co}'s {item} over {span}{scale}?",
+    "Homework question: find the average annual {item} of {co} for {span}{scale}.",
+    "3-year avg of {co}'s {item} ({y2}, {y0}, {y1}){scale}?",
+]
+
+AVG3_RATIO_TEMPLATES["ledger"] = [
+    "Work out {co}'s {metric}/revenue ratio for each year in {span} and give me the simple average of the three{fmt}.",
+    "What's {co}'s average {metric} intensity over {span}? I mean the average of the three annual {metric}-to-revenue percentages, not total over total{fmt}.",
+    "Three annual ratios, one average: {co}'s {metric} divided by revenue for {y2}, {y0} and {y1}, averaged{fmt}?",
+    "Buy-side screen: {co}, {metric} % of sales, mean of the annual values for {span}{fmt}?",
+]
+
+METRIC_TEMPLATES["ledger"] = {
+    "plain": [
+        "{co}, {metric}, {per}{fmt} -- thanks!",
+        "I'm trying to figure out {co}'s {metric} {per}{fmt}. Any help appreciated.",
+        "For the PM's one-pager: {co} {metric} {per}{fmt}.",
+        "How did {co}'s {metric} shake out {per}{fmt}?",
+        "Lender's view of {co}: {metric} {per}{fmt}?",
+        "Student question -- what is {co}'s {metric} {per}{fmt}?",
+        "Compute {co}'s {metric} {per} from the 10-K figures{fmt}.",
+    ],
+    "defn": [
+        "{co} {per}: what's the {metric}{fmt}? Calculate it as {defn}.",
+        "Definition first: {metric} = {defn}. Now apply it to {co} {per}{fmt}.",
+        "Using my formula ({defn}), what is {co}'s {metric} {per}{fmt}?",
+        "What was {co}'s {metric} {per}{fmt}? Please use {defn}.",
+        "Our model's {metric} line is {defn}. Fill it in for {co} {per}{fmt}.",
+        "Homework: given that {metric} is {defn}, find {co}'s value {per}{fmt}.",
+    ],
+}
+
+COMPARE_TEMPLATES["ledger"] = [
+    "Comp table question -- {per}, does {A} or {B} have the {adj} {metric}?",
+    "Relative-value question: {A} versus {B}, {per} -- which name had the {adj} {metric}?",
+    "I'm writing a compare-and-contrast on {A} and {B} for class. {Per}, which had the {adj} {metric}?",
+    "Who comes in {adj} on {metric} {per}, {B} or {A}?",
+    "Put {A} next to {B} on {metric} {per}: whose number is {adj}?",
+    "Just need a name: {adj} {metric} {per}, {A} or {B}?",
+    "Comp table question -- {per}, does {A} or {B} have {more} {item}?",
+    "Relative-value question: {A} versus {B}, {per} -- which name had {more} {item}?",
+    "Screening {B} against {A}: which one shows the {adj} {item} {per}?",
+    "Put {A} next to {B} on {item} {per}: whose number is {adj}?",
+    "Just need a name: {adj} {item} {per}, {A} or {B}?",
+    "For class, I'm contrasting {A} with {B}. Which one had {more} {item} {per}?",
+]
+
+
+def compare_period_ledger(a, b, instant, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+             and a.F.fy_end.year == b.F.fy_end.year)
+    na, nb = a.names[0], b.names[0]
+    if same:
+        if instant:
+            opts = [f"on their FY{a.fy}A balance sheets", f"at their fiscal {a.fy} year-ends"]
+            if dec31:
+                opts.append(f"at {mon_yy(a.F.fy_end)}")
+        else:
+            opts = [f"for FY{a.fy}A", f"in each company's fiscal {a.fy}"]
+            if dec31:
+                opts.append(f"for the year ending {mon_yy(a.F.fy_end)}")
+        return rng.choice(opts)
+    if instant:
+        opts = [f"at each one's latest year-end ({na} FY{a.fy}A, {nb} FY{b.fy}A)"]
+        if mon_yy(a.F.fy_end) and mon_yy(b.F.fy_end):
+            opts.append(f"on their latest balance sheets ({na} at {mon_yy(a.F.fy_end)}, {nb} at {mon_yy(b.F.fy_end)})")
+        return rng.choice(opts)
+    opts = [f"using the latest 10-K for each ({na}: FY{a.fy}A, {nb}: FY{b.fy}A)"]
+    if date_dmyslash(a.F.fy_end) and date_dmyslash(b.F.fy_end):
+        opts.append(f"for the 12 months to {date_dmyslash(a.F.fy_end)} ({na}) and {date_dmyslash(b.F.fy_end)} ({nb})")
+    return rng.choice(opts)
+
+
 def compare_period_new(a, b, instant, split, rng):
     same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
     dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
              and a.F.fy_end.year == b.F.fy_end.year)
     na, nb = a.names[0], b.names[0]
+    if split == "ledger":
+        return compare_period_ledger(a, b, instant, rng)
     if split == "novel":
         if same:
             if instant:
@@ -2328,6 +2705,8 @@ def compare_period_new(a, b, instant, split, rng):
 
 
 def metric_names(m, split):
+    if split == "ledger":
+        return METRICS_LEDGER[m][0]
     if split == "novel":
         return METRICS_NOVEL[m][0]
     if split == "vault":
@@ -2340,6 +2719,8 @@ def metric_names(m, split):
 
 
 def metric_defs(m, split):
+    if split == "ledger":
+        return METRICS_LEDGER[m][1]
     if split == "novel":
         return METRICS_NOVEL[m][1]
     if split == "vault":
@@ -2500,6 +2881,8 @@ def fill(tpl, **kw):
 
 
 def pick_label(rng, key, split):
+    if split == "ledger":
+        return rng.choice(ITEM_LABELS_LEDGER[key])
     if split == "novel":
         return rng.choice(ITEM_LABELS_NOVEL[key])
     if split == "vault":
@@ -2532,7 +2915,9 @@ def gen_items(co, rng, split, n=8):
         used.add(k)
         v, evid = co.val(k, fy)
         per = rng.choice(inst_phrases(co, fy, split) if k in INSTANT_KEYS else dur_phrases(co, fy, split))
-        if k == "eps_diluted" and split == "novel":
+        if k == "eps_diluted" and split == "ledger":
+            scale = rng.choice([("", None, None), (" ($/share, two decimals)", None, 2)])
+        elif k == "eps_diluted" and split == "novel":
             scale = rng.choice([("", None, None), (" ($/sh, 2 decimals)", None, 2)])
         elif k == "eps_diluted" and split == "vault":
             scale = rng.choice([("", None, None), (", to the nearest cent", None, 2)])
@@ -2691,7 +3076,7 @@ def gen_averages(co, rng, split, n=2):
         choices.append(("bal", rng.choice([k for k in bal if k != choices[0][1]])))
     p0, p1, y0, y1 = yr_forms(co, fy, split, rng)
     if split in NEW_SPLITS:
-        y2 = f"FY{yy(fy - 2)}" if split == "novel" else f"fiscal '{yy(fy - 2)}"
+        y2 = {"novel": f"FY{yy(fy - 2)}", "vault": f"fiscal '{yy(fy - 2)}", "ledger": f"FY{fy - 2}"}[split]
     else:
         y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final", "sealed") else f"fiscal {fy - 2}"
     yl = f"fiscal years {fy - 2}, {fy - 1} and {fy}"          # (final only)
@@ -2737,7 +3122,7 @@ def gen_averages(co, rng, split, n=2):
             v = sum(ratios) / 3.0
             f = pct_fmt(rng, split)
             if split in NEW_SPLITS:
-                lab = rng.choice((AVG3_RATIO_NOVEL if split == "novel" else AVG3_RATIO_VAULT)[k])
+                lab = rng.choice({"novel": AVG3_RATIO_NOVEL, "vault": AVG3_RATIO_VAULT, "ledger": AVG3_RATIO_LEDGER}[split][k])
                 span = span_new(co, fy, split, rng)
                 q = fill2(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0], span=span)
             elif split == "sealed":
@@ -2830,6 +3215,8 @@ DIR_WORDS["novel"] = {"higher": [("higher", "more"), ("bigger", "more")],
                       "lower": [("lower", "less"), ("smaller", "less")]}
 DIR_WORDS["vault"] = {"higher": [("higher", "more"), ("greater", "a greater amount of")],
                       "lower": [("lower", "less"), ("lesser", "a lesser amount of")]}
+DIR_WORDS["ledger"] = {"higher": [("higher", "more"), ("larger", "more")],
+                       "lower": [("lower", "less"), ("smaller", "less")]}
 ADJ_BAD = {"stronger", "weaker"}   # only for margins / returns
 # "who comes out ahead on ..." (fresh) is asked only for figures where more is plainly better
 GOOD_HIGH = {"revenue", "net_income", "operating_income", "cfo", "cash", "equity", "total_assets",
@@ -3011,7 +3398,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")

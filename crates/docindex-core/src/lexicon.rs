@@ -117,6 +117,12 @@ pub struct ConceptWords {
     pub quotients: WordList,
     pub money: WordList,
     pub percent_names: WordList,
+    /// Words naming an operation that a metric also answers to alone ("growth"): the
+    /// metric is asked only when no other figure is.
+    pub operation_names: WordList,
+    /// Where a figure sits ("shown under non-current liabilities"): the figure named after
+    /// one is a place, not a second figure asked.
+    pub placements: WordList,
 }
 
 /// Words that tell what an answer must give.
@@ -152,6 +158,10 @@ pub struct ShapeWords {
     pub ratio_of: WordList,
     pub of_revenue_suffixes: WordList,
     pub margin_bases: WordList,
+    /// "How much of each revenue dollar went on R&D": the words before the base figure
+    /// and the verbs before the figure spent.
+    pub each_dollar: WordList,
+    pub spent_on: WordList,
 }
 
 /// The whole lexicon.
@@ -185,7 +195,7 @@ impl Lexicon {
         let a = &self.answers;
         let t = &self.tables;
         let h = &self.shapes;
-        let lists: [(&str, &WordList); 38] = [
+        let lists: [(&str, &WordList); 42] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -208,6 +218,8 @@ impl Lexicon {
             ("concepts.comparison_shorthand", &k.comparison_shorthand),
             ("concepts.modifiers", &k.modifiers),
             ("concepts.quotients", &k.quotients),
+            ("concepts.operation_names", &k.operation_names),
+            ("concepts.placements", &k.placements),
             ("concepts.money", &k.money),
             ("concepts.percent_names", &k.percent_names),
             ("answers.figure_phrases", &a.figure_phrases),
@@ -224,6 +236,8 @@ impl Lexicon {
             ("shapes.ratio_of", &h.ratio_of),
             ("shapes.of_revenue_suffixes", &h.of_revenue_suffixes),
             ("shapes.margin_bases", &h.margin_bases),
+            ("shapes.each_dollar", &h.each_dollar),
+            ("shapes.spent_on", &h.spent_on),
         ];
         for (name, list) in lists {
             list.check(name)?;

@@ -110,6 +110,8 @@ pub struct ConceptTable {
 /// Which concept (by index) claims each stem of a question, and the concepts it names with
 /// the first stem each claims, in order.
 struct Claims {
+    /// The question's stems, and which concept claimed each.
+    stems: Vec<String>,
     claimed: Vec<Option<usize>>,
     chosen: Vec<(usize, usize)>,
 }
@@ -119,6 +121,12 @@ fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
     words(text)
         .iter()
         .flat_map(|w| {
+            // "Non-current liabilities" are not current liabilities: the prefix stays on
+            // its word.
+            let w = match w.strip_prefix("non-") {
+                Some(rest) => format!("non{rest}"),
+                None => w.to_string(),
+            };
             w.split('-')
                 .map(|part| stemmer.stem(part).to_string())
                 .collect::<Vec<_>>()
@@ -385,14 +393,47 @@ impl ConceptTable {
             .collect();
         chosen.retain(|(c, _)| !subsumed.contains(c));
         chosen.sort_by_key(|(_, at)| *at);
-        Claims { claimed, chosen }
+        Claims {
+            stems: question_stems,
+            claimed,
+            chosen,
+        }
     }
 
     /// The concepts a question asks about, in the order it names them. Longer phrasings
     /// claim their words first, so "free cash flow" is the metric and not also "cash".
     pub fn asked_in(&self, question: &str) -> Vec<&Concept> {
-        let Claims { chosen, .. } = self.claims(question);
-        let mut asked: Vec<&Concept> = chosen.into_iter().map(|(c, _)| &self.concepts[c]).collect();
+        let Claims {
+            stems,
+            chosen,
+            claimed,
+        } = self.claims(question);
+        // "Accounts receivable growth": "growth" alone is the operation on the figure named.
+        let by_operation_name = |c: usize| {
+            let words: Vec<&String> = claimed
+                .iter()
+                .zip(&stems)
+                .filter(|(x, _)| **x == Some(c))
+                .map(|(_, s)| s)
+                .collect();
+            words.len() == 1
+                && lexicon()
+                    .concepts
+                    .operation_names
+                    .iter()
+                    .any(|w| words[0] == w)
+        };
+        let others = chosen.len();
+        let placed = self.placed_in(question);
+        let mut asked: Vec<&Concept> = chosen
+            .into_iter()
+            .filter(|(c, _)| others == 1 || !by_operation_name(*c))
+            .map(|(c, _)| &self.concepts[c])
+            .collect();
+        // "Long-term debt shown under non-current liabilities" asks the debt alone.
+        if asked.iter().any(|c| !placed.contains(&c.id)) {
+            asked.retain(|c| !placed.contains(&c.id));
+        }
         // "How much did X pay out in dividends?" asks the dividends, not the payout ratio: a
         // question that asks an amount and names no kind of quotient is asked of the amounts
         // it names.
@@ -404,10 +445,32 @@ impl ConceptTable {
         asked
     }
 
+    /// The concepts named as the place a figure sits: after a placement word ("shown under
+    /// non-current liabilities"), up to the next comma or sentence end.
+    fn placed_in(&self, question: &str) -> Vec<String> {
+        let lower = question.to_lowercase();
+        let mut placed = Vec::new();
+        for placement in lexicon().concepts.placements.iter() {
+            let Some(at) = crate::question::vocabulary::find_phrase(&lower, placement) else {
+                continue;
+            };
+            let after = &lower[at + placement.len()..];
+            let place = after
+                .split([',', ';', '?', '.', '(', ')'])
+                .next()
+                .unwrap_or("");
+            let Claims { chosen, .. } = self.claims(place);
+            placed.extend(chosen.into_iter().map(|(c, _)| self.concepts[c].id.clone()));
+        }
+        placed
+    }
+
     /// The concepts `text` names, each with the stems it claims (first and one past the
     /// last), and the number of stems `text` has: where in a phrase each concept stands.
     pub fn spans_in(&self, text: &str) -> (usize, Vec<(&Concept, usize, usize)>) {
-        let Claims { claimed, chosen } = self.claims(text);
+        let Claims {
+            claimed, chosen, ..
+        } = self.claims(text);
         let spans = chosen
             .into_iter()
             .filter_map(|(c, _)| {
@@ -473,6 +536,30 @@ mod tests {
                 metric.id
             );
         }
+    }
+
+    #[test]
+    fn a_place_an_operation_word_or_a_prefix_names_no_second_figure() {
+        assert_eq!(
+            ids("GE -- long-term debt shown under non-current liabilities, FY2022 to FY2023, change in dollars?"),
+            ["long_term_debt"]
+        );
+        assert_eq!(
+            ids("I need RTX's accounts receivable growth from 2022 to 2023"),
+            ["accounts_receivable"]
+        );
+        assert_eq!(
+            ids("What was Apple's growth in FY2023?"),
+            ["revenue_growth"]
+        );
+        assert_eq!(
+            ids("What were Intel's non-current liabilities in 2023?"),
+            ["noncurrent_liabilities"]
+        );
+        assert_eq!(
+            ids("The dollar change in AbbVie's spending on property, plant and equipment"),
+            ["capex"]
+        );
     }
 
     #[test]

@@ -49,8 +49,10 @@ pub fn part_names(
             .trim_matches(|c: char| !c.is_alphanumeric() && c != '&')
             .trim_end_matches("'s")
             .trim_end_matches("’s");
+        // "end-FY2023" names a period, not a part.
         let capitalised = word.chars().any(char::is_uppercase)
             && !word.starts_with(|c: char| c.is_ascii_digit())
+            && crate::question::periods::periods_in(word).is_empty()
             && is_name_word(word);
         if capitalised {
             run.push(word.to_string());

@@ -93,6 +93,9 @@ pub fn shape_in<'a>(table: &'a ConceptTable, content: &str) -> Option<Shaped<'a>
             });
         }
     }
+    if let Some(shaped) = spent_of_each_dollar(table, &lower) {
+        return Some(shaped);
+    }
     let mut suffixes: Vec<&str> = shapes.of_revenue_suffixes.iter().collect();
     suffixes.sort_by_key(|w| Reverse(w.len()));
     let revenue = table.get("revenue")?;
@@ -113,6 +116,48 @@ pub fn shape_in<'a>(table: &'a ConceptTable, content: &str) -> Option<Shaped<'a>
                 under: revenue,
                 percent: true,
                 name: format!("{} as a share of revenue", phrase(profit)),
+            });
+        }
+    }
+    None
+}
+
+/// "How much of each revenue dollar went on R&D?", "cents of every dollar of sales spent on
+/// SG&A": the figure spent over the figure of whose dollars it is spent, in percent.
+fn spent_of_each_dollar<'a>(table: &'a ConceptTable, lower: &str) -> Option<Shaped<'a>> {
+    let shapes = &lexicon().shapes;
+    for each in shapes.each_dollar.iter() {
+        for at in bounded_matches(lower, each) {
+            let after = lower[at + each.len()..].trim_start();
+            let Some((spent_at, verb)) = shapes
+                .spent_on
+                .iter()
+                .filter_map(|v| Some((bounded_matches(after, v).next()?, v)))
+                .min_by_key(|(at, _)| *at)
+            else {
+                continue;
+            };
+            // "each revenue dollar" or "each dollar of revenue", read alone.
+            let base = &after[..spent_at];
+            let base = ["dollar of ", "$ of ", "$1 of ", "dollar in "]
+                .iter()
+                .find_map(|d| base.strip_prefix(d))
+                .unwrap_or(base);
+            let Some(under) = figure_starting(table, base) else {
+                continue;
+            };
+            let Some(over) = figure_starting(table, after[spent_at + verb.len()..].trim_start())
+            else {
+                continue;
+            };
+            if over.id == under.id {
+                continue;
+            }
+            return Some(Shaped {
+                over,
+                under,
+                percent: true,
+                name: format!("{} as a share of {}", phrase(over), phrase(under)),
             });
         }
     }
@@ -257,6 +302,19 @@ mod tests {
         assert_eq!(
             formula("What did AbbVie's operating profit percentage come to in FY2023?").as_deref(),
             Some("operating income divided by revenue times 100")
+        );
+    }
+
+    #[test]
+    fn a_figure_spent_out_of_each_dollar_of_another_is_its_share() {
+        assert_eq!(
+            formula("On average, how much of each revenue dollar went on research and development at Boeing across the three fiscal years?").as_deref(),
+            Some("r&d divided by revenue times 100")
+        );
+        assert_eq!(
+            formula("How many cents of every dollar of sales were spent on SG&A in FY2023?")
+                .as_deref(),
+            Some("sg&a divided by revenue times 100")
         );
     }
 

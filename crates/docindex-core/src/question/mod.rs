@@ -164,10 +164,13 @@ fn sentences(text: &str) -> Vec<String> {
             ':' => {
                 // The clause before a colon is an instruction only when it says so; a
                 // definition's colon ("defined as: …") stays in its sentence.
+                // Words, not letters: "liabilities" holds "abilities".
                 let lower = current.to_lowercase();
-                lower.contains("question")
-                    || lower.contains("abilities")
-                    || lower.contains("resource")
+                lower.split(|c: char| !c.is_alphanumeric()).any(|w| {
+                    w.starts_with("question")
+                        || w.starts_with("abilit")
+                        || w.starts_with("resource")
+                })
             }
             _ => false,
         };
@@ -536,6 +539,28 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
                 break;
             };
             rest = after.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '$');
+            continue;
+        }
+        // "For the equity note I need …": the purpose is the asker's, not the figure's
+        // ("equity" here asks no equity). ASCII lower-casing keeps byte offsets.
+        let ascii_lower = rest.to_ascii_lowercase();
+        if let Some(request) = ascii_lower
+            .strip_prefix("for ")
+            .and_then(|_| {
+                v.purpose_requests
+                    .iter()
+                    .filter_map(|r| find_phrase(&ascii_lower, r))
+                    .min()
+            })
+            // A purpose in lower-case words only: "For Apple, can you …" and "For FY2023,
+            // please …" name what is asked.
+            .filter(|at| {
+                let purpose = &rest[4..*at];
+                purpose.split_whitespace().count() <= 6
+                    && !purpose.contains(|c: char| c.is_uppercase() || c.is_ascii_digit())
+            })
+        {
+            rest = rest[request..].trim_start();
             continue;
         }
         // A label is a few words before a colon at the sentence's start.
@@ -921,8 +946,10 @@ impl Question {
                 && periods::periods_in(&sentence).is_empty();
             // "Divide operating income by total revenue.", "Take gross profit as a share of
             // total revenue.": a definition of the metric asked, without its name.
+            let signs_only = holds_any(&lower_sentence, &v.sign_conventions);
             if !asks(&sentence)
                 && !asks_unit_only
+                && !signs_only
                 && v.unnamed_definition_openers
                     .iter()
                     .any(|o| lower_sentence.starts_with(o.as_str()))
@@ -964,7 +991,8 @@ impl Question {
             }
             let instructs = holds_any_prefix(&lower_sentence, &v.instruction_markers)
                 || names_only_sources(&sentence, v)
-                || asks_unit_only;
+                || asks_unit_only
+                || signs_only;
             let cleaned = without_unit_words(&without_source_clause(&sentence, v), v);
             if instructs && !asks(&cleaned) {
                 continue;
@@ -1077,9 +1105,18 @@ impl Question {
             Some(op) => (op, percent || op == Operation::Growth, None),
             None => (operation, percent, definition),
         };
-        // A change asked in percent is a growth.
+        // A change asked in percent is a growth; a growth asked in money ("year-over-year
+        // dollar growth", "in dollars, how much did it grow") is a change in amount.
         let operation = match (operation, percent) {
             (Operation::Change, true) => Operation::Growth,
+            (Operation::Growth, false)
+                if v.money_words
+                    .iter()
+                    .any(|w| find_phrase(&lower, w).is_some())
+                    && find_phrase(&content_lower, "rate").is_none() =>
+            {
+                Operation::Change
+            }
             (op, _) => op,
         };
         let spanned_years = match operation {
@@ -1350,6 +1387,60 @@ mod tests {
         assert_eq!(
             comparison_direction("What was Apple's revenue in 2024?"),
             None
+        );
+    }
+
+    #[test]
+    fn changes_and_growths_are_read_however_the_direction_and_unit_are_worded() {
+        let op = |text: &str| read(text).operation;
+        // Asked in money, a growth is a change in amount; asked in percent, a change is a
+        // growth.
+        assert_eq!(op("Year-over-year dollar growth in Nike's inventories, May 31st, 2023 to May 31st, 2024?"), Operation::Change);
+        assert_eq!(
+            op("In dollars, how much did P&G's income tax expense grow from FY2023 to FY2024?"),
+            Operation::Change
+        );
+        assert_eq!(
+            op("What was Apple's revenue growth from FY2023 to FY2024?"),
+            Operation::Growth
+        );
+        assert_eq!(
+            op("How much bigger or smaller, in %, was Cisco's diluted EPS in 2024 than in 2023?"),
+            Operation::Growth
+        );
+        assert_eq!(op("By how many percent did Intel's long-term debt at December 30th, 2023 exceed the level at December 31st, 2022?"), Operation::Growth);
+        assert_eq!(op("Between end-FY2022 and end-FY2023, did Meta's equity build up or run down, and by what amount?"), Operation::Change);
+        // A sign convention instructs; it defines nothing.
+        let q = read("Compared to FY2022, how much extra revenue did Colgate record in FY2023? Use a negative number if it was less.");
+        assert_eq!(q.operation, Operation::Change);
+        assert_eq!(q.definition, None);
+        // A purpose in lower case before the request is the asker's.
+        assert_eq!(
+            read("For the equity note I need RTX's receivables growth from 2022 to 2023.").content,
+            "I need RTX's receivables growth from 2022 to 2023."
+        );
+        assert!(read("For Apple, can you give me FY2023 revenue?")
+            .content
+            .starts_with("For Apple"));
+        // "Liabilities" holds "abilities": its colon ends no instruction.
+        assert!(
+            read("Cisco's total current liabilities, FY2024 on FY2023: % growth?")
+                .content
+                .starts_with("Cisco's total current liabilities")
+        );
+        // Ordinal dates; a year that ends in January's first week is named for the year
+        // before.
+        let years = |text: &str| {
+            read(text)
+                .periods
+                .iter()
+                .map(|p| p.year)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(years("J&J's net income in the year ended December 31st, 2023 against the year ended January 1st, 2023?"), [2023, 2022]);
+        assert_eq!(
+            years("Intel's cash from the 31st of December 2022 to the 30th of December 2023?"),
+            [2022, 2023]
         );
     }
 

@@ -125,13 +125,17 @@ pattern!(
 );
 // A month's name, whole or abbreviated ("Jun", "Sept.").
 const MONTH: &str = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?";
-// "June 30, 2024", "Jun 30, 2024".
-pattern!(DATE, &format!(r"(?i)\b{MONTH}\s+\d{{1,2}},?\s+(\d{{4}})\b"));
-// "12/31/2023", "12/31/23", "31 December 2023", "31 Dec 2023", "2023-12-31".
+// "June 30, 2024", "Jun 30, 2024", "December 31st, 2023".
+pattern!(
+    DATE,
+    &format!(r"(?i)\b{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(\d{{4}})\b")
+);
+// "12/31/2023", "12/31/23", "31 December 2023", "31 Dec 2023", "the 31st of December 2022",
+// "2023-12-31".
 pattern!(
     OTHER_DATE,
     &format!(
-        r"(?i)\b(?:\d{{1,2}}/\d{{1,2}}/(\d{{4}}|\d{{2}})|\d{{1,2}}[\s-]+{MONTH}[\s-]+(\d{{4}})|(\d{{4}})-\d{{2}}-\d{{2}})\b"
+        r"(?i)\b(?:\d{{1,2}}/\d{{1,2}}/(\d{{4}}|\d{{2}})|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?[\s-]+{MONTH},?[\s-]+(\d{{4}})|(\d{{4}})-\d{{2}}-\d{{2}})\b"
     )
 );
 pattern!(
@@ -157,7 +161,7 @@ pattern!(
 /// filer's columns name it (Johnson & Johnson's fiscal 2022 ended January 1, 2023); else 0.
 pub fn ends_a_52_53_week_year(date: &str) -> i32 {
     static FIRST_WEEK: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"(?i)\bjan(?:uary)?\.?\s+0?[1-7]\b|\b0?[1-7]\s+jan(?:uary)?\b|\b0?1/0?[1-7]/(?:\d{4}|\d{2})\b|\b\d{4}-01-0[1-7]\b").ok()
+        Regex::new(r"(?i)\bjan(?:uary)?\.?\s+0?[1-7](?:st|nd|rd|th)?\b|\b0?[1-7](?:st|nd|rd|th)?\s+(?:of\s+)?jan(?:uary)?\b|\b0?1/0?[1-7]/(?:\d{4}|\d{2})\b|\b\d{4}-01-0[1-7]\b").ok()
     });
     i32::from(FIRST_WEEK.as_ref().is_some_and(|re| re.is_match(date)))
 }

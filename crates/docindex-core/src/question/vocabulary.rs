@@ -42,6 +42,9 @@ pub struct Vocabulary {
     pub greetings: Vec<String>,
     /// Labels of a sentence that only frames the question ("role", "source", "format").
     pub framing_labels: Vec<String>,
+    /// Requests after a purpose ("For the equity note *I need* …"): the purpose before one
+    /// is the asker's.
+    pub purpose_requests: Vec<String>,
     /// Labels of the sentence that asks ("question", "q", "task"): left out, the rest kept.
     /// A short label that is neither ("Capex/sales: …") is part of what is asked.
     pub asking_labels: Vec<String>,
@@ -66,6 +69,11 @@ pub struct Vocabulary {
     pub inline_definition_markers: Vec<String>,
     /// Phrases where "average" names a line item, not a mean ("weighted-average shares").
     pub not_average_phrases: Vec<String>,
+    /// How to sign the answer ("use a negative number if it fell"): an instruction, never
+    /// a definition.
+    pub sign_conventions: Vec<String>,
+    /// Money words that make a growth a change in amount ("dollar growth").
+    pub money_words: Vec<String>,
     /// Words of a "which is higher" question that ask for the larger figure, and the smaller.
     pub higher_words: Vec<String>,
     pub lower_words: Vec<String>,
@@ -114,7 +122,7 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 30] = [
+        let lists: [(&str, Vec<&String>); 33] = [
             ("referring_words", self.referring_words.iter().collect()),
             ("premise_words", self.premise_words.iter().collect()),
             (
@@ -177,6 +185,9 @@ impl Vocabulary {
                 "not_average_phrases",
                 self.not_average_phrases.iter().collect(),
             ),
+            ("sign_conventions", self.sign_conventions.iter().collect()),
+            ("purpose_requests", self.purpose_requests.iter().collect()),
+            ("money_words", self.money_words.iter().collect()),
             (
                 "balance_average_phrases",
                 self.balance_average_phrases.iter().collect(),
