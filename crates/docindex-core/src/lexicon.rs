@@ -114,6 +114,8 @@ pub struct NamedRowWords {
 pub struct ConceptWords {
     pub comparison_shorthand: WordList,
     pub modifiers: WordList,
+    /// Verbs between a modifier and the figure it qualifies ("cash *spent on* dividends").
+    pub modifier_links: WordList,
     pub quotients: WordList,
     pub money: WordList,
     pub percent_names: WordList,
@@ -195,7 +197,7 @@ impl Lexicon {
         let a = &self.answers;
         let t = &self.tables;
         let h = &self.shapes;
-        let lists: [(&str, &WordList); 42] = [
+        let lists: [(&str, &WordList); 43] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -219,6 +221,7 @@ impl Lexicon {
             ("concepts.modifiers", &k.modifiers),
             ("concepts.quotients", &k.quotients),
             ("concepts.operation_names", &k.operation_names),
+            ("concepts.modifier_links", &k.modifier_links),
             ("concepts.placements", &k.placements),
             ("concepts.money", &k.money),
             ("concepts.percent_names", &k.percent_names),

@@ -69,6 +69,10 @@ pub struct Concept {
     /// printed on a row of its own): a figure from one is shown, never firm.
     #[serde(default)]
     pub partial_line_items: Vec<String>,
+    /// Words that, right after a phrasing, make it another concept's ("net cash *provided*
+    /// by investing activities" is no net cash position).
+    #[serde(default)]
+    pub not_before: Vec<String>,
 }
 
 impl Concept {
@@ -105,6 +109,9 @@ pub struct ConceptTable {
     /// Every `asked_as` phrasing as stems, with its concept's index: stemmed once, on load.
     #[serde(skip)]
     phrasings: Vec<(usize, Vec<String>)>,
+    /// Each concept's `not_before` words as stems, by concept index.
+    #[serde(skip)]
+    not_before: Vec<Vec<String>>,
 }
 
 /// Which concept (by index) claims each stem of a question, and the concepts it names with
@@ -127,12 +134,40 @@ fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
                 Some(rest) => format!("non{rest}"),
                 None => w.to_string(),
             };
+            // British spelling stems apart: "amortisation" is "amortization".
+            let w = w.replace("isation", "ization");
             w.split('-')
                 .map(|part| stemmer.stem(part).to_string())
                 .collect::<Vec<_>>()
         })
         .filter(|s| !s.is_empty())
         .collect()
+}
+
+/// `question` with each modifier's linking verb cut ("cash spent on dividends" → "cash
+/// dividends").
+fn without_modifier_links(question: &str) -> String {
+    let words = &lexicon().concepts;
+    let mut out = question.to_string();
+    for modifier in words.modifiers.iter() {
+        for link in words.modifier_links.iter() {
+            let joined = format!("{modifier} {link} ");
+            loop {
+                let lower = out.to_ascii_lowercase();
+                let Some(at) = crate::question::vocabulary::find_phrase(&lower, joined.trim_end())
+                else {
+                    break;
+                };
+                let cut = at + modifier.len();
+                let end = (at + joined.len()).min(out.len());
+                if !out.is_char_boundary(cut) || !out.is_char_boundary(end) {
+                    break;
+                }
+                out.replace_range(cut..end, " ");
+            }
+        }
+    }
+    out
 }
 
 /// Whether the modifier word stands in a list in `question` ("cash, capex and revenue"), where
@@ -200,6 +235,16 @@ static TABLE: LazyLock<Result<ConceptTable, FinanceError>> = LazyLock::new(|| {
     table.phrasings = phrasings
         .into_iter()
         .filter(|(_, stems)| !stems.is_empty())
+        .collect();
+    table.not_before = table
+        .concepts
+        .iter()
+        .map(|c| {
+            c.not_before
+                .iter()
+                .map(|w| stemmer.stem(&w.to_lowercase()).to_string())
+                .collect()
+        })
         .collect();
     Ok(table)
 });
@@ -276,6 +321,9 @@ impl ConceptTable {
         let stemmer = Stemmer::create(Algorithm::English);
         // "Based on the cash flow statement, what were its dividends?" asks no cash.
         let question = crate::question::without_statement_names(question);
+        // "Cash spent on dividends" is cash dividends: the modifier joins the figure it
+        // qualifies across a linking verb.
+        let question = without_modifier_links(&question);
         // "net income YoY growth" is "net income growth": the comparison's shorthand sits
         // inside the concept's name without being part of it.
         let question_stems: Vec<String> = phrase_stems(&stemmer, &question)
@@ -292,8 +340,10 @@ impl ConceptTable {
             if wanted.len() > question_stems.len() {
                 continue;
             }
+            let not_before = &self.not_before[*c];
             for (at, window) in question_stems.windows(wanted.len()).enumerate() {
-                if window == wanted.as_slice() {
+                let next = question_stems.get(at + wanted.len());
+                if window == wanted.as_slice() && !next.is_some_and(|n| not_before.contains(n)) {
                     found.push((*c, at, wanted.len()));
                 }
             }
@@ -559,6 +609,28 @@ mod tests {
         assert_eq!(
             ids("The dollar change in AbbVie's spending on property, plant and equipment"),
             ["capex"]
+        );
+    }
+
+    #[test]
+    fn a_flow_is_no_position_and_a_linking_verb_joins_a_modifier_to_its_figure() {
+        assert_eq!(
+            ids(
+                "What net cash provided by or used in investing activities did GE report for 2023?"
+            ),
+            ["investing_cash_flow"]
+        );
+        assert_eq!(
+            ids("What was Apple's net cash at the end of 2023?"),
+            ["net_debt"]
+        );
+        assert_eq!(
+            ids("What number does RTX give for cash spent on dividends in 2023?"),
+            ["dividends_paid"]
+        );
+        assert_eq!(
+            ids("Intel's depreciation & amortisation for 2023?"),
+            ["depreciation"]
         );
     }
 

@@ -221,6 +221,7 @@ fn metric_of(table: &ConceptTable, id: &str) -> Option<Concept> {
                 unit: Some(MetricUnit::Percent),
                 plausible: Some([0.0, 100.0]),
                 partial_line_items: Vec::new(),
+                not_before: Vec::new(),
             })
         }
         _ => None,

@@ -108,6 +108,7 @@ pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> 
         unit: None,
         plausible: None,
         partial_line_items: Vec::new(),
+        not_before: Vec::new(),
     })
 }
 

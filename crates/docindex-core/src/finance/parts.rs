@@ -121,6 +121,7 @@ pub fn part_line_item(part: &str, concept: &Concept, brand: &[String]) -> Concep
         unit: None,
         plausible: concept.plausible,
         partial_line_items: concept.partial_line_items.clone(),
+        not_before: Vec::new(),
     }
 }
 
@@ -266,7 +267,7 @@ fn company_words(doc: &DocumentIndex) -> Vec<String> {
 /// ("Apple's free cash flow"), a qualifier of one ("total") or a period.
 fn names_a_part_after_the_company(question: &str, company: &[String]) -> bool {
     let tokens: Vec<&str> = question.split_whitespace().collect();
-    tokens.windows(2).any(|pair| {
+    tokens.windows(2).enumerate().any(|(at, pair)| {
         let owner = pair[0].trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’');
         let Some(name) = owner
             .strip_suffix("'s")
@@ -282,13 +283,45 @@ fn names_a_part_after_the_company(question: &str, company: &[String]) -> bool {
             .trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
             .to_lowercase();
         !next.is_empty()
+            && !glossed_in_parentheses(&tokens[at + 1..])
             && !next.starts_with(|c: char| c.is_ascii_digit())
             && !lexicon().parts.qualifiers.contains(next.as_str())
             && !lexicon().parts.not_parts.contains(next.as_str())
             && !crate::search::is_period_shorthand(&next)
+            // "Colgate's end-FY2023 receivables".
+            && crate::question::periods::periods_in(&next).is_empty()
             && !is_concept_word(&next)
             && !is_concept_acronym(&next)
     })
+}
+
+/// Whether the few words that start `tokens` are the asker's paraphrase of a figure named
+/// in the parenthesis right after them ("short-dated liabilities (total current
+/// liabilities)", "stock-in-trade (inventories)").
+fn glossed_in_parentheses(tokens: &[&str]) -> bool {
+    const PARAPHRASE_WORDS: usize = 4;
+    let Some(open) = tokens
+        .iter()
+        .take(PARAPHRASE_WORDS + 1)
+        .position(|t| t.starts_with('('))
+    else {
+        return false;
+    };
+    let mut gloss = Vec::new();
+    for token in &tokens[open..] {
+        gloss.push(token.trim_start_matches('('));
+        if token.contains(')') {
+            break;
+        }
+    }
+    let gloss = gloss.join(" ");
+    let gloss = gloss.split(')').next().unwrap_or("");
+    open > 0
+        && super::concepts::concept_table().is_ok_and(|table| {
+            let (stems, spans) = table.spans_in(gloss);
+            // The parenthesis is a concept's name and nothing else.
+            spans.len() == 1 && spans[0].1 == 0 && spans[0].2 == stems
+        })
 }
 
 fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
@@ -514,6 +547,20 @@ mod tests {
             [vec!["MGM China", "China"]]
         );
         assert!(part_names("What was MGM's revenue?", &any, &mgm).is_empty());
+        // Nor is the asker's paraphrase of a figure glossed in parentheses.
+        assert!(!names_a_part_of(
+            "AbbVie's short-dated liabilities (total current liabilities) on December 31st, 2022?",
+            &["abbvie".to_string()]
+        ));
+        assert!(names_a_part_of(
+            "What was AbbVie's Skyrizi revenue (net revenues) in 2023?",
+            &["abbvie".to_string()]
+        ));
+        // A period after the company's possessive is no part.
+        assert!(!names_a_part_of(
+            "What's the mean of Colgate's end-FY2022 and end-FY2023 accounts receivable?",
+            &["colgate".to_string(), "palmolive".to_string()]
+        ));
     }
 
     #[test]
