@@ -116,6 +116,8 @@ pub struct ConceptWords {
     pub modifiers: WordList,
     /// Verbs between a modifier and the figure it qualifies ("cash *spent on* dividends").
     pub modifier_links: WordList,
+    /// Words that average a balance ("ROE on *mean* equity").
+    pub averaging_words: WordList,
     pub quotients: WordList,
     pub money: WordList,
     pub percent_names: WordList,
@@ -197,7 +199,7 @@ impl Lexicon {
         let a = &self.answers;
         let t = &self.tables;
         let h = &self.shapes;
-        let lists: [(&str, &WordList); 43] = [
+        let lists: [(&str, &WordList); 44] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -222,6 +224,7 @@ impl Lexicon {
             ("concepts.quotients", &k.quotients),
             ("concepts.operation_names", &k.operation_names),
             ("concepts.modifier_links", &k.modifier_links),
+            ("concepts.averaging_words", &k.averaging_words),
             ("concepts.placements", &k.placements),
             ("concepts.money", &k.money),
             ("concepts.percent_names", &k.percent_names),

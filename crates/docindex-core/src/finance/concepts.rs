@@ -123,6 +123,9 @@ struct Claims {
     chosen: Vec<(usize, usize)>,
 }
 
+/// Words that tell no concept from another.
+const FILLER_WORDS: &[&str] = &["of", "the"];
+
 /// Stems of a phrasing or question; "capital-intensive" and "capital intensive" are one.
 fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
     words(text)
@@ -136,12 +139,36 @@ fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
             };
             // British spelling stems apart: "amortisation" is "amortization".
             let w = w.replace("isation", "ization");
+            // "Days of sales in receivables" is "days sales in receivables", "margin at the
+            // gross level" "margin at gross level".
+            if FILLER_WORDS.contains(&w.as_str()) {
+                return Vec::new();
+            }
             w.split('-')
                 .map(|part| stemmer.stem(part).to_string())
                 .collect::<Vec<_>>()
         })
         .filter(|s| !s.is_empty())
         .collect()
+}
+
+/// `formula` with the variable `id` (a whole identifier) replaced by `with`.
+fn replace_operand(formula: &str, id: &str, with: &str) -> String {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::new();
+    let mut rest = formula;
+    while let Some(at) = rest.find(id) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + id.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        match before.is_some_and(is_ident) || after.is_some_and(is_ident) {
+            true => out.push_str(id),
+            false => out.push_str(with),
+        }
+        rest = &rest[at + id.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `question` with each modifier's linking verb cut ("cash spent on dividends" → "cash
@@ -484,6 +511,19 @@ impl ConceptTable {
         if asked.iter().any(|c| !placed.contains(&c.id)) {
             asked.retain(|c| !placed.contains(&c.id));
         }
+        // "ROE on mean equity": the metric on the balance's average, where the table has it.
+        // Its balance, named only to say it is averaged, is no second figure.
+        let mut averaged_balances = Vec::new();
+        for metric in asked.iter_mut() {
+            if let Some((averaged, balance)) = self.averaged_sibling(metric, question) {
+                *metric = averaged;
+                averaged_balances.push(balance);
+            }
+        }
+        if asked.iter().any(|c| !averaged_balances.contains(&c.id)) {
+            asked.retain(|c| !averaged_balances.contains(&c.id));
+        }
+        asked.dedup_by(|a, b| a.id == b.id);
         // "How much did X pay out in dividends?" asks the dividends, not the payout ratio: a
         // question that asks an amount and names no kind of quotient is asked of the amounts
         // it names.
@@ -493,6 +533,59 @@ impl ConceptTable {
             asked.retain(|c| is_amount(c));
         }
         asked
+    }
+
+    /// The table's metric that is `metric` with one balance averaged over the year's
+    /// opening and closing ("return on average equity" for "return on equity"), when the
+    /// question averages that balance ("ROE on mean equity", "on an average-balance basis").
+    fn averaged_sibling(&self, metric: &Concept, question: &str) -> Option<(&Concept, String)> {
+        let formula = metric.formula.as_deref()?;
+        let squeeze = |f: &str| f.split_whitespace().collect::<String>();
+        let lower = question.to_lowercase();
+        let words: Vec<&str> = lower
+            .split(|c: char| !c.is_alphanumeric() && c != '&' && c != '\'')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let averaging = &lexicon().concepts.averaging_words;
+        for balance in formula_ids(&metric.id, formula).ok()? {
+            if balance.ends_with(PRIOR_SUFFIX) {
+                continue;
+            }
+            let Some(concept) = self.get(&balance) else {
+                continue;
+            };
+            // An averaging word right before the balance's name, or before "balance(s)".
+            let averaged = words.iter().enumerate().any(|(at, w)| {
+                averaging.contains(*w) && {
+                    let after = words[at + 1..words.len().min(at + 4)].join(" ");
+                    after.starts_with("balance")
+                        || self
+                            .asked_in_plain(&after)
+                            .iter()
+                            .any(|c| c.id == concept.id)
+                }
+            });
+            if !averaged {
+                continue;
+            }
+            let wanted = squeeze(&replace_operand(
+                formula,
+                &balance,
+                &format!("(({balance} + {balance}{PRIOR_SUFFIX}) / 2)"),
+            ));
+            if let Some(sibling) = self.concepts.iter().find(|c| {
+                c.id != metric.id && c.formula.as_deref().is_some_and(|f| squeeze(f) == wanted)
+            }) {
+                return Some((sibling, balance));
+            }
+        }
+        None
+    }
+
+    /// The concepts `text` names, without the rules that read a whole question.
+    fn asked_in_plain(&self, text: &str) -> Vec<&Concept> {
+        let Claims { chosen, .. } = self.claims(text);
+        chosen.into_iter().map(|(c, _)| &self.concepts[c]).collect()
     }
 
     /// The concepts named as the place a figure sits: after a placement word ("shown under
@@ -609,6 +702,26 @@ mod tests {
         assert_eq!(
             ids("The dollar change in AbbVie's spending on property, plant and equipment"),
             ["capex"]
+        );
+    }
+
+    #[test]
+    fn a_balance_averaged_in_words_takes_the_metric_on_average_balances() {
+        assert_eq!(
+            ids("How does GE's ROE on mean equity work out for fiscal 2023?"),
+            ["return_on_average_equity"]
+        );
+        assert_eq!(
+            ids("What's Apple's return on equity (average-balance basis) for 2024?"),
+            ["return_on_average_equity"]
+        );
+        assert_eq!(
+            ids("What was Apple's return on equity in 2024?"),
+            ["return_on_equity"]
+        );
+        assert_eq!(
+            ids("Boeing's days of sales in receivables for 2023?"),
+            ["days_sales_outstanding"]
         );
     }
 

@@ -223,6 +223,12 @@ fn rephrased(formula: &str) -> String {
     static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         [
             (r"(?i)^divide\s+(.+?)\s+by\s+", "$1 divided by "),
+            // "B averaged between the prior and current year-ends": the average of B.
+            (r"(?i)(\band\s+|\bdivided\s+by\s+|\bover\s+)(?:the\s+)?(.+?)\s+averaged\s+(?:between|over|across)\s+(?:the\s+)?(?:prior|opening|beginning|previous)[\w\s-]*?\s+(?:and|&)\s+(?:current|closing|ending|this)[\w\s-]*?year[-\s]?ends?\b", "${1}average $2"),
+            // "A in the numerator and B in the denominator".
+            (r"(?i)^(.+?)\s+in\s+the\s+numerator\s*(?:,\s*)?(?:and|with)\s+(.+?)\s+in\s+the\s+denominator\b", "($1) divided by ($2)"),
+            // "then net of C": less C.
+            (r"(?i),?\s+(?:then\s+)?net\s+of\s+", " minus "),
             // In a formula "CFO" is cash from operations, not an officer.
             (r"\bCFO\b", "operating cash flow"),
             // "A/R/revenue": the slash of an abbreviation divides nothing.
@@ -241,9 +247,9 @@ fn rephrased(formula: &str) -> String {
             // "per $100 of revenue" is a percentage of revenue.
             (r"(?i)\s+per\s+\$\s*100\s+of\s+", " divided by "),
             (r"(?i)^(?:take|use|express|compute it as|calculate it as|work it out as)\s+", ""),
-            (r"(?i)\s+as\s+a\s+(?:share|percentage|percent|proportion|fraction)\s+of\s+", " divided by "),
+            (r"(?i)\s+as\s+a\s+(?:share|percentage|percent|proportion|fraction|multiple)\s+of\s+", " divided by "),
             (r"(?i)\s+(?:relative\s+to|expressed\s+relative\s+to|per)\s+", " divided by "),
-            (r"(?i)(?:the\s+)?(?:mean|average)\s+of\s+(?:the\s+|its\s+)?(?:beginning|opening|start)[-\s]*(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:and|&)\s+(?:end|closing|ending)[-\s]*(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:balances?\s+(?:of|for)\s+)?", "average "),
+            (r"(?i)(?:the\s+)?(?:mean|average)\s+of\s+(?:the\s+|its\s+)?(?:beginning|opening|start|prior|previous)[-\s]*(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:and|&)\s+(?:end|closing|ending|year[-\s]end|current(?:\s+year[-\s]end)?)[-\s]*(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:balances?\s+(?:of|for)\s+)?", "average "),
             (r"(?i)\s+(?:balances?|figures?|amounts?)\b", ""),
         ]
         .into_iter()
@@ -426,12 +432,16 @@ pub fn defined_metric(
             Some(y) => format!("{} (fiscal {y})", concept.label),
             None => concept.label.clone(),
         };
-        let Some(found) = best else {
+        // An operand without a figure leaves the whole definition unworked: never a formula
+        // quietly short of a term.
+        let Some((found, column, value)) = best.and_then(|found| {
+            let column = found.row.column_for(year, columns.months)?;
+            let value = found.row.values.get(column).copied().flatten()?;
+            Some((found, column, value))
+        }) else {
             missing.push(label);
             return None;
         };
-        let column = found.row.column_for(year, columns.months)?;
-        let value = found.row.values.get(column).copied().flatten()?;
         operands.push(Operand {
             id: id.clone(),
             label,
@@ -589,6 +599,18 @@ mod tests {
         assert_eq!(r.shown.as_deref(), Some("0.66"), "{r:?}");
         let r = work("FY2017 ratio? Take net income (the bottom line) as a share of total assets. Two decimals.");
         assert_eq!(r.shown.as_deref(), Some("0.01"), "{r:?}");
+    }
+
+    #[test]
+    fn a_numerator_and_denominator_and_balances_averaged_between_year_ends_are_worked_out() {
+        // The same figure asked three ways gives one figure.
+        let by_words = work("Note -- ROA here means net income in the numerator and total assets averaged between the prior and current year-ends in the denominator, expressed in %. Coca Cola's figure for FY2017?");
+        let by_mean = work("What was the FY2017 return on average assets? Use net income over the mean of beginning- and end-of-year total assets. Express it as a percentage.");
+        assert_eq!(by_words.value, by_mean.value, "{by_words:?}");
+        let multiple = work("Our credit team works out cash coverage as operating cash flow as a multiple of current liabilities -- on that basis, what was Coca Cola's figure for FY2017?");
+        assert_eq!(multiple.shown.as_deref(), Some("0.66"), "{multiple:?}");
+        let prior = work("What was Coca Cola's FY2017 asset return? By asset return I mean net income in the numerator and the average of prior and current year-end total assets in the denominator, in percent.");
+        assert_eq!(prior.value, by_mean.value, "{prior:?}");
     }
 
     /// Cisco's FY2024 balance sheet and cash flow rows, as stored.

@@ -1003,9 +1003,11 @@ fn defined_lead(asking: &Asking<'_>, citer: &mut Citer) -> Option<Result<Defined
     };
     let (heading_markers, row_markers) = citer.cite_operands(&result, &located);
     let worked = worked_cited(&result, &row_markers);
+    // Named by its latest operand: an average's opening balance is the year before.
     let period = result
         .operands
-        .first()
+        .iter()
+        .max_by_key(|o| o.row.columns.get(o.column).and_then(|c| c.year))
         .map(|o| period_words(&o.row, o.column, &asking.columns))
         .unwrap_or_default();
     let headings = match heading_markers.is_empty() {

@@ -226,6 +226,9 @@ fn without_inline_definition(
             return (kept, Some(formula));
         }
     }
+    if let Some(read) = house_definition(sentence) {
+        return read;
+    }
     // "Recompute Palantir's return on average assets in FY2023 as net income ÷ ½(opening +
     // closing total assets) × 100."
     static COMPUTE: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -288,12 +291,54 @@ fn without_inline_definition(
     (kept, Some(formula))
 }
 
+/// A definition stated as the asker's practice inside the sentence that asks: "Our credit
+/// team works out net margin as A as a fraction of B, in % -- on that basis, what was …?",
+/// "Find X for 2023; by X I mean A as a multiple of B." The question keeps the metric's name
+/// and what follows the definition.
+fn house_definition(sentence: &str) -> Option<(String, Option<String>)> {
+    static WORKS_OUT: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(?:(?:our|my|the)\s+[\w\s-]{0,30}?|we|i)\s+(?:works?\s+out|calculates?|computes?|defines?|measures?|treats?|takes?)\s+").ok()
+    });
+    static I_MEAN: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"(?i)(?:^|[;,])\s*by\s+(.{2,80}?)\s+(?:i|we)\s+mean\s+").ok());
+    let asides = [" -- ", " — ", " – ", "; "];
+    if let Some(m) = WORKS_OUT.as_ref().and_then(|re| re.find(sentence)) {
+        let rest = &sentence[m.end()..];
+        let ascii_lower = rest.to_ascii_lowercase();
+        let at = formula_after_as(&ascii_lower)?;
+        let name = rest[..at].trim();
+        let after_as = &rest[at + " as ".len()..];
+        let (formula, question) = asides
+            .iter()
+            .filter_map(|a| after_as.find(a).map(|i| (i, a.len())))
+            .min_by_key(|(i, _)| *i)
+            .map_or((after_as, ""), |(i, len)| {
+                (&after_as[..i], &after_as[i + len..])
+            });
+        let formula = without_instructions(formula);
+        if name.is_empty() || formula.is_empty() {
+            return None;
+        }
+        return Some((format!("{name} — {}", question.trim()), Some(formula)));
+    }
+    let caps = I_MEAN.as_ref()?.captures(sentence)?;
+    let whole = caps.get(0)?;
+    let formula = without_instructions(&sentence[whole.end()..]);
+    (!formula.is_empty()).then(|| {
+        let mut kept = sentence[..whole.start()].trim_end().to_string();
+        if sentence.trim_end().ends_with('?') {
+            kept.push('?');
+        }
+        (kept, Some(formula))
+    })
+}
+
 /// A definition's words without the instructions that follow it in the same sentence
 /// ("…over income before taxes, to one decimal place?", "… (x, two decimals)").
 fn without_instructions(formula: &str) -> String {
     static INSTRUCTION: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)(?:,\s*|\s+\(|\s+)(?:to\s+(?:one|two|three|four|zero|\d|the\s+nearest)|rounded|round\b|expressed|stated\s+in|shown\s+in|reported\s+in|in\s+(?:percentage|percent|\$|usd|us\$|millions|billions|thousands|days|dollars)|as\s+a\s+(?:%|percentage|percent|multiple)|answer|give\b|x,|%,|\$\s*(?:bn|mn|m|b)\b|days,)",
+            r"(?i)(?:,\s*|\s+\(|\s+)(?:to\s+(?:one|two|three|four|zero|\d|the\s+nearest)|rounded|round\b|expressed|measured\s+in|stated\s+in|shown\s+in|reported\s+in|in\s+(?:%|percentage|percent|\$|usd|us\$|millions|billions|thousands|days|dollars)|as\s+a\s+(?:%|percentage|percent|multiple)|answer|give\b|x,|%,|\$\s*(?:bn|mn|m|b)\b|days,)",
         )
         .ok()
     });
@@ -301,8 +346,13 @@ fn without_instructions(formula: &str) -> String {
     let cut = INSTRUCTION
         .as_ref()
         .and_then(|re| {
-            re.find_iter(formula)
-                .find(|m| !formula[m.end()..].trim_start().starts_with("of "))
+            re.find_iter(formula).find(|m| {
+                !m.as_str()
+                    .trim_start_matches([',', ' ', '('])
+                    .to_lowercase()
+                    .starts_with("as ")
+                    || !formula[m.end()..].trim_start().starts_with("of ")
+            })
         })
         .map_or(formula, |m| &formula[..m.start()]);
     cut.trim_matches(|c: char| c == ':' || c == '?' || c == '.' || c == ',' || c.is_whitespace())
@@ -312,7 +362,7 @@ fn without_instructions(formula: &str) -> String {
 /// Words of an arithmetic operation in a definition; a slash only between words ("capex /
 /// revenue", "capex/revenue"), not in an abbreviation ("A/R").
 static OPERATION_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|scaled\s+by|subtract|add|as\s+a\s+(?:share|percentage|percent|proportion)\s+of)\b|[÷×]|\s/\s|[a-z&.]{2,}\s*/\s*[a-z&.]{2,}").ok()
+    Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|scaled\s+by|subtract|add|net\s+of|as\s+a\s+(?:share|percentage|percent|proportion|fraction|multiple)\s+of|in\s+the\s+numerator)\b|[÷×]|\s/\s|[a-z&.]{2,}\s*/\s*[a-z&.]{2,}").ok()
 });
 
 /// Where the name ends and the formula begins in "<name> as <formula>" (`text` in ASCII lower
@@ -364,7 +414,15 @@ fn parenthesised_definition(sentence: &str) -> Option<(String, String)> {
                 between || m.as_str().trim().len() > 1 && m.as_str().contains('/')
             })
         });
-        if operation_inside && !inner.contains('(') {
+        // "(current assets minus inventories) divided by current liabilities": a group an
+        // operation goes on with is part of a formula, not an aside that defines.
+        let after = sentence[close + 1..].trim_start();
+        let operation_after = OPERATION_WORDS
+            .as_ref()
+            .and_then(|re| re.find(after))
+            .is_some_and(|m| m.start() == 0)
+            || after.starts_with(['/', '÷', '×', '*', '-', '+', '−']);
+        if operation_inside && !inner.contains('(') && !operation_after {
             let kept = format!("{}{}", sentence[..open].trim_end(), &sentence[close + 1..]);
             return Some((kept, without_instructions(inner)));
         }
@@ -379,7 +437,7 @@ fn parenthesised_definition(sentence: &str) -> Option<(String, String)> {
 fn definition_sentence(sentence: &str) -> Option<(String, String)> {
     static DEFINES: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)^\s*(?:for\s+this\s+purpose|for\s+this\s+question|here|in\s+this\s+question)\s*,?\s+(?:the\s+)?(.{2,80}?)\s+(?:is|=|means)\s+(.+?)\.?\s*$|^\s*(?:our|the|my)\s+(?:house\s+|own\s+)?(?:definition|method|formula)\s+(?:of|for)\s+(.{2,80}?)\s*(?:\bis\b|:)\s*(.+?)\.?\s*$",
+            r"(?i)^\s*(?:for\s+this\s+purpose|for\s+this\s+question|here|in\s+this\s+question)\s*,?\s+(?:the\s+)?(.{2,80}?)\s+(?:is|=|means)\s+(.+?)\.?\s*$|^\s*(?:our|the|my)\s+(?:[\w-]+\s+)?(?:definition|method|formula)\s+(?:of|for)\s+(.{2,80}?)\s*(?:\bis\b|:)\s*(.+?)\.?\s*$",
         )
         .ok()
     });
@@ -401,7 +459,7 @@ fn definition_sentence(sentence: &str) -> Option<(String, String)> {
 fn leading_definition(sentence: &str) -> (String, Option<String>) {
     static LEADING: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)^\s*(?:using|with|taking|defining\s+it\s+as|if\s+(?:we\s+|you\s+)?define\s+it\s+as)\s+(.+?),\s+((?:what|how|which|calculate|compute|give|can|could|please|find|work|determine|estimate)\b.*)$",
+            r"(?i)^\s*(?:using|with|taking|going\s+by|going\s+off|based\s+on|on\s+the\s+basis\s+of|applying(?:\s+the\s+definition)?|defining\s+it\s+as|if\s+(?:we\s+|you\s+)?define\s+it\s+as)\s+(.+?),\s+((?:what|what's|where|how|which|calculate|compute|give|can|could|please|find|work|determine|estimate)\b.*)$",
         )
         .ok()
     });
@@ -418,7 +476,10 @@ fn leading_definition(sentence: &str) -> (String, Option<String>) {
     else {
         return (sentence.to_string(), None);
     };
-    let formula = caps[1].trim();
+    // "Applying the definition 'A plus B, then net of C', what …": the quotes hold it.
+    let formula = caps[1]
+        .trim()
+        .trim_matches(|c: char| matches!(c, '\'' | '"' | '‘' | '’' | '“' | '”'));
     if !OPERATION_WORDS
         .as_ref()
         .is_some_and(|re| re.is_match(formula))
@@ -503,6 +564,12 @@ pub fn comparison_direction(text: &str) -> Option<bool> {
 
 /// A definition's name without the words that lead into it ("Here the current ratio").
 fn without_lead_words(name: &str) -> String {
+    // "Note -- current ratio here means …": the label before a dash and the pointing
+    // word after the name are no part of it.
+    let name = [" -- ", " — ", " – "]
+        .iter()
+        .fold(name, |n, dash| n.rsplit(dash).next().unwrap_or(n));
+    let name = name.trim().strip_suffix(" here").unwrap_or(name.trim());
     let mut rest = name.trim();
     let Ok(v) = vocabulary() else {
         return capitalise(rest);
@@ -913,10 +980,12 @@ impl Question {
             {
                 if !asks(&sentence) {
                     let name = without_lead_words(sentence[..at].trim().trim_end_matches(':'));
-                    let formula = sentence[at + marker.len()..]
-                        .trim_start_matches([':', ' '])
-                        .trim_end_matches(['.', ' '])
-                        .trim();
+                    let formula = without_instructions(
+                        sentence[at + marker.len()..]
+                            .trim_start_matches([':', ' '])
+                            .trim_end_matches(['.', ' '])
+                            .trim(),
+                    );
                     // "(negative = decline)" explains a sign: a remark in parentheses.
                     let remark = name.starts_with('(') && !name.contains(')');
                     if remark {
@@ -1387,6 +1456,72 @@ mod tests {
         assert_eq!(
             comparison_direction("What was Apple's revenue in 2024?"),
             None
+        );
+    }
+
+    #[test]
+    fn a_share_of_a_figure_stays_in_the_definition_and_units_leave_it() {
+        let formula = |text: &str| read(text).definition.map(|d| d.formula);
+        assert_eq!(
+            formula("What was UnitedHealth's EBITDA margin for 2023, calculated as operating income plus D&A, as a percentage of revenue, to one decimal place?").as_deref(),
+            Some("operating income plus D&A, as a percentage of revenue")
+        );
+        assert_eq!(
+            formula("Find Boeing's DSO for 2023; by DSO I mean year-end receivables as a fraction of revenue, multiplied by 365, measured in days.").as_deref(),
+            Some("year-end receivables as a fraction of revenue, multiplied by 365")
+        );
+        assert_eq!(
+            formula("Find Nike's DSO for 2024; by DSO I mean receivables in the numerator and revenue in the denominator, multiplied by 365, in days of sales.").as_deref(),
+            Some("receivables in the numerator and revenue in the denominator, multiplied by 365")
+        );
+    }
+
+    #[test]
+    fn a_parenthesised_group_of_a_formula_is_no_aside() {
+        let q = read("What was Walmart's quick ratio for fiscal 2024? Quick ratio is defined as (current assets minus inventories) divided by current liabilities.");
+        assert_eq!(
+            q.definition.map(|d| d.formula).as_deref(),
+            Some("(current assets minus inventories) divided by current liabilities")
+        );
+    }
+
+    #[test]
+    fn definitions_stated_as_the_askers_practice_are_read() {
+        let formula = |text: &str| read(text).definition.map(|d| d.formula);
+        assert_eq!(
+            formula("Our credit team works out net margin as net income as a fraction of revenue, in % -- on that basis, what was Colgate's figure for 2023?").as_deref(),
+            Some("net income as a fraction of revenue")
+        );
+        let q = read("Our credit team works out net margin as net income as a fraction of revenue, in % -- on that basis, what was Colgate's figure for 2023?");
+        assert!(
+            q.content.starts_with("net margin — on that basis"),
+            "{}",
+            q.content
+        );
+        assert_eq!(
+            formula("Going by net income as a fraction of the mean of beginning and year-end shareholders' equity, in %, where does Colgate's ROE end up for 2023?").as_deref(),
+            Some("net income as a fraction of the mean of beginning and year-end shareholders' equity")
+        );
+        assert_eq!(
+            formula("Find Palantir's OCF ratio in 2023; by OCF ratio I mean operating cash flow as a multiple of year-end current liabilities, to the nearest 0.1x.").as_deref(),
+            Some("operating cash flow as a multiple of year-end current liabilities")
+        );
+        assert_eq!(
+            formula("The textbook formula for cash coverage is operating cash flow as a multiple of current liabilities. Apply it to RTX for 2023.").as_deref(),
+            Some("operating cash flow as a multiple of current liabilities")
+        );
+        assert_eq!(
+            formula("Applying the definition 'operating income plus D&A, then net of cash paid for PP&E', what EBITDA after capex does Boeing show for 2023?").as_deref(),
+            Some("operating income plus D&A, then net of cash paid for PP&E")
+        );
+        let q = read("Note -- ROA on mean assets here means net income in the numerator and total assets in the denominator, expressed in %. P&G's figure in 2024?");
+        let d = q.definition.unwrap();
+        assert_eq!(
+            (d.name.as_str(), d.formula.as_str()),
+            (
+                "ROA on mean assets",
+                "net income in the numerator and total assets in the denominator"
+            )
         );
     }
 
