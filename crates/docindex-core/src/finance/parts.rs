@@ -210,14 +210,40 @@ fn label_stems(label: &str) -> Vec<String> {
 /// "iPhone net sales", "the Las Vegas Strip resorts", "Services"): a name in it that is not
 /// the company's, a month or a period. The statements' totals do not answer for a part.
 pub fn names_a_part(question: &str, doc: &DocumentIndex) -> bool {
-    names_a_part_of(question, &company_words(doc))
+    // A part is one the filing itself names: "CFA L1 practice" and "total current
+    // liabilities (TCL)" name none of Boeing's.
+    let in_filing = |word: &str, exact_case: bool| names_word(&doc.text, word, exact_case);
+    names_a_part_of(question, &company_words(doc), &in_filing)
 }
 
-fn names_a_part_of(question: &str, company: &[String]) -> bool {
+/// Whether `text` holds `word` as a whole word (in any case unless `exact_case`).
+fn names_word(text: &str, word: &str, exact_case: bool) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    let whole = |haystack: &str, needle: &str| {
+        haystack.match_indices(needle).any(|(at, _)| {
+            let before = haystack[..at].chars().next_back();
+            let after = haystack[at + needle.len()..].chars().next();
+            before.is_none_or(|c| !c.is_alphanumeric())
+                && after.is_none_or(|c| !c.is_alphanumeric())
+        })
+    };
+    match exact_case {
+        true => whole(text, word),
+        false => whole(&text.to_lowercase(), &word.to_lowercase()),
+    }
+}
+
+/// Whether a part is named; `in_filing(word, exact_case)` says whether the filing names
+/// the word.
+type InFiling<'a> = &'a dyn Fn(&str, bool) -> bool;
+
+fn names_a_part_of(question: &str, company: &[String], in_filing: InFiling<'_>) -> bool {
     // A statement the question names ("going by the P&L") says where to look, not a part.
     let question = crate::question::without_statement_names(question);
-    names_a_capitalised_part(&question, company)
-        || names_a_part_after_the_company(&question, company)
+    names_a_capitalised_part(&question, company, in_filing)
+        || names_a_part_after_the_company(&question, company, in_filing)
 }
 
 /// The question without the filer's ticker where it stands as a word ("GM's days sales
@@ -265,7 +291,11 @@ fn company_words(doc: &DocumentIndex) -> Vec<String> {
 /// "Microsoft's cloud", "Apple's services business": analysts name a part in lower case
 /// right after the company's possessive. The word there is a part unless it is a concept's
 /// ("Apple's free cash flow"), a qualifier of one ("total") or a period.
-fn names_a_part_after_the_company(question: &str, company: &[String]) -> bool {
+fn names_a_part_after_the_company(
+    question: &str,
+    company: &[String],
+    in_filing: InFiling<'_>,
+) -> bool {
     let tokens: Vec<&str> = question.split_whitespace().collect();
     tokens.windows(2).enumerate().any(|(at, pair)| {
         let owner = pair[0].trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’');
@@ -292,6 +322,7 @@ fn names_a_part_after_the_company(question: &str, company: &[String]) -> bool {
             && crate::question::periods::periods_in(&next).is_empty()
             && !is_concept_word(&next)
             && !is_concept_acronym(&next)
+            && in_filing(&next, false)
     })
 }
 
@@ -324,7 +355,7 @@ fn glossed_in_parentheses(tokens: &[&str]) -> bool {
         })
 }
 
-fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
+fn names_a_capitalised_part(question: &str, company: &[String], in_filing: InFiling<'_>) -> bool {
     // A sentence's first word is capitalised by grammar, not as a name ("… FY2022 figure.
     // Express the result as a percentage").
     let tokens: Vec<&str> = question.split_whitespace().collect();
@@ -346,6 +377,7 @@ fn names_a_capitalised_part(question: &str, company: &[String]) -> bool {
         // known whole ("Colgate-Palmolive") is not looked at in pieces.
         .any(|w| {
             is_part_word(w, company)
+                && in_filing(w, true)
                 && w.split(['-', '–', '/']).any(|piece| {
                     piece.chars().any(char::is_uppercase)
                         && !piece.starts_with(|c: char| c.is_ascii_digit())
@@ -478,34 +510,44 @@ mod tests {
     use super::*;
     use crate::finance::concept_table;
 
+    fn anywhere(_: &str, _: bool) -> bool {
+        true
+    }
+
     #[test]
     fn a_capital_that_starts_a_sentence_or_a_comparison_shorthand_names_no_part() {
         let company = vec!["colgate".to_string(), "cl".to_string()];
         assert!(!names_a_capitalised_part(
             "take diluted earnings per share for FY2023, subtract the FY2022 figure. Express the result as a percentage.",
-            &company
+            &company,
+            &anywhere
         ));
         assert!(!names_a_capitalised_part(
             "Colgate net income YoY growth FY23 vs FY22 (%)",
-            &company
+            &company,
+            &anywhere
         ));
         assert!(names_a_capitalised_part(
             "How much revenue did Hill's Pet Nutrition earn in 2023?",
-            &company
+            &company,
+            &anywhere
         ));
         assert!(!names_a_capitalised_part(
             "Report the FY2023-versus-FY2022 variance in Colgate's cash holdings.",
-            &company
+            &company,
+            &anywhere
         ));
         let colgate = vec!["colgate-palmolive".to_string(), "cl".to_string()];
         assert!(!names_a_capitalised_part(
             "Long-time Colgate-Palmolive holder here -- what was tax expense for FY23?",
-            &colgate
+            &colgate,
+            &anywhere
         ));
         // A statement named mid-question is where to look, not a part.
         assert!(!names_a_part_of(
             "I am building a model and, going by the P&L, need to know: what was its R&D expense in fiscal 2024?",
-            &company
+            &company,
+            &anywhere
         ));
     }
 
@@ -550,16 +592,32 @@ mod tests {
         // Nor is the asker's paraphrase of a figure glossed in parentheses.
         assert!(!names_a_part_of(
             "AbbVie's short-dated liabilities (total current liabilities) on December 31st, 2022?",
-            &["abbvie".to_string()]
+            &["abbvie".to_string()],
+            &anywhere
         ));
         assert!(names_a_part_of(
             "What was AbbVie's Skyrizi revenue (net revenues) in 2023?",
-            &["abbvie".to_string()]
+            &["abbvie".to_string()],
+            &anywhere
+        ));
+        // A name the filing never uses is no part of it.
+        let boeing_text = "Boeing Commercial Airplanes. Total current liabilities 90,052.";
+        let in_text = |w: &str, exact: bool| names_word(boeing_text, w, exact);
+        assert!(!names_a_part_of(
+            "For the lender deck: Boeing total current liabilities (TCL) at the end of fiscal 2022?",
+            &["boeing".to_string()],
+            &in_text
+        ));
+        assert!(names_a_part_of(
+            "What was Boeing's Commercial Airplanes revenue in 2023?",
+            &["boeing".to_string()],
+            &in_text
         ));
         // A period after the company's possessive is no part.
         assert!(!names_a_part_of(
             "What's the mean of Colgate's end-FY2022 and end-FY2023 accounts receivable?",
-            &["colgate".to_string(), "palmolive".to_string()]
+            &["colgate".to_string(), "palmolive".to_string()],
+            &anywhere
         ));
     }
 

@@ -140,15 +140,21 @@ pattern!(
 );
 pattern!(
     FISCAL_YEAR,
-    r"(?i)\b(?:FYE|FY|CY|YE|fiscal(?:\s+year)?|financial\s+year|calendar(?:\s+year)?)\s*['’]?(\d{4}|\d{2})\b"
+    r"(?i)\b(?:FYE|FY|CY|YE|fiscal(?:\s+year)?|financial\s+year|calendar(?:\s+year)?)\s*['’]?(\d{4}|\d{2})[AEae]?\b"
 );
-pattern!(BARE_YEAR, r"\b(19[5-9]\d|20\d{2})\b");
+// "2023", and "2023A"/"2024E" as models write actuals and estimates.
+pattern!(BARE_YEAR, r"\b(19[5-9]\d|20\d{2})[AE]?\b");
+// "Dec-23", "Jul-2024", "Sep '24": a month's end written with its year.
+pattern!(
+    MONTH_YEAR,
+    &format!(r"(?i)\b{MONTH}(?:-|\s*['’])(\d{{4}}|\d{{2}})\b")
+);
 // "in '23", "in ’23": a year written with its century left out.
 pattern!(CLIPPED_YEAR, r"(?:^|[^\w'’])['’](\d{2})\b");
 // "FY2015 – FY2017", "2015-2017", "from FY2015 to FY2017", "FY2015 through FY2017".
 pattern!(
     RANGE,
-    r"(?i)(\d{2,4})\s*(?:–|—|-|\bto\b|\bthrough\b|\bthru\b)\s*(?:FY|fiscal(?:\s+year)?\s*)?'?(\d{2,4})\b"
+    r"(?i)(\d{2,4})[AE]?\s*(?:–|—|-|\bto\b|\bthrough\b|\bthru\b)\s*(?:FY|fiscal(?:\s+year)?\s*)?'?(\d{2,4})[AE]?\b"
 );
 // "3 year average", "three-year".
 pattern!(
@@ -161,7 +167,7 @@ pattern!(
 /// filer's columns name it (Johnson & Johnson's fiscal 2022 ended January 1, 2023); else 0.
 pub fn ends_a_52_53_week_year(date: &str) -> i32 {
     static FIRST_WEEK: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"(?i)\bjan(?:uary)?\.?\s+0?[1-7](?:st|nd|rd|th)?\b|\b0?[1-7](?:st|nd|rd|th)?\s+(?:of\s+)?jan(?:uary)?\b|\b0?1/0?[1-7]/(?:\d{4}|\d{2})\b|\b\d{4}-01-0[1-7]\b").ok()
+        Regex::new(r"(?i)\bjan(?:uary)?\.?\s+0?[1-7](?:st|nd|rd|th)?\b|\b0?[1-7](?:st|nd|rd|th)?[\s-]+(?:of\s+)?jan(?:uary)?\b|\b0?1/0?[1-7]/(?:\d{4}|\d{2})\b|\b\d{4}-01-0[1-7]\b").ok()
     });
     i32::from(FIRST_WEEK.as_ref().is_some_and(|re| re.is_match(date)))
 }
@@ -239,6 +245,15 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
         Some(AskedPeriod {
             year: two_or_four_digits(c.get(1).or(c.get(2)).or(c.get(3))?.as_str())?
                 - ends_a_52_53_week_year(&c[0]),
+            quarter: None,
+            half: None,
+            basis: YearBasis::PeriodEnd,
+            written: written(c),
+        })
+    });
+    scan(&MONTH_YEAR, &|c| {
+        Some(AskedPeriod {
+            year: two_or_four_digits(&c[1])?,
             quarter: None,
             half: None,
             basis: YearBasis::PeriodEnd,
@@ -327,6 +342,18 @@ mod tests {
             .into_iter()
             .map(|p| (p.year, p.quarter, p.half))
             .collect()
+    }
+
+    #[test]
+    fn years_written_as_models_and_month_ends_write_them_are_read() {
+        let years = |text: &str| periods_in(text).iter().map(|p| p.year).collect::<Vec<_>>();
+        assert_eq!(years("Revenue for FY2023A?"), [2023]);
+        assert_eq!(years("Revenue for FY24E and 2023A?"), [2024, 2023]);
+        assert_eq!(years("Cash at Dec-23 against Jul-2024?"), [2023, 2024]);
+        assert_eq!(years("Cash at 01-Jan-2023?"), [2022]);
+        assert_eq!(years("Capex over FY2022A-FY2024A"), [2022, 2024]);
+        // A day after a month is no year.
+        assert_eq!(years("Cash at Dec 31, 2023"), [2023]);
     }
 
     #[test]
