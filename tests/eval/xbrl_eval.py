@@ -187,6 +187,9 @@ def company_aliases(name, doc):
     ticker its file name starts with ("NKE_10-K_…")."""
     words = re.sub(r"^the\s+", "", name.strip(), flags=re.I).replace(",", " ").split()
     aliases = {words[0].lower()} if words else set()
+    # "General Electric" beside "General Motors": the first two words tell them apart.
+    if len(words) > 1:
+        aliases.add(" ".join(words[:2]).lower())
     ticker = doc.split("_")[0]
     if ticker.isupper():
         aliases.add(ticker.lower())
@@ -206,8 +209,11 @@ def first_named(text, aliases):
 def verdict_first(text, q):
     """A comparison's verdict comes first: the company it should name is named before the
     other one."""
-    win = first_named(text, company_aliases(q["gold_company"], q["doc"]))
-    other = first_named(text, company_aliases(q["gold_other"], q.get("doc_b", "")))
+    mine = company_aliases(q["gold_company"], q["doc"])
+    theirs = company_aliases(q["gold_other"], q.get("doc_b", ""))
+    # A word both names share ("general") names neither.
+    win = first_named(text, mine - theirs)
+    other = first_named(text, theirs - mine)
     return win is not None and (other is None or win < other)
 
 

@@ -15,8 +15,8 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are eight disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
-    `vault` and `ledger` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
+    There are nine disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
+    `vault`, `ledger` and `atlas` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
     and output format are shared).
     `fresh` was added later by another helper that had likewise not seen the engine, written to
     be structurally unlike both earlier sets: chat / e-mail style requests ("pls send over ...",
@@ -146,9 +146,20 @@ Who wrote the wordings
     "Screening B against A: which one shows the ...?" (direction drawn at random). The earlier seven
     outputs are byte-identical to what they were before `ledger` existed (ledger draws from its own
     random stream, keyed by the split name as before).
+    `atlas`, a ninth set, was added by yet another helper that had likewise not seen the engine's
+    source, its question templates or the xbrl-templates-*.json files, written after reading the eight
+    earlier sets and avoiding their templates, labels, metric names, definitions and period phrasings.
+    It imitates a broad mix of people (equity and credit analysts, PMs, auditors, journalists,
+    students, investor-relations staff, non-native English writers), terse and full-sentence, a few
+    multi-sentence; definitions written in varied orders and notations; periods as fiscal-year names,
+    year-end dates in US / European / ISO styles (numeric day/month forms only where the day is after
+    the 12th, so they cannot be misread) and relative forms. Like `vault`, it is a held-out set: its
+    wordings are deliberately not quoted here, and its questions should not be printed where the
+    engine's builders read them. The earlier eight outputs are byte-identical to what they were before
+    `atlas` existed (atlas draws from its own random stream, keyed by the split name as before).
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
@@ -156,8 +167,9 @@ How to run
     (the files in /tmp/family2 were made with --split dev --seed 1, --split heldout --seed 2,
     --split fresh --seed 3, --split final --seed 4 and --split sealed --seed 5 on those 18 filings;
     /tmp/family2/novel.json and vault.json with --split novel --seed 6 and --split vault --seed 7;
-    /tmp/family2/ledger.json with --split ledger --seed 8.
-    `vault` is meant to stay unread by the people who build the engine: do not print its questions.)
+    /tmp/family2/ledger.json with --split ledger --seed 8; /tmp/family2/atlas.json with --split atlas --seed 9.
+    `vault` and `atlas` are meant to stay unread by the people who build the engine: do not print their
+    questions.)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
     Output: a JSON list of objects with fields doc, question, family, concept, fiscal_year, kind,
@@ -593,6 +605,8 @@ def dur_phrases(co, fy, split):
         return dur_phrases_vault(co, fy)
     if split == "ledger":
         return dur_phrases_ledger(co, fy)
+    if split == "atlas":
+        return dur_phrases_atlas(co, fy)
     end = co.end_date(fy)
     yy = fy % 100
     out = []
@@ -630,6 +644,8 @@ def inst_phrases(co, fy, split):
         return inst_phrases_vault(co, fy)
     if split == "ledger":
         return inst_phrases_ledger(co, fy)
+    if split == "atlas":
+        return inst_phrases_atlas(co, fy)
     end = co.end_date(fy)
     out = []
     if split == "dev":
@@ -663,6 +679,13 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "atlas":
+        opts = [("", None, None), (" (mln USD)", "millions", None), (" ($M)", "millions", None)]
+        if big:
+            opts += [(", in billions with one digit after the decimal point", "billions", 1), (" ($B)", "billions", None)]
+        elif small_co:
+            opts += [(" ($K)", "thousands", None)]
+        return rng.choice(opts)
     if split == "ledger":
         opts = [("", None, None), (" ($ millions)", "millions", None), (" (answer in millions)", "millions", None)]
         if big:
@@ -719,6 +742,9 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "atlas":
+        return rng.choice([("", None), ("", None), (" (xx.x%)", 1), (" (xx.xx%)", 2),
+                           (" (no need for more than one decimal)", 1)])
     if split == "ledger":
         return rng.choice([("", None), ("", None), (" (one decimal place is enough)", 1), (" (round to two decimals)", 2),
                            (" (percent)", None)])
@@ -741,6 +767,10 @@ def pct_fmt(rng, split):
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "atlas":
+        if days:
+            return rng.choice([(" (unit: days)", None), (" (days; xx.x)", 1), (" (result in days)", None)])
+        return rng.choice([("", None), ("", None), (" (x.xx)", 2), (" (0.0x)", 1)])
     if split == "ledger":
         if days:
             return rng.choice([(" (in days)", None), (" (to 0.1 day)", 1), (" (express in days)", None)])
@@ -1813,7 +1843,7 @@ def compare_period_sealed(a, b, instant, rng):
 #   date", "when fiscal 2024 closed", "at year-end fiscal 2024". Definitions as "A expressed as
 #   a percentage of B", "A relative to B", "A for every dollar of B", "A divided by daily revenue".
 
-NEW_SPLITS = ("novel", "vault", "ledger")   # ledger (eighth set, below) was added later with the same wiring
+NEW_SPLITS = ("novel", "vault", "ledger", "atlas")   # ledger and atlas (eighth, ninth sets, below) were added later with the same wiring
 
 
 def yy(y):
@@ -1886,7 +1916,9 @@ def inst_phrases_vault(co, fy):
 
 
 def yr_forms_new(co, fy, split, rng, instant=False):
-    """(p0, p1, y0, y1) for novel / vault / ledger."""
+    """(p0, p1, y0, y1) for novel / vault / ledger / atlas."""
+    if split == "atlas":
+        return yr_forms_atlas(co, fy, rng, instant)
     if split == "ledger":
         return yr_forms_ledger(co, fy, rng, instant)
     y0, y1 = fy - 1, fy
@@ -1917,6 +1949,8 @@ def yr_forms_new(co, fy, split, rng, instant=False):
 
 def span_new(co, fy, split, rng):
     """the three fiscal years fy-2..fy, for averages"""
+    if split == "atlas":
+        return span_atlas(co, fy, rng)
     if split == "ledger":
         return span_ledger(co, fy, rng)
     if split == "novel":
@@ -2664,11 +2698,326 @@ def compare_period_ledger(a, b, instant, rng):
     return rng.choice(opts)
 
 
+# ---------------------------------------------------------------------------------------
+# Ninth wording set ("atlas")
+# ---------------------------------------------------------------------------------------
+# Written by another helper that had not seen the engine's source, its question templates or the
+# xbrl-templates-*.json files, after reading the eight earlier sets and avoiding their wordings,
+# labels, metric names, definitions and period phrasings. A broad mix of people (equity and credit
+# analysts, PMs, auditors, journalists, students, IR staff, non-native English writers), terse and
+# full-sentence, some multi-sentence; dates only in forms that cannot be misread (ISO always;
+# numeric day/month forms only when the day is after the 12th). Template flags as for novel /
+# vault / ledger (F:, I:, X:, L:). Not to be printed or quoted where the engine's builders read.
+
+def date_dot(d):
+    """European dotted day.month.year, only when the day cannot be read as a month (day > 12; else None)"""
+    return f"{d.day:02d}.{d.month:02d}.{d.year}" if d.day > 12 else None
+
+
+def date_uspad(d):
+    """US zero-padded month/day/year, only when the day cannot be read as a month (day > 12; else None)"""
+    return f"{d.month:02d}/{d.day:02d}/{d.year}" if d.day > 12 else None
+
+
+def date_ye(d):
+    """day, short month, two-digit year (e.g. for a 'y/e' note)"""
+    return f"{d.day} {MON3[d.month - 1]} {yy(d.year)}"
+
+
+def start_date(co, fy):
+    p = co.period("D", fy)
+    return p[1] if p else None
+
+
+def dur_phrases_atlas(co, fy):
+    end = co.end_date(fy)
+    start = start_date(co, fy)
+    out = [f"in F{fy}", f"in FY{fy} (y/e {date_ye(end)})"]
+    if start:
+        out += [f"for the period {date_iso(start)} to {date_iso(end)}"]
+    if date_dot(end):
+        out += [f"for the financial year closed {date_dot(end)}"]
+    if date_uspad(end):
+        out += [f"in the year through {date_uspad(end)}"]
+    if start and start.month == 1 and start.day == 1 and end.month == 12 and end.day == 31 and start.year == end.year == fy:
+        out += [f"over Jan–Dec {fy}"]
+    if fy == co.fy:
+        out += ["in the last reported year", f"in this past fiscal year ({fy})"]
+    if fy == co.fy - 1:
+        out += [f"in FY {fy}, one year before the last reported year", f"in the prior-year period (F{fy})"]
+    return out
+
+
+def inst_phrases_atlas(co, fy):
+    end = co.end_date(fy)
+    out = [f"as of {date_iso(end)}", f"at FY{fy} y/e", f"on the last day of fiscal {fy}"]
+    if date_dot(end):
+        out += [f"at closing date {date_dot(end)}"]
+    if date_uspad(end):
+        out += [f"at {date_uspad(end)}"]
+    if fy == co.fy:
+        out += ["at the last reported year-end", f"as of the last reported closing date ({date_iso(end)})"]
+    if fy == co.fy - 1:
+        out += [f"at the previous y/e (FY{fy})", f"at the year-end before the latest one ({date_iso(end)})"]
+    return out
+
+
+def yr_forms_atlas(co, fy, rng, instant=False):
+    """(p0, p1, y0, y1) for atlas."""
+    y0, y1 = fy - 1, fy
+    e0, e1 = co.end_date(y0), co.end_date(y1)
+    if instant:
+        style = rng.choice(["iso", "dot", "ye", "us"])
+        if style == "dot" and not (date_dot(e0) and date_dot(e1)):
+            style = "iso"
+        if style == "us" and not (date_uspad(e0) and date_uspad(e1)):
+            style = "ye"
+        f = {"iso": lambda y: date_iso(co.end_date(y)), "dot": lambda y: date_dot(co.end_date(y)),
+             "ye": lambda y: f"FY{y} y/e", "us": lambda y: date_uspad(co.end_date(y))}[style]
+    else:
+        style = rng.choice(["f", "ye", "closed", "fy"])
+        if style == "closed" and not (date_dot(e0) and date_dot(e1)):
+            style = "fy"
+        f = {"f": lambda y: f"F{y}", "ye": lambda y: f"FY{y} (y/e {date_ye(co.end_date(y))})",
+             "closed": lambda y: f"the financial year closed {date_dot(co.end_date(y))}", "fy": lambda y: f"FY {y}"}[style]
+    return f(y0), f(y1), f"FY {y0}", f"FY {y1}"
+
+
+def span_atlas(co, fy, rng):
+    """the three fiscal years fy-2..fy, for averages"""
+    return rng.choice([f"F{fy - 2}–F{fy}", f"the three fiscal years {fy - 2}-{fy}",
+                       f"the 3 fiscal years ended {date_iso(co.end_date(fy))}"])
+
+
+ITEM_LABELS_ATLAS = {
+    "revenue": ["sales revenue", "revenue (all segments combined)"],
+    "cogs": ["COS (cost of sales)", "total cost of goods sold"],
+    "gross_profit": ["gross profit figure", "total gross profit"],
+    "operating_income": ["operating profit (EBIT line)", "total operating income"],
+    "net_income": ["net profit (group share)", "net result attributable to owners of the parent"],
+    "eps_diluted": ["diluted earnings/share", "EPS diluted"],
+    "total_assets": ["total assets figure", "total assets (consolidated balance sheet)"],
+    "total_liabilities": ["total liabilities figure", "combined liabilities (total)"],
+    "current_assets": ["total current assets figure", "sum total of current assets"],
+    "current_liabilities": ["total short-term liabilities", "total current liabilities figure"],
+    "inventory": ["inventory level", "inventories carried (net)"],
+    "cash": ["cash + cash equivalents", "cash/cash equivalents"],
+    "lt_debt": ["long-term debt outside current maturities", "LT debt excluding the short-term portion"],
+    "equity": ["stockholders' equity figure", "equity of the stockholders"],
+    "total_equity_incl_nci": ["total equity (NCI included)", "equity including non-controlling stakes"],
+    "cfo": ["net operating cash flow", "cash from operating activities (net)"],
+    "cfi": ["investing cash flow total", "net cash flow of investing activities"],
+    "cff": ["financing cash flow total", "net cash flow of financing activities"],
+    "capex": ["capital expenditure (cash basis)", "investment in PP&E (capex)"],
+    "dna": ["depreciation/amortization", "D and A charges"],
+    "rnd": ["research expenses (R&D)", "R and D expense"],
+    "sga": ["overall SG&A", "selling & administrative expenses (SG&A)"],
+    "interest_expense": ["interest expense (P&L)", "interest expenses"],
+    "income_tax": ["income taxes (total)", "taxes on profit"],
+    "dividends": ["dividends distributed (cash)", "dividend cash payments"],
+    "buybacks": ["treasury stock purchases (cash)", "money spent on buybacks"],
+    "receivables": ["customer receivables (net)", "net trade accounts receivable"],
+    "ppe": ["tangible fixed assets (net PP&E)", "property and equipment (net)"],
+}
+
+AVG3_RATIO_ATLAS = {"capex": ["investment in PP&E", "capital expenditures (PP&E)"],
+                    "rnd": ["R and D", "research expenses"],
+                    "sga": ["selling and admin expenses (SG&A)", "overall SG&A"]}
+
+# key: (names, definitions)
+METRICS_ATLAS = {
+    "gross_margin": (["gross profit as % of sales", "gross margin on sales"],
+                     ["GP / revenue × 100", "numerator: gross profit; denominator: revenue; result in %"]),
+    "operating_margin": (["operating income as % of sales", "EBIT margin"],
+                         ["(operating income/revenue)*100", "the share of revenue left over as operating income, in percent"]),
+    "net_margin": (["net profit as % of sales", "net margin on sales"],
+                   ["NI attributable to the company / revenue, in %",
+                    "numerator: net income attributable to the company; denominator: total revenue; times 100"]),
+    "roa": (["return on total assets (mean balance)", "ROA computed on averaged total assets"],
+            ["NI / [(TA_start + TA_end) / 2] × 100",
+             "step 1: average total assets at the start and at the end of the year; step 2: divide net income by that average; step 3: multiply by 100"]),
+    "roe": (["return on shareholders' equity (mean balance)", "ROE computed on averaged equity"],
+            ["NI / [(equity_start + equity_end) / 2] × 100",
+             "step 1: average shareholders' equity at the start and at the end of the year; step 2: divide net income by it; step 3: multiply by 100"]),
+    "asset_turnover": (["sales-to-assets (avg.)", "turnover of total assets"],
+                       ["revenue / [(TA_start + TA_end) / 2]",
+                        "numerator: revenue; denominator: mean of start-of-year and end-of-year total assets"]),
+    "fixed_asset_turnover": (["sales-to-net-PP&E (avg.)", "turnover of fixed assets"],
+                             ["revenue / [(PP&E_start + PP&E_end) / 2], PP&E taken net",
+                              "numerator: revenue; denominator: mean of start-of-year and end-of-year net PP&E"]),
+    "inventory_turnover": (["COGS-to-inventory (avg.)", "turnover of inventories"],
+                           ["COGS / [(inventory_start + inventory_end) / 2]",
+                            "numerator: cost of sales; denominator: mean of start-of-year and end-of-year inventory"]),
+    "dso_avg": (["days sales outstanding (mean A/R)", "DSO with averaged receivables"],
+                ["[(A/R_start + A/R_end) / 2] / revenue * 365",
+                 "365 days times the ratio of average receivables (start and end of year) to revenue"]),
+    "dso_end": (["days sales outstanding (closing A/R)", "DSO with year-end receivables"],
+                ["A/R_end / revenue * 365", "365 days times the ratio of year-end receivables to revenue"]),
+    "quick_ratio": (["acid-test ratio (excl. inventories)", "quick ratio w/o inventories"],
+                    ["(CA − inventories) / CL",
+                     "numerator: current assets minus inventories; denominator: current liabilities"]),
+    "current_ratio": (["CA-to-CL ratio", "current assets/current liabilities ratio"],
+                      ["CA / CL", "the quotient of current assets and current liabilities"]),
+    "interest_coverage": (["interest cover ratio (EBIT basis)", "EBIT-based coverage of interest"],
+                          ["EBIT (taken as operating income) / interest expense",
+                           "how many times interest expense fits into operating income"]),
+    "payout": (["dividends/earnings payout", "payout of earnings (cash dividends)"],
+               ["(dividends paid / net income)*100",
+                "numerator: cash dividends paid; denominator: net income; result in %"]),
+    "ebitda": (["EBITDA figure", "EBITDA amount"],
+               ["operating income + depreciation & amortization", "D&A + EBIT, with EBIT taken as operating income"]),
+    "ebitda_margin": (["EBITDA/revenue ratio", "EBITDA margin on sales"],
+                      ["((operating income + D&A) / revenue)*100",
+                       "step 1: operating income plus D&A; step 2: divide by revenue; step 3: multiply by 100"]),
+    "ebitda_less_capex": (["EBITDA after deducting capex", "EBITDA minus investment in PP&E"],
+                          ["operating income + D&A − capital expenditure (purchases of PP&E)",
+                           "step 1: EBITDA as operating income + D&A; step 2: subtract capex"]),
+    "working_capital": (["WC (CA − CL)", "net working capital figure"],
+                        ["CA − CL", "current assets minus current liabilities (can come out negative)"]),
+    "cash_conversion": (["CFO/net income ratio", "conversion of net income into operating cash"],
+                        ["CFO ÷ NI", "the quotient of operating cash flow and net income"]),
+    "ocf_ratio": (["cash flow to current liabilities", "OCF coverage of short-term liabilities"],
+                  ["CFO / CL (year-end)", "numerator: operating cash flow; denominator: current liabilities at year end"]),
+    "rnd_pct": (["R&D intensity ratio", "R&D spend in % of sales"],
+                ["(R&D expense / revenue)*100", "the share of revenue spent on R&D, in percent"]),
+    "sga_pct": (["SG&A to revenue ratio", "SG&A in % of sales"],
+                ["(SG&A / revenue)*100", "the share of revenue absorbed by SG&A, in percent"]),
+    "capex_pct": (["capital expenditure to revenue ratio", "capex in % of sales"],
+                  ["(capex / revenue)*100", "the share of revenue spent on capital expenditure (purchases of PP&E), in percent"]),
+    "fcf": (["free cash flow (OCF − capex)", "FCF figure"],
+            ["CFO − capex", "cash from operating activities minus purchases of PP&E"]),
+    "debt_to_equity": (["long-term leverage (LT debt ÷ equity)", "ratio of LT debt to equity"],
+                       ["LT debt (non-current) / shareholders' equity",
+                        "the quotient of long-term debt excluding current maturities and total shareholders' equity"]),
+    "etr": (["GAAP effective tax rate", "effective tax burden (%)"],
+            ["(income tax expense / pre-tax income)*100",
+             "numerator: provision for income taxes; denominator: income before income taxes; in %"]),
+}
+
+ITEM_TEMPLATES["atlas"] = [
+    "{co} | {item} | {per}{scale}",
+    "Please, what is the {item} of {co} {per}{scale}?",
+    "Reported {item} for {co} {per}{scale}?",
+    "I work in investor relations at {co} and need to double-check our {item} {per}{scale}. What does the 10-K say?",
+    "I:Audit tie-out for {co}: {item} {per}{scale}?",
+    "X:Income statement check for {co} -- {item} {per}{scale}?",
+    "Journalist on deadline -- need {co}'s {item} {per}{scale}. Can you confirm the figure?",
+    "I'm a student and I can't find {co}'s {item} {per} in the 10-K. What is the number{scale}?",
+    "L:{item} for {co} {per}{scale}?",
+    "PM ask -- {co} {item} {per}{scale}, asap.",
+    "Could you check the {item} {co} reported {per}{scale}? I have two different numbers in my notes.",
+    "I:{co}'s balance sheet {per}: {item}{scale}?",
+]
+
+CHANGE_ABS_TEMPLATES["atlas"] = [
+    "Δ {item} at {co}, {y0} → {y1}{scale}?",
+    "F:How much did {co}'s {item} change in {p1} compared to the year before{scale}?",
+    "F:{co}'s {item} in the last reported year minus the year before that{scale}?",
+    "I:{co}'s {item} at the last reported year-end minus the year-end before that{scale}?",
+    "Hi! I am preparing a presentation about {co}. Can you tell me how much its {item} increased or decreased from {p0} to {p1}{scale}?",
+    "Variance analysis for the audit file: {co} {item}, {p1} vs {p0}, difference{scale}? Positive for an increase.",
+    "I:{co}'s {item} went from one level at {p0} to another at {p1}. I only need the difference{scale}.",
+    "F:For a news brief: {co}'s {item} rose or fell by how much in {p1} versus {p0}{scale}?",
+]
+
+CHANGE_PCT_TEMPLATES["atlas"] = [
+    "{co} {item} growth, % ({y0}→{y1}){fmt}?",
+    "F:By what percent did {co}'s {item} in {p1} differ from the year before{fmt}?",
+    "F:How much did {co}'s {item} grow in the last reported year compared to the year before that, in %{fmt}?",
+    "Growth rate = ({y1} − {y0}) / {y0}. Apply it to {co}'s {item}{fmt}.",
+    "I:Percent change in {co}'s {item} from {p0} to {p1}{fmt}? Put a minus sign if it went down.",
+    "An investor asked us on a call how much {co}'s {item} grew from {y0} to {y1}. What is that in percent{fmt}?",
+    "Please, what is the percentage variation of {co}'s {item} between {p0} and {p1}{fmt}?",
+]
+
+AVG_BAL_TEMPLATES["atlas"] = [
+    "({item} end {y0} + {item} end {y1}) ÷ 2 for {co}{scale}?",
+    "I need an average-balance denominator: {co}'s {item}, average of the {y0} and {y1} year-end values{scale}.",
+    "Please, the average {item} of {co} in {p1}, using start- and end-of-year balances{scale}?",
+    "Auditor expectation: average {item} for {co} across {p1}, i.e. beginning balance and ending balance averaged{scale}?",
+    "For {co}, average together the {item} reported at the end of {y0} and at the end of {y1}{scale}.",
+]
+
+AVG3_TEMPLATES["atlas"] = [
+    "3y average {item} for {co} ({span}){scale}?",
+    "Can you average {co}'s {item} over {span}? Just the arithmetic mean of the three years{scale}.",
+    "{co} {item}: {y2} / {y0} / {y1} -- mean{scale}?",
+    "I don't trust a single year for {co}. What is its {item} averaged across {span}{scale}?",
+    "Average yearly {item}, {co}, {span}{scale}.",
+]
+
+AVG3_RATIO_TEMPLATES["atlas"] = [
+    "{co}: {metric}/revenue in {y2}, {y0}, {y1} → average of those three percentages{fmt}?",
+    "Step 1: {metric} as % of revenue for each year of {span}. Step 2: average the three results. What do you get for {co}{fmt}?",
+    "What share of revenue did {co} put into {metric}, on average, over {span}? Average the yearly shares, not total over total{fmt}.",
+]
+
+METRIC_TEMPLATES["atlas"] = {
+    "plain": [
+        "{co} | {metric} | {per}{fmt}",
+        "Please, which is the {metric} of {co} {per}{fmt}?",
+        "Working on an initiation report for {co}. What {metric} did it post {per}{fmt}?",
+        "IR prep for {co}'s investor day: we want to quote our {metric} {per}{fmt}. What is it?",
+        "What is {co}'s {metric} {per}{fmt}? I'm checking a number from a broker note.",
+        "L:{metric} {per} for {co}{fmt}? need it for a slide",
+        "Rating review for {co} -- {metric} {per}{fmt}?",
+    ],
+    "defn": [
+        "{defn} -- that's how I define {metric}. What does it give for {co} {per}{fmt}?",
+        "What was {co}'s {metric} {per}{fmt}? Definition: {defn}.",
+        "{co}, {per}: {metric} ({defn}){fmt}?",
+        "Calculate {metric} for {co} {per}{fmt}. • Metric: {metric} • Formula: {defn} • Source: 10-K",
+        "My professor defines {metric} as {defn}. How much is it for {co} {per}{fmt}?",
+        "Please calculate the {metric} of {co} {per}, using this formula: {defn}{fmt}.",
+        "The rating methodology I follow computes {metric} as follows: {defn}. What is {co}'s figure {per}{fmt}?",
+    ],
+}
+
+COMPARE_TEMPLATES["atlas"] = [
+    "{A} / {B}, {per}: which has the {adj} {metric}?",
+    "Please tell which company had {adj} {metric} {per}: {A} or {B}.",
+    "For a pitch book slide comparing {A} and {B}, I need to know which one's {metric} was {adj} {per}.",
+    "I work in IR at {A} and we benchmark against {B}. {Per}, which of us had the {adj} {metric}?",
+    "{A} v {B}, {per} -- {adj} {metric}?",
+    "Journalist question: {per}, was it {A} or {B} that reported the {adj} {metric}?",
+    "{A} / {B}, {per}: which reported {more} {item}?",
+    "Please tell which company had {more} {item} {per}: {A} or {B}.",
+    "I work in IR at {A} and we benchmark against {B}. {Per}, which of us reported the {adj} {item}?",
+    "{A} v {B}, {per} -- {adj} {item}?",
+    "For a news piece: {per}, who reported {more} {item}, {B} or {A}?",
+    "Student comparing annual reports: {A} or {B}, which one shows the {adj} {item} {per}?",
+]
+
+
+def compare_period_atlas(a, b, instant, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+             and a.F.fy_end.year == b.F.fy_end.year)
+    na, nb = a.names[0], b.names[0]
+    if same:
+        if instant:
+            opts = [f"at their FY{a.fy} y/e", f"on the last day of each one's fiscal {a.fy}"]
+            if dec31:
+                opts.append(f"as of {date_iso(a.F.fy_end)}")
+        else:
+            opts = [f"in F{a.fy}", f"for FY {a.fy} (each company's own fiscal year)"]
+            if dec31:
+                opts.append(f"for the year to {date_iso(a.F.fy_end)}")
+        return rng.choice(opts)
+    if instant:
+        return rng.choice([f"each at its latest year-end ({na}: {date_iso(a.F.fy_end)}; {nb}: {date_iso(b.F.fy_end)})",
+                           f"at their last reported balance-sheet dates ({na} FY {a.fy}, {nb} FY {b.fy})"])
+    return rng.choice([f"in the last reported year of each ({na}: F{a.fy}, {nb}: F{b.fy})",
+                       f"for the fiscal years ended {date_iso(a.F.fy_end)} ({na}) and {date_iso(b.F.fy_end)} ({nb})"])
+
+
 def compare_period_new(a, b, instant, split, rng):
     same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
     dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
              and a.F.fy_end.year == b.F.fy_end.year)
     na, nb = a.names[0], b.names[0]
+    if split == "atlas":
+        return compare_period_atlas(a, b, instant, rng)
     if split == "ledger":
         return compare_period_ledger(a, b, instant, rng)
     if split == "novel":
@@ -2705,6 +3054,8 @@ def compare_period_new(a, b, instant, split, rng):
 
 
 def metric_names(m, split):
+    if split == "atlas":
+        return METRICS_ATLAS[m][0]
     if split == "ledger":
         return METRICS_LEDGER[m][0]
     if split == "novel":
@@ -2719,6 +3070,8 @@ def metric_names(m, split):
 
 
 def metric_defs(m, split):
+    if split == "atlas":
+        return METRICS_ATLAS[m][1]
     if split == "ledger":
         return METRICS_LEDGER[m][1]
     if split == "novel":
@@ -2881,6 +3234,8 @@ def fill(tpl, **kw):
 
 
 def pick_label(rng, key, split):
+    if split == "atlas":
+        return rng.choice(ITEM_LABELS_ATLAS[key])
     if split == "ledger":
         return rng.choice(ITEM_LABELS_LEDGER[key])
     if split == "novel":
@@ -2915,7 +3270,9 @@ def gen_items(co, rng, split, n=8):
         used.add(k)
         v, evid = co.val(k, fy)
         per = rng.choice(inst_phrases(co, fy, split) if k in INSTANT_KEYS else dur_phrases(co, fy, split))
-        if k == "eps_diluted" and split == "ledger":
+        if k == "eps_diluted" and split == "atlas":
+            scale = rng.choice([("", None, None), (" ($ per share, x.xx)", None, 2)])
+        elif k == "eps_diluted" and split == "ledger":
             scale = rng.choice([("", None, None), (" ($/share, two decimals)", None, 2)])
         elif k == "eps_diluted" and split == "novel":
             scale = rng.choice([("", None, None), (" ($/sh, 2 decimals)", None, 2)])
@@ -3076,7 +3433,7 @@ def gen_averages(co, rng, split, n=2):
         choices.append(("bal", rng.choice([k for k in bal if k != choices[0][1]])))
     p0, p1, y0, y1 = yr_forms(co, fy, split, rng)
     if split in NEW_SPLITS:
-        y2 = {"novel": f"FY{yy(fy - 2)}", "vault": f"fiscal '{yy(fy - 2)}", "ledger": f"FY{fy - 2}"}[split]
+        y2 = {"novel": f"FY{yy(fy - 2)}", "vault": f"fiscal '{yy(fy - 2)}", "ledger": f"FY{fy - 2}", "atlas": f"FY {fy - 2}"}[split]
     else:
         y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final", "sealed") else f"fiscal {fy - 2}"
     yl = f"fiscal years {fy - 2}, {fy - 1} and {fy}"          # (final only)
@@ -3122,7 +3479,8 @@ def gen_averages(co, rng, split, n=2):
             v = sum(ratios) / 3.0
             f = pct_fmt(rng, split)
             if split in NEW_SPLITS:
-                lab = rng.choice({"novel": AVG3_RATIO_NOVEL, "vault": AVG3_RATIO_VAULT, "ledger": AVG3_RATIO_LEDGER}[split][k])
+                lab = rng.choice({"novel": AVG3_RATIO_NOVEL, "vault": AVG3_RATIO_VAULT, "ledger": AVG3_RATIO_LEDGER,
+                                  "atlas": AVG3_RATIO_ATLAS}[split][k])
                 span = span_new(co, fy, split, rng)
                 q = fill2(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0], span=span)
             elif split == "sealed":
@@ -3217,6 +3575,8 @@ DIR_WORDS["vault"] = {"higher": [("higher", "more"), ("greater", "a greater amou
                       "lower": [("lower", "less"), ("lesser", "a lesser amount of")]}
 DIR_WORDS["ledger"] = {"higher": [("higher", "more"), ("larger", "more")],
                        "lower": [("lower", "less"), ("smaller", "less")]}
+DIR_WORDS["atlas"] = {"higher": [("higher", "more"), ("bigger", "more")],
+                      "lower": [("lower", "less"), ("smaller", "less")]}
 ADJ_BAD = {"stronger", "weaker"}   # only for margins / returns
 # "who comes out ahead on ..." (fresh) is asked only for figures where more is plainly better
 GOOD_HIGH = {"revenue", "net_income", "operating_income", "cfo", "cash", "equity", "total_assets",
@@ -3398,7 +3758,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")

@@ -303,9 +303,12 @@ impl Library {
                 // one) answered only from passages is never sure: nothing was worked out
                 // from its rows for the asked period.
                 let table = concept_table().map_err(AppError::Finance)?;
-                let asks_statement_figure = reading.passage == PassageKind::Figure
-                    && (reading.operation != Operation::Value
-                        || !table.asked_in(content).is_empty());
+                // So is any figure asked in words the concept table does not know (measured:
+                // passages answered unseen wordings of investing cash flow and total
+                // liabilities at HIGH, wrong).
+                let asks_statement_figure = reading.operation != Operation::Value
+                    || (reading.passage == PassageKind::Figure
+                        && (!table.asked_in(content).is_empty() || asks_for_figure(content)));
                 if asks_statement_figure && answer.confidence.label == ConfidenceLabel::High {
                     answer.confidence.label = ConfidenceLabel::Medium;
                 }

@@ -286,6 +286,25 @@ impl CompanyDirectory {
                 }
             })
             .collect();
+        // "using fiscal 2024 for Walmart": the company named right after the period's "for".
+        let named_after_period: Vec<Option<String>> = clauses
+            .iter()
+            .map(|(text, _)| {
+                let period = crate::question::periods::periods_in(text)
+                    .into_iter()
+                    .next()?;
+                let at = text.find(&period.written)? + period.written.len();
+                let after = text[at..].trim_start();
+                let owner = after
+                    .strip_prefix("for ")
+                    .or_else(|| after.strip_prefix("at "))?;
+                let owner_word = owner.split_whitespace().next()?;
+                match self.mentions(owner_word).known.as_slice() {
+                    [only] => Some(only.clone()),
+                    _ => None,
+                }
+            })
+            .collect();
         let read: Vec<(CompanyMentions, bool)> = clauses
             .iter()
             .map(|(text, _)| {
@@ -307,8 +326,11 @@ impl CompanyDirectory {
             match mentions.known.as_slice() {
                 _ if named_after.is_some() => named_after,
                 [only] => Some(only),
-                // "for Apple's FY2024": the company whose possessive stands before the period.
-                [_, _, ..] => possessive_before_period[i].as_ref(),
+                // "for Apple's FY2024": the company whose possessive stands before the period;
+                // "fiscal 2024 for Walmart": the company after it.
+                [_, _, ..] => possessive_before_period[i]
+                    .as_ref()
+                    .or(named_after_period[i].as_ref()),
                 _ => None,
             }
         };
@@ -581,6 +603,7 @@ mod tests {
             "Which had the higher revenue (Apple: fiscal 2024; Tesla: fiscal 2023)?",
             "Which had the higher revenue for the years that ended Sep 28, 2024 (Apple) and Dec 31, 2023 (Tesla)?",
             "Rank Apple and Tesla by revenue for Apple's FY2024 and Tesla's FY2023.",
+            "I'm comparing Apple and Tesla using fiscal 2024 for Apple and fiscal 2023 for Tesla. Which one's revenue was lower?",
         ] {
             let names = known(question);
             let tesla = names.iter().find(|n| n.starts_with("Tesla")).unwrap();

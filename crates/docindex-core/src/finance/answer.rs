@@ -84,9 +84,17 @@ pub fn with_figures(
     let shift = lead.citations.len();
     let question = reading.content.as_str();
     // The year is checked in the filer's calendar (a retailer's fiscal 2023 ends in 2024).
+    // One figure for a question naming two years reads an operation it did not recognise
+    // (a change, an average, a comparison): shown, never firm.
+    let mut years: Vec<i32> = reading.periods.iter().map(|p| p.year).collect();
+    years.sort_unstable();
+    years.dedup();
+    let one_figure_for_two_years =
+        reading.operation == crate::question::Operation::Value && years.len() >= 2;
     let firm = lead_is_firm(table, &lead, rows, lead.asked_year)
         && asks_for_figure(question)
         && lead.operation_done
+        && !one_figure_for_two_years
         && !asks_unmet_kind(question, &lead);
     let mut out = answer;
     let mut text = lead.text.clone();

@@ -333,6 +333,42 @@ fn house_definition(sentence: &str) -> Option<(String, Option<String>)> {
     })
 }
 
+/// `periods` with the year before the one named when the question compares that year with
+/// its predecessor ("net income in fiscal 2023 versus the prior year", "FY2023 YoY
+/// change"): the comparison then has both its years.
+fn with_the_year_compared_against(
+    periods: Vec<AskedPeriod>,
+    content_lower: &str,
+    v: &vocabulary::Vocabulary,
+) -> Vec<AskedPeriod> {
+    let [only] = periods.as_slice() else {
+        return periods;
+    };
+    let against_prior = v.comparison_connectors.iter().any(|connector| {
+        v.prior_period_phrases.iter().any(|prior| {
+            let bare = prior.strip_prefix("the ").unwrap_or(prior);
+            [
+                format!("{connector} the {bare}"),
+                format!("{connector} {bare}"),
+            ]
+            .iter()
+            .any(|phrase| find_phrase(content_lower, phrase).is_some())
+        })
+    }) || v
+        .year_over_year_phrases
+        .iter()
+        .any(|p| find_phrase(content_lower, p).is_some());
+    if !against_prior {
+        return periods;
+    }
+    let before = AskedPeriod {
+        year: only.year - 1,
+        written: String::new(),
+        ..only.clone()
+    };
+    vec![before, only.clone()]
+}
+
 /// A definition's words without the instructions that follow it in the same sentence
 /// ("…over income before taxes, to one decimal place?", "… (x, two decimals)").
 fn without_instructions(formula: &str) -> String {
@@ -1116,6 +1152,7 @@ impl Question {
             found if found.is_empty() => periods::periods_in(text),
             found => found,
         };
+        let periods = with_the_year_compared_against(periods, &content_lower, v);
         let percent =
             holds_any(&content_lower, &v.percent_phrases) || holds_any(&lower, &v.percent_phrases);
         let operation = v
@@ -1545,6 +1582,22 @@ mod tests {
         );
         assert_eq!(op("By how many percent did Intel's long-term debt at December 30th, 2023 exceed the level at December 31st, 2022?"), Operation::Growth);
         assert_eq!(op("Between end-FY2022 and end-FY2023, did Meta's equity build up or run down, and by what amount?"), Operation::Change);
+        // A named year against the one before it is a comparison of both.
+        let q =
+            read("How much did Boeing's gross profit change in fiscal 2023 versus the prior year?");
+        assert_eq!(
+            (
+                q.operation,
+                q.periods.iter().map(|p| p.year).collect::<Vec<_>>()
+            ),
+            (Operation::Change, vec![2022, 2023])
+        );
+        assert_eq!(
+            read("What was Boeing's gross profit in the prior fiscal year (FY2022)?")
+                .periods
+                .len(),
+            1
+        );
         // A sign convention instructs; it defines nothing.
         let q = read("Compared to FY2022, how much extra revenue did Colgate record in FY2023? Use a negative number if it was less.");
         assert_eq!(q.operation, Operation::Change);

@@ -74,6 +74,11 @@ pub struct Vocabulary {
     pub sign_conventions: Vec<String>,
     /// Money words that make a growth a change in amount ("dollar growth").
     pub money_words: Vec<String>,
+    /// Words that compare a named year with another ("versus", "compared with"): before a
+    /// prior-period phrase, the year before the one named is the other.
+    pub comparison_connectors: Vec<String>,
+    /// "Year-over-year": a named year compared with the one before.
+    pub year_over_year_phrases: Vec<String>,
     /// Words of a "which is higher" question that ask for the larger figure, and the smaller.
     pub higher_words: Vec<String>,
     pub lower_words: Vec<String>,
@@ -122,7 +127,7 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 33] = [
+        let lists: [(&str, Vec<&String>); 35] = [
             ("referring_words", self.referring_words.iter().collect()),
             ("premise_words", self.premise_words.iter().collect()),
             (
@@ -188,6 +193,14 @@ impl Vocabulary {
             ("sign_conventions", self.sign_conventions.iter().collect()),
             ("purpose_requests", self.purpose_requests.iter().collect()),
             ("money_words", self.money_words.iter().collect()),
+            (
+                "comparison_connectors",
+                self.comparison_connectors.iter().collect(),
+            ),
+            (
+                "year_over_year_phrases",
+                self.year_over_year_phrases.iter().collect(),
+            ),
             (
                 "balance_average_phrases",
                 self.balance_average_phrases.iter().collect(),
