@@ -166,6 +166,8 @@ pub struct ShapeWords {
     /// and the verbs before the figure spent.
     pub each_dollar: WordList,
     pub spent_on: WordList,
+    /// Words after a figure's name that only say it is one ("SG&A spend", "R&D outlays").
+    pub figure_words: WordList,
 }
 
 /// The whole lexicon.
@@ -199,7 +201,7 @@ impl Lexicon {
         let a = &self.answers;
         let t = &self.tables;
         let h = &self.shapes;
-        let lists: [(&str, &WordList); 44] = [
+        let lists: [(&str, &WordList); 45] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -244,6 +246,7 @@ impl Lexicon {
             ("shapes.margin_bases", &h.margin_bases),
             ("shapes.each_dollar", &h.each_dollar),
             ("shapes.spent_on", &h.spent_on),
+            ("shapes.figure_words", &h.figure_words),
         ];
         for (name, list) in lists {
             list.check(name)?;

@@ -234,7 +234,24 @@ fn rephrased(formula: &str) -> String {
             // "A/R/revenue": the slash of an abbreviation divides nothing.
             (r"(?i)\ba/r\b", "accounts receivable"),
             (r"(?i)\ba/p\b", "accounts payable"),
+            // "[current assets – inventories] ÷ current liabilities": brackets group.
+            (r"\[\s*([^\[\]]+?)\s*\]\s*(÷|/|×|\*|divided|times|multiplied|over|minus|less|plus|-|−|–|\+)", "($1) $2"),
             (r"\s*\]\s*$", ""),
+            // Analysts' abbreviations of statement totals.
+            (r"\bTCA\b", "total current assets"),
+            (r"\bTCL\b", "total current liabilities"),
+            (r"\bCA\b", "current assets"),
+            (r"\bCL\b", "current liabilities"),
+            (r"\bNI\b", "net income"),
+            (r"\bOCF\b", "operating cash flow"),
+            // "avg(opening total assets, closing total assets)": their average.
+            (r"(?i)\bavg\.?\s*\(\s*(?:opening|beginning|start(?:ing)?)\s+([^,()]+?)\s*,\s*(?:closing|ending|end)\s+[^()]+?\)", "average $1"),
+            (r"(?i)\bavg\.?\s+", "average "),
+            // "A less B, with the result divided by C": the result is all before.
+            (r"(?i),?\s*(?:with\s+|and\s+)?(?:then\s+)?(?:the\s+)?result\s+(divided|multiplied)\s+by\s+", ", $1 by "),
+            (r"(?i),?\s*(?:and\s+)?then\s+divide\s+(?:the\s+|that\s+|this\s+)?result\s+by\s+", ", divided by "),
+            // "the number of times operating income covers interest expense".
+            (r"(?i)(?:the\s+)?(?:number\s+of\s+)?times\s+(.+?)\s+covers\s+", "$1 divided by "),
             // "the mean of the two year-end total asset balances" is their average.
             (r"(?i)(?:the\s+)?(?:mean|average)\s+of\s+the\s+two\s+year[-\s]end\s+(.+?)\s+balances?\b", "average $1"),
             // "the two-point average of total assets" is their average.
@@ -315,20 +332,37 @@ fn without_percent_scaling(formula: &str) -> (String, bool) {
         )
         .ok()
     });
+    // "100 × operating income / revenue": the scaling may lead.
+    static LEADING_HUNDRED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(?:(?:take|use|compute|calculate|work\s+out)\s+)?100\s*(?:×|\*|\bx\b|\btimes\b)\s*").ok()
+    });
+    if let Some(m) = LEADING_HUNDRED.as_ref().and_then(|re| re.find(formula)) {
+        return (formula[m.end()..].to_string(), true);
+    }
     match HUNDRED.as_ref().and_then(|re| re.find(formula)) {
         Some(m) => (formula[..m.start()].to_string(), true),
         None => (formula.to_string(), false),
     }
 }
 
+/// The table's metric `text` names at most length: "GM cash conversion" is cash
+/// conversion, not the gross margin a ticker spells.
+fn named_metric<'a>(table: &'a ConceptTable, text: &str) -> Option<&'a Concept> {
+    let (_, spans) = table.spans_in(text);
+    spans
+        .into_iter()
+        .filter(|(c, _, _)| c.is_metric())
+        .max_by_key(|(_, start, end)| (end - start, std::cmp::Reverse(*start)))
+        .map(|(c, _, _)| c)
+}
+
 /// The unit the definition's result is shown in: the unit of the table's metric the
 /// question names ("ROE" is a percentage), else read from the question's words.
 fn unit_of(table: &ConceptTable, question: &Question, definition: &Definition) -> MetricUnit {
     let named = format!("{} {}", definition.name, question.content);
-    if let Some(unit) = table
-        .asked_in(&named)
-        .into_iter()
-        .find(|c| c.is_metric() && c.unit != Some(MetricUnit::Amount))
+    let metric = named_metric(table, &definition.name).or_else(|| named_metric(table, &named));
+    if let Some(unit) = metric
+        .filter(|c| c.unit != Some(MetricUnit::Amount))
         .and_then(|c| c.unit)
     {
         return unit;
@@ -380,7 +414,12 @@ pub fn defined_metric(
     ]
     .iter()
     .fold(definition.formula.as_str(), |f, sep| {
-        f.split(sep).next().unwrap_or(f)
+        match f.find(sep) {
+            // "…, with the result divided by C" goes on with the formula.
+            Some(at) if f[at + sep.len()..].trim_start().starts_with("the result") => f,
+            Some(at) => &f[..at],
+            None => f,
+        }
     });
     let (formula_text, in_hundredths) = without_percent_scaling(formula_text);
     // The year the columns ask (each year of a multi-year average in turn; the filing's
@@ -397,6 +436,13 @@ pub fn defined_metric(
     // operands stand, not how they combine: one line item and no operation defines nothing
     // (worked as a definition, it stated operating income as the operating margin at HIGH).
     if is_one_line_item(&expression, &terms) {
+        return None;
+    }
+    // "Quick ratio (CA less inventory basis)" qualifies the ratio named; a definition without
+    // a quotient of a metric the table works out as one defines nothing.
+    let named_quotient = named_metric(table, &format!("{} {}", definition.name, question.content))
+        .is_some_and(|c| c.unit.is_some_and(|u| u != MetricUnit::Amount));
+    if named_quotient && !expression.contains('/') {
         return None;
     }
     let mut formula = expression.clone();
@@ -506,10 +552,7 @@ pub fn defined_metric(
         !definition.name.is_empty() && !pronoun && definition.name.split_whitespace().count() <= 8;
     let label = match named {
         true => definition.name.clone(),
-        false => table
-            .asked_in(&question.content)
-            .into_iter()
-            .find(|c| c.is_metric())
+        false => named_metric(table, &question.content)
             .map_or_else(|| "The metric asked".to_string(), |c| c.label.clone()),
     };
     Some(Ok(MetricResult {
@@ -611,6 +654,32 @@ mod tests {
         assert_eq!(multiple.shown.as_deref(), Some("0.66"), "{multiple:?}");
         let prior = work("What was Coca Cola's FY2017 asset return? By asset return I mean net income in the numerator and the average of prior and current year-end total assets in the denominator, in percent.");
         assert_eq!(prior.value, by_mean.value, "{prior:?}");
+    }
+
+    #[test]
+    fn formulas_as_analysts_type_them_are_worked_out() {
+        let shown = |q: &str| work(q).shown;
+        assert_eq!(
+            shown("Using my formula (100 × net income / total assets), what is Coca Cola's asset return for FY2017?").as_deref(),
+            Some("1.42%")
+        );
+        for q in [
+            "Definition first: cover = [net income + OCF] ÷ TCL. Now apply it to Coca Cola for FY2017.",
+            "What was Coca Cola's FY2017 cover? Please use net income plus operating cash flow, with the result divided by total current liabilities.",
+        ] {
+            assert_eq!(shown(q).as_deref(), Some("1.23"), "{q}");
+        }
+        assert_eq!(
+            shown("Using my formula (the number of times operating cash flow covers TCL), what is Coca Cola's cover for FY2017?").as_deref(),
+            Some("0.66")
+        );
+        assert_eq!(
+            shown("What was Coca Cola's FY2017 asset return? Please use 100 × net income / total assets.").as_deref(),
+            Some("1.42%")
+        );
+        let by_avg = work("Definition first: ROA = 100 × NI / avg(opening total assets, closing total assets). Now apply it to Coca Cola for FY2017.");
+        let by_mean = work("What was the FY2017 return on average assets? Use net income over the mean of beginning- and end-of-year total assets. Express it as a percentage.");
+        assert_eq!(by_avg.value, by_mean.value, "{by_avg:?}");
     }
 
     /// Cisco's FY2024 balance sheet and cash flow rows, as stored.

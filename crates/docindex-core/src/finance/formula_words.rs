@@ -143,6 +143,8 @@ fn tokens(text: &str) -> Vec<Token> {
             '÷' | '/' => Some('/'),
             '+' => Some('+'),
             '−' => Some('-'),
+            // A spaced en dash ("[current assets – inventories]") subtracts.
+            '–' if at_word_start => Some('-'),
             // A hyphen inside a word ("pre-tax", "end-of-year") is the word's.
             '-' if at_word_start => Some('-'),
             _ => None,

@@ -190,13 +190,26 @@ fn is_figure(concept: &Concept) -> bool {
     !concept.is_metric() || concept.unit == Some(MetricUnit::Amount)
 }
 
-/// The figure whose name ends `text`.
+/// The figure whose name ends `text`, or ends it before a word that only says it is a figure
+/// ("SG&A spend", "R&D outlays").
 fn figure_ending<'a>(table: &'a ConceptTable, text: &str) -> Option<&'a Concept> {
-    let (stems, spans) = table.spans_in(text);
-    spans
-        .into_iter()
-        .find(|(c, _, end)| *end == stems && is_figure(c))
-        .map(|(c, _, _)| c)
+    let ending = |text: &str| {
+        let (stems, spans) = table.spans_in(text);
+        spans
+            .into_iter()
+            .find(|(c, _, end)| *end == stems && is_figure(c))
+            .map(|(c, _, _)| c)
+    };
+    ending(text).or_else(|| {
+        let trimmed = text.trim_end();
+        let (before, last) = trimmed.rsplit_once(|c: char| c.is_whitespace() || c == '-')?;
+        lexicon()
+            .shapes
+            .figure_words
+            .contains(last.to_lowercase())
+            .then(|| ending(before))
+            .flatten()
+    })
 }
 
 /// Whether `left` ends by asking what part ("what", "which", "what is the").
@@ -315,6 +328,18 @@ mod tests {
             formula("How many cents of every dollar of sales were spent on SG&A in FY2023?")
                 .as_deref(),
             Some("sg&a divided by revenue times 100")
+        );
+    }
+
+    #[test]
+    fn a_word_that_only_says_a_figure_is_one_leaves_its_name_whole() {
+        assert_eq!(
+            formula("General Electric's SG&A spend divided by revenue for FY2021, FY2022 and FY2023, averaged?").as_deref(),
+            Some("sg&a divided by revenue")
+        );
+        assert_eq!(
+            formula("Work out Palantir's R&D outlays/revenue ratio for each year").as_deref(),
+            Some("r&d divided by revenue")
         );
     }
 

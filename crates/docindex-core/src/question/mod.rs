@@ -256,10 +256,23 @@ fn without_inline_definition(
     if halves && holds_any(&lower, &v.balance_average_phrases) && !between_items {
         return (sentence.to_string(), None);
     }
+    // "[A + B] ÷ C" groups: a bracket an operation goes on after is no aside.
+    let groups = |at: usize, marker: &str| {
+        marker.trim() == "["
+            && lower[at..].find(']').is_some_and(|close| {
+                let after = lower[at + close + 1..].trim_start();
+                after.starts_with(['/', '÷', '×', '*', '-', '+', '−', '–'])
+                    || OPERATION_WORDS
+                        .as_ref()
+                        .and_then(|re| re.find(after))
+                        .is_some_and(|m| m.start() == 0)
+            })
+    };
     let Some((at, marker)) = v
         .inline_definition_markers
         .iter()
         .filter_map(|m| Some((lower.find(m.as_str())?, m)))
+        .filter(|(at, m)| !groups(*at, m))
         .min_by_key(|(at, _)| *at)
     else {
         return match parenthesised_definition(sentence) {
@@ -1016,8 +1029,13 @@ impl Question {
             {
                 if !asks(&sentence) {
                     let name = without_lead_words(sentence[..at].trim().trim_end_matches(':'));
+                    // A label moved after the sentence (" — Definition first") is no term.
+                    let formula_text = sentence[at + marker.len()..]
+                        .split(" — ")
+                        .next()
+                        .unwrap_or("");
                     let formula = without_instructions(
-                        sentence[at + marker.len()..]
+                        formula_text
                             .trim_start_matches([':', ' '])
                             .trim_end_matches(['.', ' '])
                             .trim(),
@@ -1185,6 +1203,26 @@ impl Question {
                     && holds_any(&content_lower, &v.balance_average_phrases) =>
             {
                 Operation::Average
+            }
+            op => op,
+        };
+        // "Sales / avg. net PP&E", "revenue to average assets": the average is the
+        // denominator's balance, not a mean the question asks of the figure.
+        static AVERAGED_DENOMINATOR: LazyLock<Option<Regex>> = LazyLock::new(|| {
+            Regex::new(
+                r"(?:/|÷|\bover\b|\bdivided\s+by\b|\bto\b)\s*(?:the\s+)?(?:avg\.?|average|mean)\b",
+            )
+            .ok()
+        });
+        let operation = match operation {
+            Operation::Average
+                if periods::spanned_years(&content, &periods).is_none()
+                    && periods.len() < 2
+                    && AVERAGED_DENOMINATOR
+                        .as_ref()
+                        .is_some_and(|re| re.is_match(&content_lower)) =>
+            {
+                Operation::Value
             }
             op => op,
         };
