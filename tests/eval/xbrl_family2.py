@@ -15,8 +15,8 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are nine disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
-    `vault`, `ledger` and `atlas` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
+    There are ten disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
+    `vault`, `ledger`, `atlas` and `zenith` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
     and output format are shared).
     `fresh` was added later by another helper that had likewise not seen the engine, written to
     be structurally unlike both earlier sets: chat / e-mail style requests ("pls send over ...",
@@ -157,9 +157,21 @@ Who wrote the wordings
     wordings are deliberately not quoted here, and its questions should not be printed where the
     engine's builders read them. The earlier eight outputs are byte-identical to what they were before
     `atlas` existed (atlas draws from its own random stream, keyed by the split name as before).
+    `zenith`, a tenth set, was added by yet another helper that had likewise not seen the engine's
+    source, its question templates or the xbrl-templates-*.json files, written after reading the nine
+    earlier sets and avoiding their templates, labels, metric names, definitions and period phrasings.
+    It imitates a broad mix of people (equity and credit analysts, PMs, auditors, journalists,
+    students, investor-relations staff, retail investors, non-native English writers), terse and
+    full-sentence, a few multi-sentence; definitions in varied orders and notations; periods as
+    fiscal-year names, year-end dates in forms that cannot be misread (numeric forms only where the
+    day is after the 12th) and relative forms; unit and rounding requests in varied forms. Like
+    `vault` and `atlas`, it is a held-out set: its wordings are deliberately not quoted here, and its
+    questions should not be printed where the engine's builders read them. The earlier nine outputs
+    are byte-identical to what they were before `zenith` existed (zenith draws from its own random
+    stream, keyed by the split name as before).
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
@@ -167,9 +179,10 @@ How to run
     (the files in /tmp/family2 were made with --split dev --seed 1, --split heldout --seed 2,
     --split fresh --seed 3, --split final --seed 4 and --split sealed --seed 5 on those 18 filings;
     /tmp/family2/novel.json and vault.json with --split novel --seed 6 and --split vault --seed 7;
-    /tmp/family2/ledger.json with --split ledger --seed 8; /tmp/family2/atlas.json with --split atlas --seed 9.
-    `vault` and `atlas` are meant to stay unread by the people who build the engine: do not print their
-    questions.)
+    /tmp/family2/ledger.json with --split ledger --seed 8; /tmp/family2/atlas.json with --split atlas --seed 9;
+    /tmp/family2/zenith.json with --split zenith --seed 10.
+    `vault`, `atlas` and `zenith` are meant to stay unread by the people who build the engine: do not
+    print their questions.)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
     Output: a JSON list of objects with fields doc, question, family, concept, fiscal_year, kind,
@@ -607,6 +620,8 @@ def dur_phrases(co, fy, split):
         return dur_phrases_ledger(co, fy)
     if split == "atlas":
         return dur_phrases_atlas(co, fy)
+    if split == "zenith":
+        return dur_phrases_zenith(co, fy)
     end = co.end_date(fy)
     yy = fy % 100
     out = []
@@ -646,6 +661,8 @@ def inst_phrases(co, fy, split):
         return inst_phrases_ledger(co, fy)
     if split == "atlas":
         return inst_phrases_atlas(co, fy)
+    if split == "zenith":
+        return inst_phrases_zenith(co, fy)
     end = co.end_date(fy)
     out = []
     if split == "dev":
@@ -679,6 +696,13 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "zenith":
+        opts = [("", None, None), (" [USD m]", "millions", None), (" in million dollars", "millions", None)]
+        if big:
+            opts += [(" (billions, e.g. 12.3)", "billions", 1), (" [USD bn]", "billions", None)]
+        elif small_co:
+            opts += [(" in thousand dollars", "thousands", None)]
+        return rng.choice(opts)
     if split == "atlas":
         opts = [("", None, None), (" (mln USD)", "millions", None), (" ($M)", "millions", None)]
         if big:
@@ -742,6 +766,9 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "zenith":
+        return rng.choice([("", None), ("", None), (" -- one decimal will do", 1), (" (keep 2 decimals)", 2),
+                           (" [in %]", None), (" (format like 12.3%)", 1)])
     if split == "atlas":
         return rng.choice([("", None), ("", None), (" (xx.x%)", 1), (" (xx.xx%)", 2),
                            (" (no need for more than one decimal)", 1)])
@@ -767,6 +794,10 @@ def pct_fmt(rng, split):
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "zenith":
+        if days:
+            return rng.choice([(" [days]", None), (" -- number of days, 1 decimal", 1), (" (answer as days)", None)])
+        return rng.choice([("", None), ("", None), (" (keep 2 decimals)", 2), (" -- one decimal will do", 1), (" (answer like 1.23x)", 2)])
     if split == "atlas":
         if days:
             return rng.choice([(" (unit: days)", None), (" (days; xx.x)", 1), (" (result in days)", None)])
@@ -1843,7 +1874,7 @@ def compare_period_sealed(a, b, instant, rng):
 #   date", "when fiscal 2024 closed", "at year-end fiscal 2024". Definitions as "A expressed as
 #   a percentage of B", "A relative to B", "A for every dollar of B", "A divided by daily revenue".
 
-NEW_SPLITS = ("novel", "vault", "ledger", "atlas")   # ledger and atlas (eighth, ninth sets, below) were added later with the same wiring
+NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith")   # ledger, atlas and zenith (eighth to tenth sets, below) were added later with the same wiring
 
 
 def yy(y):
@@ -1916,7 +1947,9 @@ def inst_phrases_vault(co, fy):
 
 
 def yr_forms_new(co, fy, split, rng, instant=False):
-    """(p0, p1, y0, y1) for novel / vault / ledger / atlas."""
+    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith."""
+    if split == "zenith":
+        return yr_forms_zenith(co, fy, rng, instant)
     if split == "atlas":
         return yr_forms_atlas(co, fy, rng, instant)
     if split == "ledger":
@@ -1949,6 +1982,8 @@ def yr_forms_new(co, fy, split, rng, instant=False):
 
 def span_new(co, fy, split, rng):
     """the three fiscal years fy-2..fy, for averages"""
+    if split == "zenith":
+        return span_zenith(co, fy, rng)
     if split == "atlas":
         return span_atlas(co, fy, rng)
     if split == "ledger":
@@ -3011,11 +3046,343 @@ def compare_period_atlas(a, b, instant, rng):
                        f"for the fiscal years ended {date_iso(a.F.fy_end)} ({na}) and {date_iso(b.F.fy_end)} ({nb})"])
 
 
+# ---------------------------------------------------------------------------------------
+# Tenth wording set ("zenith")
+# ---------------------------------------------------------------------------------------
+# Written by another helper that had not seen the engine's source, its question templates or the
+# xbrl-templates-*.json files, after reading the nine earlier sets and avoiding their wordings,
+# labels, metric names, definitions and period phrasings. A broad mix of people (equity and credit
+# analysts, PMs, auditors, journalists, students, IR staff, retail investors, non-native English
+# writers), terse and full-sentence, some multi-sentence; dates only in forms that cannot be
+# misread (numeric forms only when the day is after the 12th). Template flags as for novel / vault
+# / ledger / atlas (F:, I:, X:, L:). Like vault and atlas, a held-out set: not to be printed or
+# quoted where the engine's builders read.
+
+def date_nc(d):
+    """short month, day and year without commas (Sept spelled out as people type it)"""
+    mon = "Sept" if d.month == 9 else MON3[d.month - 1]
+    return f"{mon} {d.day} {d.year}"
+
+
+def date_ymdslash(d):
+    """year/month/day with slashes, only when the day cannot be read as a month (day > 12; else None)"""
+    return f"{d.year}/{d.month:02d}/{d.day:02d}" if d.day > 12 else None
+
+
+def date_dmydash(d):
+    """day-month-year with dashes, only when the day cannot be read as a month (day > 12; else None)"""
+    return f"{d.day:02d}-{d.month:02d}-{d.year}" if d.day > 12 else None
+
+
+def month_span(co, fy):
+    """first and last month of fiscal year fy, only when it starts early in a month and ends late in one"""
+    s, e = start_date(co, fy), co.end_date(fy)
+    if s is None or e is None or s.day > 7 or e.day < 20:
+        return None
+    return f"{MON3[s.month - 1]} {s.year} – {MON3[e.month - 1]} {e.year}"
+
+
+def dur_phrases_zenith(co, fy):
+    end = co.end_date(fy)
+    out = [f"in business year {fy}", f"in the fiscal year ended on {date_nc(end)}"]
+    if date_ymdslash(end):
+        out += [f"for the accounting year ended {date_ymdslash(end)}"]
+    if month_year(end):
+        out += [f"for the {month_year(end)} fiscal year"]
+    if month_span(co, fy):
+        out += [f"in FY{fy} ({month_span(co, fy)})"]
+    if fy == co.fy:
+        out += [f"in the year just reported (fiscal {fy})", f"in the most recent year in the 10-K (fiscal {fy})"]
+    if fy == co.fy - 1:
+        out += [f"in the year-ago period (fiscal {fy})", f"for fiscal {fy} (prior year)"]
+    return out
+
+
+def inst_phrases_zenith(co, fy):
+    end = co.end_date(fy)
+    out = [f"at the end of business year {fy}", f"on {date_nc(end)}", f"on the fiscal {fy} closing balance sheet"]
+    if date_ymdslash(end):
+        out += [f"at the reporting date {date_ymdslash(end)}"]
+    if date_dmydash(end):
+        out += [f"as per the balance sheet of {date_dmydash(end)}"]
+    if month_year(end):
+        out += [f"at the {month_year(end)} year-end"]
+    if fy == co.fy:
+        out += [f"on the just-reported balance sheet (fiscal {fy})"]
+    if fy == co.fy - 1:
+        out += [f"at the year-ago balance sheet date (fiscal {fy})"]
+    return out
+
+
+def yr_forms_zenith(co, fy, rng, instant=False):
+    """(p0, p1, y0, y1) for zenith."""
+    y0, y1 = fy - 1, fy
+    e0, e1 = co.end_date(y0), co.end_date(y1)
+    if instant:
+        style = rng.choice(["ymd", "biz", "dash", "monye"])
+        if style == "ymd" and not (date_ymdslash(e0) and date_ymdslash(e1)):
+            style = "biz"
+        if style == "dash" and not (date_dmydash(e0) and date_dmydash(e1)):
+            style = "biz"
+        if style == "monye" and not (month_year(e0) and month_year(e1)):
+            style = "biz"
+        f = {"ymd": lambda y: date_ymdslash(co.end_date(y)), "biz": lambda y: f"the end of business year {y}",
+             "dash": lambda y: date_dmydash(co.end_date(y)), "monye": lambda y: f"the {month_year(co.end_date(y))} year-end"}[style]
+    else:
+        style = rng.choice(["biz", "endedon", "acct", "span"])
+        if style == "acct" and not (date_ymdslash(e0) and date_ymdslash(e1)):
+            style = "endedon"
+        if style == "span" and not (month_span(co, y0) and month_span(co, y1)):
+            style = "biz"
+        f = {"biz": lambda y: f"business year {y}", "endedon": lambda y: f"the fiscal year ended on {date_nc(co.end_date(y))}",
+             "acct": lambda y: f"the accounting year ended {date_ymdslash(co.end_date(y))}",
+             "span": lambda y: f"FY{y} ({month_span(co, y)})"}[style]
+    lab = rng.choice(["fiscal year {}", "fy{}"])
+    return f(y0), f(y1), lab.format(y0), lab.format(y1)
+
+
+def span_zenith(co, fy, rng):
+    """the three fiscal years fy-2..fy, for averages"""
+    opts = [f"the {fy - 2}–{fy} fiscal years", f"business years {fy - 2} to {fy}"]
+    if date_ymdslash(co.end_date(fy)):
+        opts.append(f"the three accounting years ended {date_ymdslash(co.end_date(fy))}")
+    return rng.choice(opts)
+
+
+ITEM_LABELS_ZENITH = {
+    "revenue": ["total revenues/net sales", "sales (total revenue)"],
+    "cogs": ["cost of sales/cost of revenue", "costs of products and services sold"],
+    "gross_profit": ["gross profit line item", "gross result (gross profit)"],
+    "operating_income": ["operating profit/loss", "op. profit (operating income)"],
+    "net_income": ["net income belonging to the company's shareholders", "net income (parent-company share)"],
+    "eps_diluted": ["earnings per share – diluted", "diluted EPS figure"],
+    "total_assets": ["all assets combined (total assets)", "total assets amount"],
+    "total_liabilities": ["all liabilities combined (total liabilities)", "total liabilities amount"],
+    "current_assets": ["current assets (total)", "total current assets amount"],
+    "current_liabilities": ["current liabilities (total)", "total current liabilities amount"],
+    "inventory": ["inventory (net amount)", "total inventories"],
+    "cash": ["cash and cash equivalents amount", "cash & cash equivalents (without short-term investments)"],
+    "lt_debt": ["long-term debt excluding amounts due within one year", "noncurrent long-term debt figure"],
+    "equity": ["total shareholders' equity amount", "net assets attributable to shareholders (equity)"],
+    "total_equity_incl_nci": ["total equity including minority shareholders", "equity total (incl. non-controlling interests)"],
+    "cfo": ["net operating cash inflow", "cash flows from operations (net)"],
+    "cfi": ["cash flows from investing (net)", "net cash used in/provided by investing"],
+    "cff": ["cash flows from financing (net)", "net cash used in/provided by financing"],
+    "capex": ["additions to property and equipment (cash)", "capex (cash paid for fixed assets)"],
+    "dna": ["depreciation and amortization amount", "D&A figure"],
+    "rnd": ["money spent on R&D", "R&D expense figure"],
+    "sga": ["SG&A figure", "SGA expenses"],
+    "interest_expense": ["interest expense amount", "interest cost on borrowings"],
+    "income_tax": ["income tax expense amount", "tax provision figure"],
+    "dividends": ["dividends paid amount", "cash paid out as dividends"],
+    "buybacks": ["stock buybacks (cash spent)", "share repurchase amount"],
+    "receivables": ["receivables from customers (net)", "trade receivables amount"],
+    "ppe": ["net PP&E amount", "property and equipment, net of depreciation"],
+}
+
+AVG3_RATIO_ZENITH = {"capex": ["additions to PP&E", "capital spend (additions to PP&E)"],
+                     "rnd": ["R&D costs", "research & development spend"],
+                     "sga": ["SGA expenses", "SG&A overhead costs"]}
+
+# key: (names, definitions)
+METRICS_ZENITH = {
+    "gross_margin": (["GPM (gross profit margin)", "gross margin as a percentage"],
+                     ["gross profit over revenue, times 100", "the percent of each sales dollar kept as gross profit"]),
+    "operating_margin": (["operating profit ratio", "EBIT-to-sales (%)"],
+                         ["operating income over revenue, times 100", "the percent of each sales dollar kept as operating income"]),
+    "net_margin": (["net income to sales (%)", "bottom-line margin"],
+                   ["net income attributable to the company over revenue, times 100",
+                    "the percent of each sales dollar that ends up as net income attributable to the company"]),
+    "roa": (["return on assets (averaged-asset method)", "ROA with averaged assets"],
+            ["net income over average total assets (prior and current year-end), times 100",
+             "net income ÷ mean(total assets at prior year-end, total assets at current year-end), as a %"]),
+    "roe": (["return on equity (averaged-equity method)", "ROE with averaged equity"],
+            ["net income over average shareholders' equity (prior and current year-end), times 100",
+             "net income ÷ mean(shareholders' equity at prior year-end, shareholders' equity at current year-end), as a %"]),
+    "asset_turnover": (["asset turnover (times)", "asset rotation"],
+                       ["revenue over average total assets (prior and current year-end)",
+                        "revenue ÷ mean(total assets at prior year-end, total assets at current year-end)"]),
+    "fixed_asset_turnover": (["fixed-asset rotation", "sales to average fixed assets"],
+                             ["revenue over average net PP&E (prior and current year-end)",
+                              "revenue ÷ mean(net PP&E at prior year-end, net PP&E at current year-end)"]),
+    "inventory_turnover": (["inventory turnover (times)", "inventory rotation"],
+                           ["cost of sales over average inventory (prior and current year-end)",
+                            "cost of sales ÷ mean(inventory at prior year-end, inventory at current year-end)"]),
+    "dso_avg": (["days of sales outstanding on average A/R", "receivables collection days (average balance)"],
+                ["average receivables (prior and current year-end) over revenue, times 365",
+                 "mean(receivables at prior year-end, receivables at current year-end) ÷ revenue × 365"]),
+    "dso_end": (["days of sales outstanding on year-end A/R", "receivables collection days (year-end balance)"],
+                ["year-end receivables over revenue, times 365", "receivables at current year-end ÷ (revenue / 365)"]),
+    "quick_ratio": (["quick ratio (acid test)", "liquidity ratio excluding inventory"],
+                    ["current assets after taking out inventory, divided by current liabilities",
+                     "(current assets excl. inventory) / current liabilities"]),
+    "current_ratio": (["current ratio (times)", "current assets to current liabilities"],
+                      ["total current assets, divided by total current liabilities", "CA over CL"]),
+    "interest_coverage": (["interest coverage (times)", "EBIT/interest coverage"],
+                          ["operating income over interest expense", "EBIT (= operating income) divided by interest expense"]),
+    "payout": (["dividend payout (%)", "share of earnings paid as dividends"],
+               ["dividends paid over net income, times 100", "cash dividends ÷ net income, as a %"]),
+    "ebitda": (["EBITDA value", "EBITDA (not adjusted)"],
+               ["operating income + total D&A", "operating income, then add depreciation and amortization"]),
+    "ebitda_margin": (["EBITDA margin percentage", "EBITDA over sales (%)"],
+                      ["operating income + total D&A, over revenue, times 100",
+                       "EBITDA (operating income plus D&A) ÷ revenue, as a %"]),
+    "ebitda_less_capex": (["EBITDA net of capital spending", "EBITDA minus capex figure"],
+                          ["operating income + total D&A − additions to PP&E",
+                           "EBITDA (operating income plus D&A) minus capex"]),
+    "working_capital": (["working capital (USD)", "WC position"],
+                        ["what is left of current assets once current liabilities are deducted",
+                         "current assets − current liabilities, in $"]),
+    "cash_conversion": (["operating cash conversion", "cash-to-earnings ratio"],
+                        ["operating cash flow over net income",
+                         "net cash provided by operating activities, divided by net income"]),
+    "ocf_ratio": (["OCF/current liabilities", "cash-flow current ratio"],
+                  ["operating cash flow over current liabilities at year-end",
+                   "net cash provided by operating activities, divided by year-end current liabilities"]),
+    "rnd_pct": (["R&D ratio (% of sales)", "R&D spending ratio"],
+                ["R&D expense over revenue, times 100", "the percent of each sales dollar spent on R&D"]),
+    "sga_pct": (["SG&A ratio (% of sales)", "SG&A spending ratio"],
+                ["SG&A over revenue, times 100", "the percent of each sales dollar spent on SG&A"]),
+    "capex_pct": (["capex ratio (% of sales)", "capex spending ratio"],
+                  ["capital expenditures over revenue, times 100",
+                   "the percent of each sales dollar spent on capex (additions to PP&E)"]),
+    "fcf": (["free cash flow (simple version)", "FCF in dollars"],
+            ["operating cash flow, less additions to PP&E", "cash flows from operations after capital expenditures"]),
+    "debt_to_equity": (["LT debt-to-equity ratio", "long-term debt/shareholders' equity"],
+                       ["long-term debt (excl. current maturities) over shareholders' equity",
+                        "long-term debt due after one year ÷ stockholders' equity"]),
+    "etr": (["effective tax rate (%)", "average tax rate on pretax profit"],
+            ["income tax expense over income before income taxes, times 100",
+             "provision for income taxes ÷ pretax income, as a %"]),
+}
+
+ITEM_TEMPLATES["zenith"] = [
+    "Hello, I am student and I need {co}'s {item} {per}{scale}. Can you help?",
+    "{co}'s {item} {per}{scale} -- can you give me the exact number from the 10-K?",
+    "How much was the {item} at {co} {per}{scale}?",
+    "Need it for a footnote: {item}, {co}, {per}{scale}.",
+    "I:What did {co} carry as {item} {per}{scale}?",
+    "X:In {co}'s statement of operations, what is the {item} {per}{scale}?",
+    "Our IR team is updating the fact sheet. Can you confirm {co}'s {item} {per}{scale}?",
+    "L:hey, {co} {item} {per}{scale}?",
+    "Fact-checking an article that quotes {co}'s {item} {per}. What is the actual figure{scale}?",
+    "What {item} does {co}'s annual report show {per}{scale}?",
+    "As a credit analyst I look first at the {item}. For {co} {per}, what was it{scale}?",
+    "Please share the {item} of {co} {per}{scale}.",
+]
+
+CHANGE_ABS_TEMPLATES["zenith"] = [
+    "{co}: difference in {item}, {y1} less {y0}{scale}?",
+    "F:I'm looking at {co}'s {item} for {p0} and {p1}. What is the absolute change{scale}? (Minus if it went down.)",
+    "I:From {p0} to {p1}, {co}'s {item} changed by how much in absolute terms{scale}?",
+    "Audit working paper: {co} {item} -- current year {y1}, prior year {y0}. Change{scale}?",
+    "L:how much did {co}'s {item} go up or down from {p0} to {p1}{scale}",
+    "Hello, my English is not perfect. I want to know the change of {co}'s {item} from {p0} to {p1}, in money terms{scale}.",
+    "For the earnings story: {co}'s {item} moved how much between {p0} and {p1}{scale}?",
+]
+
+CHANGE_PCT_TEMPLATES["zenith"] = [
+    "F:What is the growth in percent of {co}'s {item} in {p1} compared to {p0}{fmt}?",
+    "I:What is the growth in percent of {co}'s {item} at {p1} compared to {p0}{fmt}?",
+    "F:{co} reported {item} for {p0} and {p1}. What's the year-on-year change as a percentage{fmt}?",
+    "I:{co}'s {item} at {p1} versus at {p0} -- what percent higher or lower{fmt}?",
+    "Headline number for my article: {co}'s {item} growth from {p0} to {p1}, in percent{fmt}.",
+    "L:% change in {co} {item} {y0} vs {y1}{fmt}?",
+    "For {co}, take {item} in {y1}, divide by {item} in {y0}, subtract 1 and multiply by 100{fmt}.",
+    "I'm checking management's claim about {item}. By how much did {co}'s {item} change in percentage terms from {p0} to {p1}{fmt}?",
+]
+
+AVG_BAL_TEMPLATES["zenith"] = [
+    "I want {co}'s average {item} for {p1}: opening plus closing balance, divided by two{scale}.",
+    "My ratio needs the {item} of {co} on an average basis for {p1} (beginning of year and end of year){scale}.",
+    "L:avg {item} {co} for {p1}, open/close{scale}?",
+    "Sum {co}'s {item} at the ends of {y0} and {y1}, then halve it{scale}.",
+    "Please help: I need the mean {item} of {co} in {p1}, from the two balance sheets (start and end){scale}.",
+]
+
+AVG3_TEMPLATES["zenith"] = [
+    "Mean annual {item} of {co} for {span}{scale}?",
+    "Average {co}'s {item} for {y2}, {y0} and {y1}, please -- simple average{scale}.",
+    "Cycle-average {item} for {co} over {span}{scale}?",
+    "L:{co} avg {item} over {span}{scale}",
+    "In my thesis I compare averages. What is the average {item} per year of {co} in {span}{scale}?",
+]
+
+AVG3_RATIO_TEMPLATES["zenith"] = [
+    "Year by year, divide {co}'s {metric} by its revenue for {span}; what is the mean of the three percentages{fmt}?",
+    "Average ratio of {metric} to revenue for {co} over {span}, computed as the mean of the three yearly percentages{fmt}?",
+    "L:{co} {metric} % of revenue, avg of the {y2}/{y0}/{y1} ratios{fmt}",
+]
+
+METRIC_TEMPLATES["zenith"] = {
+    "plain": [
+        "Hello, what is the {metric} of {co} {per}{fmt}? Thank you.",
+        "{metric} of {co} {per}{fmt}?",
+        "For the screening sheet: {co}, {metric}, {per}{fmt}.",
+        "I'm a retail investor trying to understand {co}. What was its {metric} {per}{fmt}?",
+        "L:what was {co} {metric} {per}{fmt}",
+        "As an auditor I want to recompute {co}'s {metric} {per}{fmt}. What do you get?",
+        "From the 10-K numbers, figure out {co}'s {metric} {per}{fmt}.",
+    ],
+    "defn": [
+        "For {co} {per}, compute {metric}{fmt}. We calculate it like this: {defn}.",
+        "{metric} = {defn}. {co}, {per}{fmt}?",
+        "Hello, in my course {metric} is {defn}. Can you calculate it for {co} {per}{fmt}?",
+        "Please compute {co}'s {metric} {per}{fmt}. Note that we define it as {defn}.",
+        "In our credit agreement model, {metric} means {defn}. Where was {co} {per}{fmt}?",
+        "L:{co} {per}{fmt} -- calc {metric} as {defn}",
+        "What is {co}'s {metric} {per} if I use {defn}{fmt}?",
+    ],
+}
+
+COMPARE_TEMPLATES["zenith"] = [
+    "Hello, please compare {A} and {B}: which company has the {adj} {metric} {per}?",
+    "My portfolio holds {A} and {B}. {Per}, which one had the {adj} {metric}?",
+    "L:which has the {adj} {metric} {per}, {A} or {B}",
+    "Fact check: was {A}'s or {B}'s {metric} {adj} {per}?",
+    "When you compare {A} with {B} {per}, which company comes out with the {adj} {metric}?",
+    "Between {B} and {A}, which posted the {adj} {metric} {per}?",
+    "Hello, please compare {A} and {B}: which company had {more} {item} {per}?",
+    "My portfolio holds {A} and {B}. {Per}, which one reported the {adj} {item}?",
+    "L:who had {more} {item} {per}, {A} or {B}",
+    "Fact check: was {A}'s or {B}'s {item} {adj} {per}?",
+    "When you compare {A} with {B} {per}, which company shows {more} {item}?",
+    "Which is {adj}, {B}'s {item} or {A}'s, {per}?",
+]
+
+
+def compare_period_zenith(a, b, instant, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+             and a.F.fy_end.year == b.F.fy_end.year)
+    na, nb = a.names[0], b.names[0]
+    if same:
+        if instant:
+            opts = [f"at the end of business year {a.fy}", f"on their fiscal {a.fy} closing balance sheets"]
+            if dec31:
+                opts.append(f"at the reporting date {date_ymdslash(a.F.fy_end)}")
+        else:
+            opts = [f"in business year {a.fy}", f"in fiscal year {a.fy} (as each company defines it)"]
+            if dec31:
+                opts.append(f"for the accounting year ended {date_ymdslash(a.F.fy_end)}")
+        return rng.choice(opts)
+    if instant:
+        opts = [f"on the most recent balance sheets (fiscal {a.fy} for {na}, fiscal {b.fy} for {nb})"]
+        if date_ymdslash(a.F.fy_end) and date_ymdslash(b.F.fy_end):
+            opts.append(f"at their latest year-ends ({na}: {date_ymdslash(a.F.fy_end)}, {nb}: {date_ymdslash(b.F.fy_end)})")
+        return rng.choice(opts)
+    return rng.choice([f"in their latest fiscal years ({na} ended {date_nc(a.F.fy_end)}, {nb} ended {date_nc(b.F.fy_end)})",
+                       f"in the year each one just reported ({na}: fiscal {a.fy}; {nb}: fiscal {b.fy})"])
+
+
+
 def compare_period_new(a, b, instant, split, rng):
     same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
     dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
              and a.F.fy_end.year == b.F.fy_end.year)
     na, nb = a.names[0], b.names[0]
+    if split == "zenith":
+        return compare_period_zenith(a, b, instant, rng)
     if split == "atlas":
         return compare_period_atlas(a, b, instant, rng)
     if split == "ledger":
@@ -3054,6 +3421,8 @@ def compare_period_new(a, b, instant, split, rng):
 
 
 def metric_names(m, split):
+    if split == "zenith":
+        return METRICS_ZENITH[m][0]
     if split == "atlas":
         return METRICS_ATLAS[m][0]
     if split == "ledger":
@@ -3070,6 +3439,8 @@ def metric_names(m, split):
 
 
 def metric_defs(m, split):
+    if split == "zenith":
+        return METRICS_ZENITH[m][1]
     if split == "atlas":
         return METRICS_ATLAS[m][1]
     if split == "ledger":
@@ -3234,6 +3605,8 @@ def fill(tpl, **kw):
 
 
 def pick_label(rng, key, split):
+    if split == "zenith":
+        return rng.choice(ITEM_LABELS_ZENITH[key])
     if split == "atlas":
         return rng.choice(ITEM_LABELS_ATLAS[key])
     if split == "ledger":
@@ -3270,7 +3643,9 @@ def gen_items(co, rng, split, n=8):
         used.add(k)
         v, evid = co.val(k, fy)
         per = rng.choice(inst_phrases(co, fy, split) if k in INSTANT_KEYS else dur_phrases(co, fy, split))
-        if k == "eps_diluted" and split == "atlas":
+        if k == "eps_diluted" and split == "zenith":
+            scale = rng.choice([("", None, None), (" (per share, round to cents)", None, 2)])
+        elif k == "eps_diluted" and split == "atlas":
             scale = rng.choice([("", None, None), (" ($ per share, x.xx)", None, 2)])
         elif k == "eps_diluted" and split == "ledger":
             scale = rng.choice([("", None, None), (" ($/share, two decimals)", None, 2)])
@@ -3433,7 +3808,8 @@ def gen_averages(co, rng, split, n=2):
         choices.append(("bal", rng.choice([k for k in bal if k != choices[0][1]])))
     p0, p1, y0, y1 = yr_forms(co, fy, split, rng)
     if split in NEW_SPLITS:
-        y2 = {"novel": f"FY{yy(fy - 2)}", "vault": f"fiscal '{yy(fy - 2)}", "ledger": f"FY{fy - 2}", "atlas": f"FY {fy - 2}"}[split]
+        y2 = {"novel": f"FY{yy(fy - 2)}", "vault": f"fiscal '{yy(fy - 2)}", "ledger": f"FY{fy - 2}", "atlas": f"FY {fy - 2}",
+              "zenith": y0.replace(str(fy - 1), str(fy - 2))}[split]
     else:
         y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final", "sealed") else f"fiscal {fy - 2}"
     yl = f"fiscal years {fy - 2}, {fy - 1} and {fy}"          # (final only)
@@ -3480,7 +3856,7 @@ def gen_averages(co, rng, split, n=2):
             f = pct_fmt(rng, split)
             if split in NEW_SPLITS:
                 lab = rng.choice({"novel": AVG3_RATIO_NOVEL, "vault": AVG3_RATIO_VAULT, "ledger": AVG3_RATIO_LEDGER,
-                                  "atlas": AVG3_RATIO_ATLAS}[split][k])
+                                  "atlas": AVG3_RATIO_ATLAS, "zenith": AVG3_RATIO_ZENITH}[split][k])
                 span = span_new(co, fy, split, rng)
                 q = fill2(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0], span=span)
             elif split == "sealed":
@@ -3577,6 +3953,8 @@ DIR_WORDS["ledger"] = {"higher": [("higher", "more"), ("larger", "more")],
                        "lower": [("lower", "less"), ("smaller", "less")]}
 DIR_WORDS["atlas"] = {"higher": [("higher", "more"), ("bigger", "more")],
                       "lower": [("lower", "less"), ("smaller", "less")]}
+DIR_WORDS["zenith"] = {"higher": [("higher", "more"), ("larger", "more")],
+                       "lower": [("lower", "less"), ("smaller", "less")]}
 ADJ_BAD = {"stronger", "weaker"}   # only for margins / returns
 # "who comes out ahead on ..." (fresh) is asked only for figures where more is plainly better
 GOOD_HIGH = {"revenue", "net_income", "operating_income", "cfo", "cash", "equity", "total_assets",
@@ -3758,7 +4136,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")

@@ -69,6 +69,11 @@ pub fn shape_in<'a>(table: &'a ConceptTable, content: &str) -> Option<Shaped<'a>
     for (word, percent) in relations {
         for at in bounded_matches(&lower, word) {
             let (left, right) = (&lower[..at], &lower[at + word.len()..]);
+            // "cash/cash equivalents", "depreciation/amortization": a slash that joins
+            // names of one figure divides nothing.
+            if word == "/" && joins_one_figure(table, left, right) {
+                continue;
+            }
             let (over, under) = match asks_which_part(left) {
                 // "What share of revenue did capex represent?": the figure over comes after.
                 true => (
@@ -162,6 +167,30 @@ fn spent_of_each_dollar<'a>(table: &'a ConceptTable, lower: &str) -> Option<Shap
         }
     }
     None
+}
+
+/// Whether the words either side of a slash name one figure: the right repeats the left's
+/// last word ("cash/cash equivalents"), or "<left> and <right>" is one concept's name
+/// ("depreciation/amortization").
+fn joins_one_figure(table: &ConceptTable, left: &str, right: &str) -> bool {
+    let word = |w: &str| {
+        w.trim_matches(|c: char| !c.is_alphanumeric() && c != '&')
+            .to_string()
+    };
+    let (Some(last), Some(next)) = (
+        left.split_whitespace().last().map(word),
+        right.split_whitespace().next().map(word),
+    ) else {
+        return false;
+    };
+    if last.is_empty() || next.is_empty() {
+        return false;
+    }
+    if last == next {
+        return true;
+    }
+    let (stems, spans) = table.spans_in(&format!("{last} and {next}"));
+    spans.len() == 1 && spans[0].1 == 0 && spans[0].2 == stems
 }
 
 /// The words that name `concept` to the concept table (its first phrasing).
@@ -341,6 +370,16 @@ mod tests {
             formula("Work out Palantir's R&D outlays/revenue ratio for each year").as_deref(),
             Some("r&d divided by revenue")
         );
+    }
+
+    #[test]
+    fn a_slash_that_joins_names_of_one_figure_divides_nothing() {
+        assert_eq!(
+            formula("Walmart cash/cash equivalents at FY2024 y/e?"),
+            None
+        );
+        assert_eq!(formula("Meta's depreciation/amortization for 2023?"), None);
+        assert!(formula("Meta's capex/revenue for 2023?").is_some());
     }
 
     #[test]

@@ -748,6 +748,31 @@ fn states_a_premise(sentence: &str, v: &Vocabulary) -> bool {
     sentence.contains(['%', '$']) || holds_any(&sentence.to_lowercase(), &v.premise_words)
 }
 
+/// Whether a question sentence names nothing of its own: a few words, no period, no name
+/// and no figure ("What does the 10-K say?", "Can you confirm the figure?", "What is the
+/// number ($B)?").
+fn only_asks_for_it(sentence: &str, v: &Vocabulary) -> bool {
+    let lower = sentence.to_lowercase();
+    let without_documents = v
+        .document_names
+        .iter()
+        .fold(lower, |text, name| text.replace(name.as_str(), " "));
+    let words: Vec<&str> = without_documents
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let named = sentence
+        .split_whitespace()
+        .skip(1)
+        .any(|w| w.starts_with(|c: char| c.is_uppercase()));
+    words.len() <= 6
+        && !named
+        && periods::periods_in(sentence).is_empty()
+        && words
+            .iter()
+            .all(|w| v.bare_ask_words.iter().any(|b| b == w))
+}
+
 fn asks(sentence: &str) -> bool {
     let lower = sentence.to_lowercase();
     let first = lower
@@ -1137,6 +1162,17 @@ impl Question {
         // A sentence before the question that states what it asks about is its premise, kept
         // when the question points back at it ("Nike's gross margin fell in fiscal 2023.
         // What were the main drivers?").
+        // A question that only asks for the figure named before it ("I need AbbVie's cash
+        // at year-end. What does the 10-K say?", "… Can you confirm the figure?") asks what
+        // that sentence names: everything is kept.
+        let bare_asks = content.iter().any(|(_, asking)| *asking)
+            && content
+                .iter()
+                .filter(|(_, asking)| *asking)
+                .all(|(sentence, _)| only_asks_for_it(sentence, v));
+        if bare_asks {
+            content.iter_mut().for_each(|(_, asking)| *asking = true);
+        }
         if let Some(first_asking) = content.iter().position(|(_, asking)| *asking) {
             let points_back = content.iter().any(|(sentence, asking)| {
                 *asking && holds_any(&sentence.to_lowercase(), &v.referring_words)
@@ -1549,6 +1585,17 @@ mod tests {
             formula("Find Nike's DSO for 2024; by DSO I mean receivables in the numerator and revenue in the denominator, multiplied by 365, in days of sales.").as_deref(),
             Some("receivables in the numerator and revenue in the denominator, multiplied by 365")
         );
+    }
+
+    #[test]
+    fn a_question_that_only_asks_for_the_figure_keeps_the_sentence_naming_it() {
+        let q = read("I work in investor relations at AbbVie and need to double-check our long-term debt as of 2022-12-31 ($B). What does the 10-K say?");
+        assert!(q.content.contains("long-term debt"), "{}", q.content);
+        let q = read("Journalist on deadline -- need Boeing's cash at the last reported year-end. Can you confirm the figure?");
+        assert!(q.content.contains("Boeing's cash"), "{}", q.content);
+        // A question of its own leaves the context aside.
+        let q = read("I'm studying Boeing's annual report. What was its revenue in 2023?");
+        assert_eq!(q.content, "What was its revenue in 2023?");
     }
 
     #[test]

@@ -135,12 +135,12 @@ pattern!(
 pattern!(
     OTHER_DATE,
     &format!(
-        r"(?i)\b(?:\d{{1,2}}/\d{{1,2}}/(\d{{4}}|\d{{2}})|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?[\s-]+{MONTH},?[\s-]+(\d{{4}})|(\d{{4}})-\d{{2}}-\d{{2}})\b"
+        r"(?i)\b(?:\d{{1,2}}[/.]\d{{1,2}}[/.](\d{{4}}|\d{{2}})|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?[\s-]+{MONTH},?[\s-]+(\d{{4}}|\d{{2}})|(\d{{4}})-\d{{2}}-\d{{2}})\b"
     )
 );
 pattern!(
     FISCAL_YEAR,
-    r"(?i)\b(?:FYE|FY|CY|YE|fiscal(?:\s+year)?|financial\s+year|calendar(?:\s+year)?)\s*['’]?(\d{4}|\d{2})[AEae]?\b"
+    r"(?i)\b(?:(?:FYE|FY|CY|YE|fiscal(?:\s+year)?|financial\s+year|calendar(?:\s+year)?)\s*['’]?|F)(\d{4}|\d{2})[AEae]?\b"
 );
 // "2023", and "2023A"/"2024E" as models write actuals and estimates.
 pattern!(BARE_YEAR, r"\b(19[5-9]\d|20\d{2})[AE]?\b");
@@ -170,6 +170,20 @@ pub fn ends_a_52_53_week_year(date: &str) -> i32 {
         Regex::new(r"(?i)\bjan(?:uary)?\.?\s+0?[1-7](?:st|nd|rd|th)?\b|\b0?[1-7](?:st|nd|rd|th)?[\s-]+(?:of\s+)?jan(?:uary)?\b|\b0?1/0?[1-7]/(?:\d{4}|\d{2})\b|\b\d{4}-01-0[1-7]\b").ok()
     });
     i32::from(FIRST_WEEK.as_ref().is_some_and(|re| re.is_match(date)))
+}
+
+/// Whether a written date is the first day of a month ("2023-06-01", "June 1, 2023",
+/// "1 Jan 2023", "01.01.2023"): where a span starts.
+fn starts_a_month(written: &str) -> bool {
+    static FIRST_DAY: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(&format!(
+            r"(?i)^(?:\d{{4}}-\d{{2}}-01|0?1[./-]\d{{1,2}}[./-]\d{{2,4}}|\d{{1,2}}/0?1/\d{{2,4}}|0?1(?:st)?(?:\s+of)?[\s-]+{MONTH},?[\s-]+\d{{2,4}}|{MONTH}\s+0?1(?:st)?,?\s+\d{{4}})$"
+        ))
+        .ok()
+    });
+    FIRST_DAY
+        .as_ref()
+        .is_some_and(|re| re.is_match(written.trim()))
 }
 
 /// Every period `text` names, in the order written, each once.
@@ -289,6 +303,26 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
         .iter()
         .any(|f| rest.starts_with(f))
     };
+    // "the period 2023-06-01 to 2024-05-31": a span from the first of a month is one
+    // period, the one it ends.
+    let starts: Vec<usize> = found
+        .windows(2)
+        .filter(|pair| {
+            let (at, first) = &pair[0];
+            let (next_at, _) = &pair[1];
+            let between = text
+                .get(at + first.written.len()..*next_at)
+                .unwrap_or("")
+                .trim()
+                .to_lowercase();
+            first.basis == YearBasis::PeriodEnd
+                && starts_a_month(&first.written)
+                && ["to", "–", "—", "-", "through", "thru", "until", "till"]
+                    .contains(&between.as_str())
+        })
+        .map(|pair| pair[0].0)
+        .collect();
+    found.retain(|(at, _)| !starts.contains(at));
     let filing_years: Vec<usize> = found
         .iter()
         .filter(|(at, p)| names_the_filing(*at, p))
@@ -354,6 +388,24 @@ mod tests {
         assert_eq!(years("Capex over FY2022A-FY2024A"), [2022, 2024]);
         // A day after a month is no year.
         assert_eq!(years("Cash at Dec 31, 2023"), [2023]);
+        // A span from a month's first day is the one period it ends.
+        assert_eq!(
+            years("Nike's EPS for the period 2023-06-01 to 2024-05-31?"),
+            [2024]
+        );
+        assert_eq!(
+            years("Boeing's cash flow for the period 2022-01-01 to 2022-12-31?"),
+            [2022]
+        );
+        assert_eq!(
+            years("Cash from December 31, 2022 to December 31, 2023?"),
+            [2022, 2023]
+        );
+        assert_eq!(
+            years("Equity at closing date 30.09.2024 and in F2023?"),
+            [2024, 2023]
+        );
+        assert_eq!(years("D&A in FY2023 (y/e 31 Dec 23)?"), [2023]);
     }
 
     #[test]

@@ -79,6 +79,9 @@ pub struct Vocabulary {
     pub comparison_connectors: Vec<String>,
     /// "Year-over-year": a named year compared with the one before.
     pub year_over_year_phrases: Vec<String>,
+    /// The words of a question sentence that asks only for the figure named before it
+    /// ("What does the 10-K say?", "Can you confirm the figure?").
+    pub bare_ask_words: Vec<String>,
     /// Words of a "which is higher" question that ask for the larger figure, and the smaller.
     pub higher_words: Vec<String>,
     pub lower_words: Vec<String>,
@@ -127,7 +130,7 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 35] = [
+        let lists: [(&str, Vec<&String>); 36] = [
             ("referring_words", self.referring_words.iter().collect()),
             ("premise_words", self.premise_words.iter().collect()),
             (
@@ -201,6 +204,7 @@ impl Vocabulary {
                 "year_over_year_phrases",
                 self.year_over_year_phrases.iter().collect(),
             ),
+            ("bare_ask_words", self.bare_ask_words.iter().collect()),
             (
                 "balance_average_phrases",
                 self.balance_average_phrases.iter().collect(),
