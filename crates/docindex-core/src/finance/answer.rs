@@ -91,10 +91,20 @@ pub fn with_figures(
     years.dedup();
     let one_figure_for_two_years =
         reading.operation == crate::question::Operation::Value && years.len() >= 2;
+    // A ratio, margin or rate asked, answered with amounts only ("EBITDA margin" stated as
+    // EBITDA): the quotient asked was not worked out.
+    let asks_quotient =
+        lexicon().concepts.quotients.iter().any(|q| {
+            crate::question::vocabulary::find_phrase(&question.to_lowercase(), q).is_some()
+        });
+    let amounts_for_a_quotient = asks_quotient
+        && !lead.metrics.is_empty()
+        && lead.metrics.iter().all(|m| m.unit == MetricUnit::Amount);
     let firm = lead_is_firm(table, &lead, rows, lead.asked_year)
         && asks_for_figure(question)
         && lead.operation_done
         && !one_figure_for_two_years
+        && !amounts_for_a_quotient
         && !asks_unmet_kind(question, &lead);
     let mut out = answer;
     let mut text = lead.text.clone();

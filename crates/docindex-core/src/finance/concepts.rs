@@ -140,11 +140,9 @@ fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
             // British spelling stems apart: "amortisation" is "amortization".
             let w = w.replace("isation", "ization");
             // "Days of sales in receivables" is "days sales in receivables", "margin at the
-            // gross level" "margin at gross level".
-            if FILLER_WORDS.contains(&w.as_str()) {
-                return Vec::new();
-            }
+            // gross level" "margin at gross level", "cost-of-sales" "cost sales".
             w.split('-')
+                .filter(|part| !FILLER_WORDS.contains(part))
                 .map(|part| stemmer.stem(part).to_string())
                 .collect::<Vec<_>>()
         })

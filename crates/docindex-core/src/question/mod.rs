@@ -691,6 +691,23 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
             .any(|m| find_phrase(label, m).is_some());
         // "Capex-adjusted EBITDA (calc: …)": a colon inside a parenthesis ends no label.
         let inside_parenthesis = label.matches('(').count() > label.matches(')').count();
+        // "For my earnings preview:", "For the lender deck:": the asker's purpose, not a
+        // subject ("earnings" asks no net income).
+        let names_someone = rest[..colon]
+            .split_whitespace()
+            .skip(1)
+            .any(|w| w.starts_with(char::is_uppercase));
+        let purpose = label.starts_with("for ")
+            && words <= 6
+            && !names_someone
+            && !defines
+            && !inside_parenthesis
+            && !label.contains(['?', '.'])
+            && periods::periods_in(label).is_empty();
+        if purpose {
+            rest = rest[colon + 1..].trim_start();
+            continue;
+        }
         if words == 0
             || words > 3
             || defines
@@ -702,6 +719,7 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
         if v.framing_labels.iter().any(|f| f == label) {
             return None;
         }
+
         // "Question: …" labels what follows; "Capex/sales: J&J vs UnitedHealth …" and
         // "Buckle Q3 FY24: did …" say what is asked of whom: kept after the question, so it
         // still opens with its asking words.
@@ -1700,6 +1718,14 @@ mod tests {
             read("Cisco's total current liabilities, FY2024 on FY2023: % growth?")
                 .content
                 .starts_with("Cisco's total current liabilities")
+        );
+        // A purpose label is the asker's; one that names a company is the subject's.
+        assert!(read("For Apple: what was revenue in 2024?")
+            .content
+            .contains("Apple"));
+        assert_eq!(
+            read("For my earnings preview: how much did Apple's R&D grow in fiscal 2024 (vs. fiscal 2023)?").content,
+            "how much did Apple's R&D grow in fiscal 2024 (vs. fiscal 2023)?"
         );
         // Ordinal dates; a year that ends in January's first week is named for the year
         // before.
