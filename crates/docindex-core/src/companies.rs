@@ -270,39 +270,33 @@ impl CompanyDirectory {
             }
         }
         clauses.push((clause, None));
-        let possessive_before_period: Vec<Option<String>> = clauses
+        // The one company whose possessive stands right before a clause's period ("for
+        // Apple's FY2024"), else the one named right after its "for" ("using fiscal 2024 for
+        // Walmart").
+        let named_beside_period: Vec<Option<String>> = clauses
             .iter()
             .map(|(text, _)| {
                 let period = crate::question::periods::periods_in(text)
                     .into_iter()
                     .next()?;
                 let at = text.find(&period.written)?;
-                let owner_word = text[..at].split_whitespace().last()?;
-                let is_possessive = owner_word.ends_with("'s") || owner_word.ends_with("’s");
-                let known = self.mentions(owner_word).known;
-                match (is_possessive, known.as_slice()) {
-                    (true, [only]) => Some(only.clone()),
-                    _ => None,
-                }
-            })
-            .collect();
-        // "using fiscal 2024 for Walmart": the company named right after the period's "for".
-        let named_after_period: Vec<Option<String>> = clauses
-            .iter()
-            .map(|(text, _)| {
-                let period = crate::question::periods::periods_in(text)
-                    .into_iter()
-                    .next()?;
-                let at = text.find(&period.written)? + period.written.len();
-                let after = text[at..].trim_start();
-                let owner = after
-                    .strip_prefix("for ")
-                    .or_else(|| after.strip_prefix("at "))?;
-                let owner_word = owner.split_whitespace().next()?;
-                match self.mentions(owner_word).known.as_slice() {
+                let only = |word: &str| match self.mentions(word).known.as_slice() {
                     [only] => Some(only.clone()),
                     _ => None,
-                }
+                };
+                let before = text[..at]
+                    .split_whitespace()
+                    .last()
+                    .filter(|w| w.ends_with("'s") || w.ends_with("’s"))
+                    .and_then(only);
+                let after = text[at + period.written.len()..].trim_start();
+                before.or_else(|| {
+                    after
+                        .strip_prefix("for ")
+                        .or_else(|| after.strip_prefix("at "))
+                        .and_then(|owner| owner.split_whitespace().next())
+                        .and_then(only)
+                })
             })
             .collect();
         let read: Vec<(CompanyMentions, bool)> = clauses
@@ -326,11 +320,8 @@ impl CompanyDirectory {
             match mentions.known.as_slice() {
                 _ if named_after.is_some() => named_after,
                 [only] => Some(only),
-                // "for Apple's FY2024": the company whose possessive stands before the period;
-                // "fiscal 2024 for Walmart": the company after it.
-                [_, _, ..] => possessive_before_period[i]
-                    .as_ref()
-                    .or(named_after_period[i].as_ref()),
+                // "for Apple's FY2024", "fiscal 2024 for Walmart".
+                [_, _, ..] => named_beside_period[i].as_ref(),
                 _ => None,
             }
         };
