@@ -312,7 +312,10 @@ fn names_a_part_after_the_company(
         let next = pair[1]
             .trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
             .to_lowercase();
+        // "Intel's non-cash D&A", "AbbVie's short-dated liabilities": a hyphenated
+        // adjective, no part.
         !next.is_empty()
+            && !next.contains('-')
             && !glossed_in_parentheses(&tokens[at + 1..])
             && !next.starts_with(|c: char| c.is_ascii_digit())
             && !lexicon().parts.qualifiers.contains(next.as_str())

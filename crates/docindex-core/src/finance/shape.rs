@@ -4,7 +4,7 @@
 //! another) and worked out as a definition the question gives would be; the words are in
 //! the lexicon's `[shapes]`.
 
-use super::concepts::{Concept, ConceptTable, MetricUnit};
+use super::concepts::{Concept, ConceptTable, MetricUnit, PRIOR_SUFFIX};
 use crate::lexicon::lexicon;
 use crate::question::Definition;
 use std::cmp::Reverse;
@@ -15,6 +15,8 @@ use std::cmp::Reverse;
 pub struct Shaped<'a> {
     pub over: &'a Concept,
     pub under: &'a Concept,
+    /// The figure under is the year's average balance ("sales / avg. net PP&E").
+    pub averaged_under: bool,
     pub percent: bool,
     pub name: String,
 }
@@ -27,7 +29,11 @@ impl<'a> Shaped<'a> {
             (true, Some(f)) => format!("({f})"),
             _ => c.id.clone(),
         };
-        let wanted: String = format!("{} / {}", side(self.over), side(self.under))
+        let under = match self.averaged_under {
+            true => format!("(({0} + {0}{PRIOR_SUFFIX}) / 2)", self.under.id),
+            false => side(self.under),
+        };
+        let wanted: String = format!("{} / {under}", side(self.over))
             .split_whitespace()
             .collect();
         table.concepts.iter().find(|c| {
@@ -45,8 +51,9 @@ impl<'a> Shaped<'a> {
         Definition {
             name: self.name.clone(),
             formula: format!(
-                "{} divided by {}{hundred}",
+                "{} divided by {}{}{hundred}",
                 phrase(self.over),
+                if self.averaged_under { "average " } else { "" },
                 phrase(self.under)
             ),
         }
@@ -74,6 +81,8 @@ pub fn shape_in<'a>(table: &'a ConceptTable, content: &str) -> Option<Shaped<'a>
             if word == "/" && joins_one_figure(table, left, right) {
                 continue;
             }
+            // "sales / avg. net PP&E": the figure under is averaged over the year.
+            let (right, averaged_under) = without_averaging(right);
             let (over, under) = match asks_which_part(left) {
                 // "What share of revenue did capex represent?": the figure over comes after.
                 true => (
@@ -93,6 +102,7 @@ pub fn shape_in<'a>(table: &'a ConceptTable, content: &str) -> Option<Shaped<'a>
             return Some(Shaped {
                 over,
                 under,
+                averaged_under,
                 percent,
                 name: format!("{} {word} {}", phrase(over), phrase(under)),
             });
@@ -119,6 +129,7 @@ pub fn shape_in<'a>(table: &'a ConceptTable, content: &str) -> Option<Shaped<'a>
             return Some(Shaped {
                 over: profit,
                 under: revenue,
+                averaged_under: false,
                 percent: true,
                 name: format!("{} as a share of revenue", phrase(profit)),
             });
@@ -161,12 +172,26 @@ fn spent_of_each_dollar<'a>(table: &'a ConceptTable, lower: &str) -> Option<Shap
             return Some(Shaped {
                 over,
                 under,
+                averaged_under: false,
                 percent: true,
                 name: format!("{} as a share of {}", phrase(over), phrase(under)),
             });
         }
     }
     None
+}
+
+/// `right` without the averaging word it opens with ("avg. net PP&E", "the average of
+/// total assets"), and whether it had one.
+fn without_averaging(right: &str) -> (&str, bool) {
+    let trimmed = right.trim_start();
+    let rest = trimmed.strip_prefix("the ").unwrap_or(trimmed);
+    for word in ["avg. ", "avg ", "average ", "mean "] {
+        if let Some(after) = rest.strip_prefix(word) {
+            return (after.strip_prefix("of ").unwrap_or(after), true);
+        }
+    }
+    (right, false)
 }
 
 /// Whether the words either side of a slash name one figure: the right repeats the left's
@@ -183,6 +208,10 @@ fn joins_one_figure(table: &ConceptTable, left: &str, right: &str) -> bool {
     ) else {
         return false;
     };
+    // "operating income/(loss)": the slash offers the line's other sign.
+    if right.trim_start().starts_with('(') {
+        return true;
+    }
     if last.is_empty() || next.is_empty() {
         return false;
     }
@@ -369,6 +398,32 @@ mod tests {
         assert_eq!(
             formula("Work out Palantir's R&D outlays/revenue ratio for each year").as_deref(),
             Some("r&d divided by revenue")
+        );
+    }
+
+    #[test]
+    fn an_averaged_denominator_takes_the_metric_on_average_balances() {
+        let table = concept_table().unwrap();
+        let metric = |content: &str| {
+            shape_in(table, content)
+                .and_then(|s| s.table_metric(table))
+                .map(|c| c.id.clone())
+        };
+        assert_eq!(
+            metric("Visa sales / avg. assets for the year ending Sep-24").as_deref(),
+            Some("asset_turnover")
+        );
+        assert_eq!(
+            formula("Procter & Gamble COGS / avg. inventory for the year ending Jun-24").as_deref(),
+            Some("cost of sales divided by average inventory")
+        );
+        assert_eq!(
+            metric("Procter & Gamble COGS / avg. inventory for the year ending Jun-24").as_deref(),
+            Some("inventory_turnover")
+        );
+        assert_eq!(
+            formula("Apple's operating income/(loss) over fiscal 2023?"),
+            None
         );
     }
 
