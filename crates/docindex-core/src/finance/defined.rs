@@ -225,6 +225,16 @@ fn rephrased(formula: &str) -> String {
             (r"(?i)^divide\s+(.+?)\s+by\s+", "$1 divided by "),
             // "B averaged between the prior and current year-ends": the average of B.
             (r"(?i)(\band\s+|\bdivided\s+by\s+|\bover\s+)(?:the\s+)?(.+?)\s+averaged\s+(?:between|over|across)\s+(?:the\s+)?(?:prior|opening|beginning|previous)[\w\s-]*?\s+(?:and|&)\s+(?:current|closing|ending|this)[\w\s-]*?year[-\s]?ends?\b", "${1}average $2"),
+            // "• Source: 10-K" after a bulleted formula is no term.
+            (r"\s*•.*$", ""),
+            // "numerator: A; denominator: B".
+            (r"(?i)numerator\s*:\s*(.+?)\s*[;,]\s*denominator\s*:\s*([^;()]+?)\s*(?:[;,]|$)", "($1) divided by ($2) "),
+            // "the quotient of A and B", "the ratio of A to B".
+            (r"(?i)(?:the\s+)?quotient\s+of\s+(.+?)\s+and\s+(.+)$", "$1 divided by $2"),
+            (r"(?i)(?:the\s+)?ratio\s+of\s+(.+?)\s+to\s+(.+)$", "($1 divided by $2)"),
+            // "[(equity_start + equity_end) / 2]", "(TA_start + TA_end) / 2": an average.
+            (r"(?i)\[?\s*\(\s*([\w/&.' -]+?)_start\s*\+\s*([\w/&.' -]+?)_end\s*\)\s*/\s*2\s*\]?", "average $1"),
+            (r"\bTA\b", "total assets"),
             // "A in the numerator and B in the denominator".
             (r"(?i)^(.+?)\s+in\s+the\s+numerator\s*(?:,\s*)?(?:and|with)\s+(.+?)\s+in\s+the\s+denominator\b", "($1) divided by ($2)"),
             // "then net of C": less C.
@@ -266,7 +276,7 @@ fn rephrased(formula: &str) -> String {
             (r"(?i)^(?:take|use|express|compute it as|calculate it as|work it out as)\s+", ""),
             (r"(?i)\s+as\s+a\s+(?:share|percentage|percent|proportion|fraction|multiple)\s+of\s+", " divided by "),
             (r"(?i)\s+(?:relative\s+to|expressed\s+relative\s+to|per)\s+", " divided by "),
-            (r"(?i)(?:the\s+)?(?:mean|average)\s+of\s+(?:the\s+|its\s+)?(?:beginning|opening|start|prior|previous)[-\s]*(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:and|&)\s+(?:end|closing|ending|year[-\s]end|current(?:\s+year[-\s]end)?)[-\s]*(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:balances?\s+(?:of|for)\s+)?", "average "),
+            (r"(?i)(?:the\s+)?(?:mean|average)\s+of\s+(?:the\s+|its\s+)?(?:beginning|opening|start|prior|previous)[-\s]*(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:and|&)\s+(?:end|closing|ending|year[-\s]end|current(?:\s+year[-\s]end)?)[-\s]*(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:balances?\s+(?:of|for)\s+)?", "average "),
             (r"(?i)\s+(?:balances?|figures?|amounts?)\b", ""),
         ]
         .into_iter()
@@ -680,6 +690,20 @@ mod tests {
         let by_avg = work("Definition first: ROA = 100 × NI / avg(opening total assets, closing total assets). Now apply it to Coca Cola for FY2017.");
         let by_mean = work("What was the FY2017 return on average assets? Use net income over the mean of beginning- and end-of-year total assets. Express it as a percentage.");
         assert_eq!(by_avg.value, by_mean.value, "{by_avg:?}");
+    }
+
+    #[test]
+    fn definitions_given_first_or_as_a_method_are_worked_out() {
+        let shown = |q: &str| work(q).shown;
+        for q in [
+            "The quotient of operating cash flow and current liabilities -- that's how I define cover. What does it give for Coca Cola in FY2017?",
+            "Please calculate the cover of Coca Cola for FY2017, using this formula: numerator: operating cash flow; denominator: total current liabilities.",
+        ] {
+            assert_eq!(shown(q).as_deref(), Some("0.66"), "{q}");
+        }
+        let method = work("The rating methodology I follow computes asset return as follows: NI / [(TA_start + TA_end) / 2] × 100. What is Coca Cola's figure for FY2017?");
+        let by_mean = work("What was the FY2017 return on average assets? Use net income over the mean of beginning- and end-of-year total assets. Express it as a percentage.");
+        assert_eq!(method.value, by_mean.value, "{method:?}");
     }
 
     /// Cisco's FY2024 balance sheet and cash flow rows, as stored.

@@ -318,6 +318,13 @@ fn house_definition(sentence: &str) -> Option<(String, Option<String>)> {
     if let Some(m) = WORKS_OUT.as_ref().and_then(|re| re.find(sentence)) {
         let rest = &sentence[m.end()..];
         let ascii_lower = rest.to_ascii_lowercase();
+        // "… computes ROE as follows: NI / average equity."
+        if let Some(at) = ascii_lower.find(" as follows:") {
+            let formula = without_instructions(&rest[at + " as follows:".len()..]);
+            let name = rest[..at].trim();
+            return (!formula.is_empty() && !name.is_empty())
+                .then(|| (format!("{name}?"), Some(formula)));
+        }
         let at = formula_after_as(&ascii_lower)?;
         let name = rest[..at].trim();
         let after_as = &rest[at + " as ".len()..];
@@ -411,7 +418,7 @@ fn without_instructions(formula: &str) -> String {
 /// Words of an arithmetic operation in a definition; a slash only between words ("capex /
 /// revenue", "capex/revenue"), not in an abbreviation ("A/R").
 static OPERATION_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|scaled\s+by|subtract|add|net\s+of|as\s+a\s+(?:share|percentage|percent|proportion|fraction|multiple)\s+of|in\s+the\s+numerator)\b|[÷×]|\s/\s|[a-z&.]{2,}\s*/\s*[a-z&.]{2,}").ok()
+    Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|scaled\s+by|subtract|add|net\s+of|as\s+a\s+(?:share|percentage|percent|proportion|fraction|multiple)\s+of|numerator|quotient\s+of|ratio\s+of)\b|[÷×]|\s/\s|[a-z&.]{2,}\s*/\s*[a-z&.]{2,}").ok()
 });
 
 /// Where the name ends and the formula begins in "<name> as <formula>" (`text` in ASCII lower
@@ -486,13 +493,15 @@ fn parenthesised_definition(sentence: &str) -> Option<(String, String)> {
 fn definition_sentence(sentence: &str) -> Option<(String, String)> {
     static DEFINES: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)^\s*(?:for\s+this\s+purpose|for\s+this\s+question|here|in\s+this\s+question)\s*,?\s+(?:the\s+)?(.{2,80}?)\s+(?:is|=|means)\s+(.+?)\.?\s*$|^\s*(?:our|the|my)\s+(?:[\w-]+\s+)?(?:definition|method|formula)\s+(?:of|for)\s+(.{2,80}?)\s*(?:\bis\b|:)\s*(.+?)\.?\s*$",
+            r"(?i)^\s*(?:for\s+this\s+purpose|for\s+this\s+question|here|in\s+this\s+question)\s*,?\s+(?:the\s+)?(.{2,80}?)\s+(?:is|=|means)\s+(.+?)\.?\s*$|^\s*(?:our|the|my)\s+(?:[\w-]+\s+)?(?:definition|method|formula)\s+(?:of|for)\s+(.{2,80}?)\s*(?:\bis\b|:)\s*(.+?)\.?\s*$|^\s*(.+?)\s*(?:--|—|–|-|,|;)\s*that'?s\s+how\s+(?:i|we)\s+(?:define|calculate|compute|measure|work\s+out)\s+(.{2,80}?)\.?\s*$",
         )
         .ok()
     });
     let caps = DEFINES.as_ref()?.captures(sentence)?;
-    let (name, formula) = match (caps.get(1), caps.get(2)) {
-        (Some(n), Some(f)) => (n.as_str(), f.as_str()),
+    let (name, formula) = match (caps.get(1), caps.get(2), caps.get(5), caps.get(6)) {
+        (Some(n), Some(f), _, _) => (n.as_str(), f.as_str()),
+        // "(CA − inventories) / CL -- that's how I define quick ratio."
+        (_, _, Some(f), Some(n)) => (n.as_str(), f.as_str()),
         _ => (caps.get(3)?.as_str(), caps.get(4)?.as_str()),
     };
     let formula = without_instructions(formula);
