@@ -177,7 +177,7 @@ pub fn ends_a_52_53_week_year(date: &str) -> i32 {
 fn starts_a_month(written: &str) -> bool {
     static FIRST_DAY: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(&format!(
-            r"(?i)^(?:\d{{4}}-\d{{2}}-01|0?1[./-]\d{{1,2}}[./-]\d{{2,4}}|\d{{1,2}}/0?1/\d{{2,4}}|0?1(?:st)?(?:\s+of)?[\s-]+{MONTH},?[\s-]+\d{{2,4}}|{MONTH}\s+0?1(?:st)?,?\s+\d{{4}})$"
+            r"(?i)^(?:\d{{4}}-\d{{2}}-01|0?1[.-]\d{{1,2}}[.-]\d{{2,4}}|\d{{1,2}}/0?1/\d{{2,4}}|0?1(?:st)?(?:\s+of)?[\s-]+{MONTH},?[\s-]+\d{{2,4}}|{MONTH}\s+0?1(?:st)?,?\s+\d{{4}})$"
         ))
         .ok()
     });
@@ -400,6 +400,11 @@ mod tests {
         assert_eq!(
             years("Cash from December 31, 2022 to December 31, 2023?"),
             [2022, 2023]
+        );
+        // A slash date is month first: 1/31/23 ends January.
+        assert_eq!(
+            years("Walmart's receivables from 1/31/23 to 1/31/24?"),
+            [2023, 2024]
         );
         assert_eq!(
             years("Equity at closing date 30.09.2024 and in F2023?"),
