@@ -96,6 +96,8 @@ pub struct PartWords {
     pub not_parts: WordList,
     pub function_words: WordList,
     pub share_phrases: WordList,
+    /// Kinds of part a question asks to pick among ("which *segment* grew most").
+    pub part_kinds: WordList,
 }
 
 /// Words around a row the question names in the filing's own words.
@@ -201,7 +203,7 @@ impl Lexicon {
         let a = &self.answers;
         let t = &self.tables;
         let h = &self.shapes;
-        let lists: [(&str, &WordList); 45] = [
+        let lists: [(&str, &WordList); 46] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -217,6 +219,7 @@ impl Lexicon {
             ("parts.not_parts", &p.not_parts),
             ("parts.function_words", &p.function_words),
             ("parts.share_phrases", &p.share_phrases),
+            ("parts.part_kinds", &p.part_kinds),
             ("named.question_words", &n.question_words),
             ("named.edge_words", &n.edge_words),
             ("named.generic_words", &n.generic_words),

@@ -242,7 +242,18 @@ type InFiling<'a> = &'a dyn Fn(&str, bool) -> bool;
 fn names_a_part_of(question: &str, company: &[String], in_filing: InFiling<'_>) -> bool {
     // A statement the question names ("going by the P&L") says where to look, not a part.
     let question = crate::question::without_statement_names(question);
-    names_a_capitalised_part(&question, company, in_filing)
+    // "Which JNJ segment was the main growth engine?" picks among the parts.
+    let lower = question.to_lowercase();
+    let asks_which_part = lower.match_indices("which ").any(|(at, w)| {
+        let after: Vec<&str> = lower[at + w.len()..].split_whitespace().take(3).collect();
+        lexicon().parts.part_kinds.iter().any(|kind| {
+            after
+                .iter()
+                .any(|a| a.trim_matches(|c: char| !c.is_alphanumeric()) == kind)
+        })
+    });
+    asks_which_part
+        || names_a_capitalised_part(&question, company, in_filing)
         || names_a_part_after_the_company(&question, company, in_filing)
 }
 
@@ -592,6 +603,12 @@ mod tests {
             [vec!["MGM China", "China"]]
         );
         assert!(part_names("What was MGM's revenue?", &any, &mgm).is_empty());
+        // A question picking among the segments is about parts.
+        assert!(names_a_part_of(
+            "Which JNJ segment was the main growth engine in Q2 2023?",
+            &["johnson".to_string()],
+            &anywhere
+        ));
         // Nor is the asker's paraphrase of a figure glossed in parentheses.
         assert!(!names_a_part_of(
             "AbbVie's short-dated liabilities (total current liabilities) on December 31st, 2022?",
