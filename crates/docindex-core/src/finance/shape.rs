@@ -312,14 +312,16 @@ mod tests {
         shape_in(concept_table().unwrap(), content).map(|s| s.definition().formula)
     }
 
+    /// The table's metric the shape in `content` is, by id.
+    fn metric(content: &str) -> Option<String> {
+        let table = concept_table().unwrap();
+        shape_in(table, content)
+            .and_then(|s| s.table_metric(table))
+            .map(|c| c.id.clone())
+    }
+
     #[test]
     fn a_shape_that_is_a_metric_of_the_table_is_that_metric() {
-        let table = concept_table().unwrap();
-        let metric = |content: &str| {
-            shape_in(table, content)
-                .and_then(|s| s.table_metric(table))
-                .map(|c| c.id.clone())
-        };
         assert_eq!(
             metric("Nike: mean of annual SG&A-to-revenue %, FY22 through FY24").as_deref(),
             Some("sga_intensity")
@@ -403,12 +405,6 @@ mod tests {
 
     #[test]
     fn an_averaged_denominator_takes_the_metric_on_average_balances() {
-        let table = concept_table().unwrap();
-        let metric = |content: &str| {
-            shape_in(table, content)
-                .and_then(|s| s.table_metric(table))
-                .map(|c| c.id.clone())
-        };
         assert_eq!(
             metric("Visa sales / avg. assets for the year ending Sep-24").as_deref(),
             Some("asset_turnover")

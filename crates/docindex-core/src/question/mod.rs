@@ -364,20 +364,26 @@ fn with_the_year_compared_against(
     let [only] = periods.as_slice() else {
         return periods;
     };
-    let against_prior = v.comparison_connectors.iter().any(|connector| {
-        v.prior_period_phrases.iter().any(|prior| {
-            let bare = prior.strip_prefix("the ").unwrap_or(prior);
-            [
-                format!("{connector} the {bare}"),
-                format!("{connector} {bare}"),
-            ]
-            .iter()
-            .any(|phrase| find_phrase(content_lower, phrase).is_some())
+    // Connectors are paired with a prior-period phrase only when one stands in the text.
+    let names_prior = v.prior_period_phrases.iter().any(|prior| {
+        let bare = prior.strip_prefix("the ").unwrap_or(prior);
+        content_lower.contains(bare)
+    });
+    let against_prior = names_prior
+        && v.comparison_connectors.iter().any(|connector| {
+            v.prior_period_phrases.iter().any(|prior| {
+                let bare = prior.strip_prefix("the ").unwrap_or(prior);
+                [
+                    format!("{connector} the {bare}"),
+                    format!("{connector} {bare}"),
+                ]
+                .iter()
+                .any(|phrase| find_phrase(content_lower, phrase).is_some())
+            })
         })
-    }) || v
-        .year_over_year_phrases
-        .iter()
-        .any(|p| find_phrase(content_lower, p).is_some());
+        || v.year_over_year_phrases
+            .iter()
+            .any(|p| find_phrase(content_lower, p).is_some());
     if !against_prior {
         return periods;
     }
