@@ -15,8 +15,8 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are ten disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
-    `vault`, `ledger`, `atlas` and `zenith` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
+    There are eleven disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
+    `vault`, `ledger`, `atlas`, `zenith` and `harbor` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
     and output format are shared).
     `fresh` was added later by another helper that had likewise not seen the engine, written to
     be structurally unlike both earlier sets: chat / e-mail style requests ("pls send over ...",
@@ -169,9 +169,23 @@ Who wrote the wordings
     questions should not be printed where the engine's builders read them. The earlier nine outputs
     are byte-identical to what they were before `zenith` existed (zenith draws from its own random
     stream, keyed by the split name as before).
+    `harbor`, an eleventh set, was added by yet another helper that had likewise not seen the engine's
+    source, its question templates or the xbrl-templates-*.json files, written after reading the ten
+    earlier sets and avoiding their templates, labels, metric names, definitions and period phrasings.
+    It imitates a broad mix of people (sell-side and buy-side analysts, credit analysts, private-equity
+    associates, CFO-office staff, accounting students, journalists, retail investors, hurried terse
+    writers, people who paste context before the question, non-native English writers), questions,
+    imperatives, statements of need and multi-sentence requests, with the company and period at the
+    start, middle or end; periods as fiscal-year words, two-digit years, year-end dates with the month
+    spelled out, month ranges and relative forms; unit and rounding requests in varied forms; metrics
+    named or defined in words or as formulas. Like `vault`, `atlas` and `zenith`, it is a held-out
+    set: its wordings are deliberately not quoted here, and its questions should not be printed where
+    the engine's builders read them. The earlier ten outputs are byte-identical to what they were
+    before `harbor` existed (harbor draws from its own random stream, keyed by the split name as
+    before).
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith|harbor --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
@@ -180,8 +194,8 @@ How to run
     --split fresh --seed 3, --split final --seed 4 and --split sealed --seed 5 on those 18 filings;
     /tmp/family2/novel.json and vault.json with --split novel --seed 6 and --split vault --seed 7;
     /tmp/family2/ledger.json with --split ledger --seed 8; /tmp/family2/atlas.json with --split atlas --seed 9;
-    /tmp/family2/zenith.json with --split zenith --seed 10.
-    `vault`, `atlas` and `zenith` are meant to stay unread by the people who build the engine: do not
+    /tmp/family2/zenith.json with --split zenith --seed 10; /tmp/family2/harbor.json with --split harbor --seed 14.
+    `vault`, `atlas`, `zenith` and `harbor` are meant to stay unread by the people who build the engine: do not
     print their questions.)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
@@ -620,6 +634,8 @@ def dur_phrases(co, fy, split):
         return dur_phrases_ledger(co, fy)
     if split == "atlas":
         return dur_phrases_atlas(co, fy)
+    if split == "harbor":
+        return dur_phrases_harbor(co, fy)
     if split == "zenith":
         return dur_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -661,6 +677,8 @@ def inst_phrases(co, fy, split):
         return inst_phrases_ledger(co, fy)
     if split == "atlas":
         return inst_phrases_atlas(co, fy)
+    if split == "harbor":
+        return inst_phrases_harbor(co, fy)
     if split == "zenith":
         return inst_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -696,6 +714,13 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "harbor":
+        opts = [("", None, None), (" (units: $ millions)", "millions", None), (" -- answer in $m", "millions", None)]
+        if big:
+            opts += [(" (to one decimal, in $ billions)", "billions", 1), (" (units: $ billions)", "billions", None)]
+        elif small_co:
+            opts += [(" (units: $ thousands)", "thousands", None)]
+        return rng.choice(opts)
     if split == "zenith":
         opts = [("", None, None), (" [USD m]", "millions", None), (" in million dollars", "millions", None)]
         if big:
@@ -766,6 +791,9 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "harbor":
+        return rng.choice([("", None), ("", None), (" (round to a single decimal)", 1),
+                           (" (two digits after the decimal point)", 2), (" (answer in %)", None)])
     if split == "zenith":
         return rng.choice([("", None), ("", None), (" -- one decimal will do", 1), (" (keep 2 decimals)", 2),
                            (" [in %]", None), (" (format like 12.3%)", 1)])
@@ -794,6 +822,11 @@ def pct_fmt(rng, split):
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "harbor":
+        if days:
+            return rng.choice([(" -- give it in days", None), (" (days, single decimal)", 1), (" (a figure in days)", None)])
+        return rng.choice([("", None), ("", None), (" (two digits after the decimal point)", 2), (" (single decimal)", 1),
+                           (" (in times, e.g. 1.4x)", 1)])
     if split == "zenith":
         if days:
             return rng.choice([(" [days]", None), (" -- number of days, 1 decimal", 1), (" (answer as days)", None)])
@@ -1874,7 +1907,7 @@ def compare_period_sealed(a, b, instant, rng):
 #   date", "when fiscal 2024 closed", "at year-end fiscal 2024". Definitions as "A expressed as
 #   a percentage of B", "A relative to B", "A for every dollar of B", "A divided by daily revenue".
 
-NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith")   # ledger, atlas and zenith (eighth to tenth sets, below) were added later with the same wiring
+NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith", "harbor")   # ledger, atlas, zenith and harbor (eighth to eleventh sets, below) were added later with the same wiring
 
 
 def yy(y):
@@ -1947,7 +1980,9 @@ def inst_phrases_vault(co, fy):
 
 
 def yr_forms_new(co, fy, split, rng, instant=False):
-    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith."""
+    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith / harbor."""
+    if split == "harbor":
+        return yr_forms_harbor(co, fy, rng, instant)
     if split == "zenith":
         return yr_forms_zenith(co, fy, rng, instant)
     if split == "atlas":
@@ -1982,6 +2017,8 @@ def yr_forms_new(co, fy, split, rng, instant=False):
 
 def span_new(co, fy, split, rng):
     """the three fiscal years fy-2..fy, for averages"""
+    if split == "harbor":
+        return span_harbor(co, fy, rng)
     if split == "zenith":
         return span_zenith(co, fy, rng)
     if split == "atlas":
@@ -3374,6 +3411,333 @@ def compare_period_zenith(a, b, instant, rng):
     return rng.choice([f"in their latest fiscal years ({na} ended {date_nc(a.F.fy_end)}, {nb} ended {date_nc(b.F.fy_end)})",
                        f"in the year each one just reported ({na}: fiscal {a.fy}; {nb}: fiscal {b.fy})"])
 
+# ---------------------------------------------------------------------------------------
+# Eleventh wording set ("harbor")
+# ---------------------------------------------------------------------------------------
+# Written by another helper that had not seen the engine's source, its question templates or the
+# xbrl-templates-*.json files, after reading the ten earlier sets and avoiding their wordings,
+# labels, metric names, definitions and period phrasings. A broad mix of people (sell-side and
+# buy-side analysts, credit analysts, private-equity associates, CFO-office staff, accounting
+# students, journalists, retail investors, hurried terse writers, people who paste context before
+# the question, non-native English writers), terse and full-sentence, some multi-sentence;
+# company name and period at the start, middle or end; periods as fiscal-year words, two-digit
+# years, year-end dates with the month spelled out (so they cannot be misread), month ranges and
+# relative forms; unit and rounding requests in varied forms; definitions in words and as
+# formulas. Template flags as for novel / vault / ledger / atlas / zenith (F:, I:, X:, L:). Like
+# vault, atlas and zenith, a held-out set: not to be printed or quoted where the engine's
+# builders read.
+
+def date_tick(d):
+    """short month, day and apostrophe two-digit year (month spelled, so it cannot be misread)"""
+    return f"{MON3[d.month - 1]} {d.day} '{yy(d.year)}"
+
+
+def date_uktick(d):
+    """day, full month and apostrophe two-digit year (month spelled, so it cannot be misread)"""
+    return f"{d.day} {MONTHS[d.month - 1]} '{yy(d.year)}"
+
+
+def fiscal_run(co, fy):
+    """'October 2023 to September 2024', only when the fiscal year starts early in a month and ends late in one"""
+    s, e = start_date(co, fy), co.end_date(fy)
+    if s is None or e is None or s.day > 7 or e.day < 20:
+        return None
+    return f"{MONTHS[s.month - 1]} {s.year} to {MONTHS[e.month - 1]} {e.year}"
+
+
+def dur_phrases_harbor(co, fy):
+    end = co.end_date(fy)
+    out = [f"during FY{fy}", f"for the annual period ending {date_us(end)}", f"in the '{yy(fy)} fiscal year",
+           f"in the fiscal year closing {date_tick(end)}"]
+    if fiscal_run(co, fy):
+        out += [f"for the fiscal year running {fiscal_run(co, fy)}"]
+    if co.calendar:
+        out += [f"in {fy} (calendar year)"]
+    if fy == co.fy:
+        out += [f"in the fiscal year of its current annual report ({fy})", f"for the latest year, FY{yy(fy)}"]
+    if fy == co.fy - 1:
+        out += [f"one year back (fiscal {fy})", f"in FY{yy(fy)}, the earlier of its two most recent fiscal years"]
+    return out
+
+
+def inst_phrases_harbor(co, fy):
+    end = co.end_date(fy)
+    out = [f"as of {date_tick(end)}", f"at {date_uktick(end)}", f"at FY{yy(fy)}'s close",
+           f"on the balance sheet as of {date_us(end)}"]
+    if co.calendar and end.month == 12 and end.day == 31:
+        out += [f"at the close of calendar {fy}"]
+    if fy == co.fy:
+        out += [f"on its most current balance sheet (FY{yy(fy)})"]
+    if fy == co.fy - 1:
+        out += [f"in the prior-year column of its latest balance sheet (FY{yy(fy)})"]
+    return out
+
+
+def yr_forms_harbor(co, fy, rng, instant=False):
+    """(p0, p1, y0, y1) for harbor."""
+    y0, y1 = fy - 1, fy
+    if instant:
+        style = rng.choice(["tick", "uk", "close", "asof"])
+        f = {"tick": lambda y: date_tick(co.end_date(y)), "uk": lambda y: date_uktick(co.end_date(y)),
+             "close": lambda y: f"FY{yy(y)}'s close", "asof": lambda y: f"the balance sheet date {date_us(co.end_date(y))}"}[style]
+    else:
+        style = rng.choice(["tick", "ending", "closing", "run"])
+        if style == "run" and not (fiscal_run(co, y0) and fiscal_run(co, y1)):
+            style = "tick"
+        f = {"tick": lambda y: f"the '{yy(y)} fiscal year", "ending": lambda y: f"the annual period ending {date_us(co.end_date(y))}",
+             "closing": lambda y: f"the fiscal year closing {date_tick(co.end_date(y))}",
+             "run": lambda y: f"the {fiscal_run(co, y).replace(' to ', '–')} fiscal year"}[style]
+    lab = rng.choice(["FY{yy}", "fiscal {y}"])
+    return f(y0), f(y1), lab.format(yy=yy(y0), y=y0), lab.format(yy=yy(y1), y=y1)
+
+
+def harbor_y2(y0, fy):
+    """the label of fiscal year fy-2 in the same style as y0 (FY23 -> FY22, fiscal 2023 -> fiscal 2022)"""
+    if str(fy - 1) in y0:
+        return y0.replace(str(fy - 1), str(fy - 2))
+    return y0.replace(yy(fy - 1), yy(fy - 2))
+
+
+def span_harbor(co, fy, rng):
+    """the three fiscal years fy-2..fy, for averages"""
+    return rng.choice([f"the three fiscal years from {fy - 2} to {fy}", f"'{yy(fy - 2)}–'{yy(fy)} (three fiscal years)",
+                       f"the three fiscal years ending FY{yy(fy)}"])
+
+
+ITEM_LABELS_HARBOR = {
+    "revenue": ["top-line revenue", "company-wide revenue"],
+    "cogs": ["total COGS", "cost of sales as reported"],
+    "gross_profit": ["absolute gross profit", "gross profit (dollar amount)"],
+    "operating_income": ["operating income as booked", "operating income (GAAP basis)"],
+    "net_income": ["bottom-line profit (net income attributable to the company)", "net income attributable to stockholders"],
+    "eps_diluted": ["diluted net earnings per share", "net income per diluted share"],
+    "total_assets": ["total book assets", "overall asset base"],
+    "total_liabilities": ["total obligations (total liabilities)", "total amount owed (total liabilities)"],
+    "current_assets": ["total current assets (reported)", "assets expected to turn into cash within a year (total current assets)"],
+    "current_liabilities": ["total current liabilities (reported)", "obligations due within a year (total current liabilities)"],
+    "inventory": ["inventory position", "net inventory value"],
+    "cash": ["cash and cash equivalents as reported", "cash holdings (cash and cash equivalents only)"],
+    "lt_debt": ["debt due after twelve months (non-current long-term debt)",
+                "long-dated debt (long-term debt excluding current maturities)"],
+    "equity": ["equity book value (stockholders' equity)", "net worth (total shareholders' equity)"],
+    "total_equity_incl_nci": ["total equity inclusive of minority interest", "all equity incl. noncontrolling interests"],
+    "cfo": ["cash flow from ops", "cash thrown off by operations (net operating cash flow)"],
+    "cfi": ["cash flow from investing (net total)", "investing cash flows in total (net)"],
+    "cff": ["cash flow from financing (net total)", "financing cash flows in total (net)"],
+    "capex": ["capex paid in cash", "cash invested in property, plant and equipment (capex)"],
+    "dna": ["amortization and depreciation", "D&A (depreciation and amortization) total"],
+    "rnd": ["research-and-development expense", "spend on R&D"],
+    "sga": ["SG&A charge", "selling/general/admin expense"],
+    "interest_expense": ["total interest expense", "borrowing costs expensed (interest expense)"],
+    "income_tax": ["income-tax charge", "tax bill on its income (income tax expense)"],
+    "dividends": ["dividend outlay (cash paid)", "cash handed back as dividends"],
+    "buybacks": ["repurchases of its own stock (cash paid)", "cash returned through buybacks"],
+    "receivables": ["A/R (net of allowances)", "money owed by customers (net receivables)"],
+    "ppe": ["PP&E carried net", "net PP&E (property, plant & equipment less depreciation)"],
+}
+
+AVG3_RATIO_HARBOR = {"capex": ["capex paid in cash", "capital spending on PP&E"],
+                     "rnd": ["research-and-development expense", "spend on R&D"],
+                     "sga": ["SG&A charge", "selling/general/admin expense"]}
+
+# key: (names, definitions)
+METRICS_HARBOR = {
+    "gross_margin": (["gross margin (percent of revenue)", "gross-profit-to-revenue percentage"],
+                     ["(gross profit / total revenue) in %",
+                      "gross profit earned per dollar of revenue, written as a percentage"]),
+    "operating_margin": (["operating income-to-revenue percentage", "operating margin on total revenue"],
+                         ["(operating income / total revenue) in %",
+                          "operating income earned per dollar of revenue, written as a percentage"]),
+    "net_margin": (["net income-to-revenue percentage", "net margin on total revenue"],
+                   ["(net income attributable to the company / total revenue) in %",
+                    "attributable net income earned per dollar of revenue, written as a percentage"]),
+    "roa": (["ROA (average-asset version)", "return on assets using the two-year-end average"],
+            ["net income / ((total assets at the start of the year + total assets at the end of the year) / 2), in %",
+             "net income as a percent of total assets, with total assets taken as the average of last year's and this year's year-end balances"]),
+    "roe": (["ROE (average-equity version)", "return on equity using the two-year-end average"],
+            ["net income / ((shareholders' equity at the start of the year + shareholders' equity at the end of the year) / 2), in %",
+             "net income as a percent of shareholders' equity, with equity taken as the average of last year's and this year's year-end balances"]),
+    "asset_turnover": (["asset turnover (average-asset version)", "revenue per dollar of averaged total assets"],
+                       ["total revenue / ((opening total assets + closing total assets) / 2)",
+                        "the revenue brought in per dollar of total assets, with total assets averaged over the prior and current year-ends"]),
+    "fixed_asset_turnover": (["fixed-asset turnover (average-PP&E version)", "sales generated per dollar of averaged net PP&E"],
+                             ["total revenue / ((opening net PP&E + closing net PP&E) / 2)",
+                              "revenue divided by net property, plant and equipment averaged across the prior and current year-ends"]),
+    "inventory_turnover": (["inventory turnover (average-inventory version)", "inventory turns measured on average inventory"],
+                           ["cost of sales / ((opening inventory + closing inventory) / 2)",
+                            "cost of goods sold divided by inventory averaged across the prior and current year-ends"]),
+    "dso_avg": (["DSO (average-receivables version)", "days of revenue tied up in average receivables"],
+                ["((opening receivables + closing receivables) / 2) / revenue × 365",
+                 "the average of prior and current year-end accounts receivable, divided by one day of revenue (revenue / 365)"]),
+    "dso_end": (["DSO (year-end-receivables version)", "days of revenue tied up in closing receivables"],
+                ["closing receivables / revenue × 365",
+                 "year-end accounts receivable divided by one day of revenue (revenue / 365)"]),
+    "quick_ratio": (["quick ratio with inventory stripped out", "acid test (current assets minus inventory vs. current liabilities)"],
+                    ["(CA minus inventory) ÷ CL", "current assets, leaving out inventory, divided by current liabilities"]),
+    "current_ratio": (["current ratio expressed as a multiple", "balance-sheet liquidity (current ratio)"],
+                      ["total current assets ÷ total current liabilities",
+                       "the dollars of current assets held for each dollar of current liabilities"]),
+    "interest_coverage": (["interest coverage on operating income", "interest-cover multiple (operating income based)"],
+                          ["interest expense divided into operating income", "operating income measured in multiples of interest expense"]),
+    "payout": (["cash dividend payout (% of net income)", "payout ratio on a cash-dividend basis"],
+               ["dividends paid in cash ÷ net income × 100", "the percent of net income handed out as cash dividends"]),
+    "ebitda": (["EBITDA built from operating income", "EBITDA (operating income + D&A, unadjusted)"],
+               ["operating income with D&A added back on top", "D&A + operating income (no other adjustments)"]),
+    "ebitda_margin": (["EBITDA margin on revenue (%)", "EBITDA as a share of total revenue"],
+                      ["(operating income + D&A) / total revenue, in %",
+                       "operating income with D&A added back, per dollar of revenue, written as a percentage"]),
+    "ebitda_less_capex": (["EBITDA less cash capex", "EBITDA minus capex paid"],
+                          ["operating income + D&A − capex paid in cash",
+                           "operating income with D&A added back, minus purchases of PP&E"]),
+    "working_capital": (["working capital ($ amount)", "working capital (CA less CL)"],
+                        ["total current assets less total current liabilities, a dollar amount",
+                         "the dollar gap between current assets and current liabilities (negative if the liabilities are bigger)"]),
+    "cash_conversion": (["CFO-to-net-income conversion", "cash conversion of net income (times)"],
+                        ["operating cash flow (net cash from operating activities) ÷ net income",
+                         "the dollars of operating cash flow generated per dollar of net income"]),
+    "ocf_ratio": (["OCF-to-current-liabilities multiple", "operating cash flow ÷ year-end current liabilities (times)"],
+                  ["net cash from operating activities ÷ total current liabilities at year-end",
+                   "operating cash flow for the year divided by current liabilities at the closing balance sheet date"]),
+    "rnd_pct": (["R&D spend (% of revenue)", "R&D load on revenue (%)"],
+                ["(R&D expense / total revenue) in %", "the cents of each revenue dollar that went to R&D, written as a percentage"]),
+    "sga_pct": (["SG&A spend (% of revenue)", "SG&A load on revenue (%)"],
+                ["(SG&A / total revenue) in %", "the cents of each revenue dollar that went to SG&A, written as a percentage"]),
+    "capex_pct": (["capex spend (% of revenue)", "capex load on revenue (%)"],
+                  ["(capex paid in cash / total revenue) in %",
+                   "the cents of each revenue dollar that went to purchases of PP&E, written as a percentage"]),
+    "fcf": (["free cash flow (plain definition)", "FCF (cash from ops less capex)"],
+            ["net cash from operating activities − capex paid in cash",
+             "the part of operating cash flow left after purchases of PP&E"]),
+    "debt_to_equity": (["non-current long-term debt to equity", "long-term debt over book equity (times)"],
+                       ["long-term debt excluding the current portion ÷ total shareholders' equity",
+                        "the dollars of non-current long-term debt per dollar of shareholders' equity"]),
+    "etr": (["effective tax rate (tax expense ÷ pretax income)", "income tax as a share of pretax income"],
+            ["(income tax expense / income before income taxes) in %",
+             "the cents of each dollar of pretax income that went to income tax expense, written as a percentage"]),
+}
+
+ITEM_TEMPLATES["harbor"] = [
+    "I'm filling in a comp sheet and {co} is missing one cell -- {item} {per}{scale}. What number goes there?",
+    "I:{Per}, what figure did {co} carry for {item}{scale}?",
+    "PE associate here, doing a quick diligence pass on {co}. I need the {item} {per}{scale}.",
+    "L:in a rush -- {co}'s {item} {per}{scale}?",
+    "X:What amount did {co} book as its {item} in the income statement {per}{scale}?",
+    "Writing a piece on {co}'s results. {Per}, what did it report as {item}{scale}?",
+    "For my accounting class: locate {co}'s {item} {per} in the 10-K and state the amount{scale}.",
+    "I'd like to know the {item} {co} disclosed {per}{scale}.",
+    "Please extract from {co}'s annual report: {item}, {per}{scale}.",
+    "Sorry for my English. I am searching for the {item} of {co} {per}{scale}. Could you give it to me?",
+    "I:On {co}'s balance sheet {per}, what amount is shown for {item}{scale}?",
+    "Credit memo draft for {co} -- I need the {item} {per}{scale}.",
+    "Thinking about buying {co} shares. What did its 10-K show for {item} {per}{scale}?",
+    "{co} reported what figure for {item} {per}{scale}?",
+]
+
+CHANGE_ABS_TEMPLATES["harbor"] = [
+    "F:How much did {co}'s {item} rise or drop in {p1} relative to {p0}{scale}? Give a negative number for a drop.",
+    "I:{co}'s {item}: what was the net increase or decrease between {p0} and {p1}{scale}?",
+    "Bridge for the IC deck -- {co}'s {item} from {y0} to {y1}: dollar change{scale}?",
+    "L:{item} delta for {co}, {y0} to {y1}{scale}?",
+    "Class exercise -- take {co}'s {item} for {y1}, deduct the {y0} amount, and report the result{scale}.",
+    "F:Compared with {p0}, how many dollars higher or lower was {co}'s {item} in {p1}{scale}? Use a minus sign if lower.",
+    "I:{co}'s {item} at {p1} versus {p0}: how much higher or lower, in dollars{scale}? Negative if lower.",
+    "CFO office request: year-over-year dollar variance (current minus prior) in {co}'s {item}, {p1} versus {p0}{scale}.",
+    "{co} -- did {item} grow from {p0} to {p1}? Give the signed change{scale}.",
+]
+
+CHANGE_PCT_TEMPLATES["harbor"] = [
+    "F:Growth in {co}'s {item} for {p1} over {p0}, as a percentage{fmt}?",
+    "I:By what % was {co}'s {item} higher or lower at {p1} than at {p0}{fmt}?",
+    "L:{co} {item} yoy % {y0}->{y1}{fmt}",
+    "Working on a comp sheet -- {co}'s {item}, % move from {p0} to {p1}{fmt}?",
+    "Journalist here: I want to write that {co}'s {item} changed by N% from {p0} to {p1}. What is N{fmt}?",
+    "F:What was the rate of growth of {co}'s {item} from {p0} to {p1}{fmt}? (A decline should come out negative.)",
+    "For {co}'s {item}, compute ({y1} value − {y0} value) ÷ {y0} value, in percent{fmt}.",
+    "I:How much, in percentage terms, did {co}'s {item} move between {p0} and {p1}{fmt}?",
+]
+
+AVG_BAL_TEMPLATES["harbor"] = [
+    "For my returns analysis I need {co}'s {item} averaged over {p1} -- i.e. the {y0} closing balance plus the {y1} closing balance, divided by two{scale}.",
+    "L:{co} average {item}: ({y0} close + {y1} close) / 2{scale}?",
+    "What was the average {item} on {co}'s balance sheet during {p1}, taking the mean of the opening and closing amounts{scale}?",
+    "Please average {co}'s {item} from its {y0} and {y1} year-end balance sheets{scale}.",
+    "Sorry if this is basic: to get {co}'s average {item} for {p1}, I add the starting and ending balances and halve the sum. What result do you get{scale}?",
+]
+
+AVG3_TEMPLATES["harbor"] = [
+    "Across {span}, {co}'s {item} averaged how much a year{scale}?",
+    "L:{co} {item}, 3-year mean ({y2}, {y0}, {y1}){scale}?",
+    "LBO screen: what is {co}'s average yearly {item} across {span}{scale}?",
+    "Please give the mean of {co}'s {item} in {y2}, {y0} and {y1}{scale}.",
+    "I'm comparing {co} with its peers over several years. What was its {item} for {span}, averaged per year{scale}?",
+]
+
+AVG3_RATIO_TEMPLATES["harbor"] = [
+    "For each of {y2}, {y0} and {y1}, work out {co}'s {metric} as a percent of that year's revenue; then average the three percentages{fmt}.",
+    "Over {span}, what was {co}'s {metric}-to-revenue ratio on average? Average the three annual percentages (do not divide the three-year totals){fmt}.",
+    "L:{co} {metric}/revenue %, each year of {span}, then the simple mean{fmt}?",
+    "Student question: for {span}, find {co}'s {metric} as a share of revenue year by year and give the equal-weighted average of those shares{fmt}.",
+]
+
+METRIC_TEMPLATES["harbor"] = {
+    "plain": [
+        "I'm building a comp sheet and need {co}'s {metric} {per}{fmt}.",
+        "{Per}, what was the {metric} for {co}{fmt}?",
+        "L:{co} {metric}, {per}{fmt} -- thanks in advance",
+        "Private-equity associate here, screening {co}: what was its {metric} {per}{fmt}?",
+        "What {metric} does {co}'s 10-K imply {per}{fmt}?",
+        "As a retail investor I keep hearing about {metric}. What was it for {co} {per}{fmt}?",
+        "Could you calculate the {metric} for {co} {per}{fmt}, using the 10-K figures?",
+        "Sorry for my English. I need the {metric} of {co} {per}{fmt}. Can you calculate it?",
+    ],
+    "defn": [
+        "In our shop, {metric} means {defn}. Run it for {co} {per}{fmt}.",
+        "What is {co}'s {metric} {per}{fmt}? Use this definition: {defn}.",
+        "Please compute, for {co} {per}, the measure I call {metric}: {defn}{fmt}.",
+        "Definition we use -- {metric}: {defn}. {co}, {per}{fmt}?",
+        "L:can you do {co}'s {metric} {per}{fmt}? By {metric} I mean {defn}.",
+        "I'm preparing a credit memo on {co}. The definition we use for {metric} is {defn}. What does it come to {per}{fmt}?",
+        "For a case competition we define {metric} as {defn}. What is {co}'s number {per}{fmt}?",
+        "I calculate {metric} as {defn}. What figure does that give for {co} {per}{fmt}?",
+    ],
+}
+
+COMPARE_TEMPLATES["harbor"] = [
+    "Building a two-company comp sheet: {A} and {B}. Which shows the {adj} {metric} {per}?",
+    "{Per}, whose {metric} came in {adj} -- {A}'s or {B}'s?",
+    "L:need a quick read: is {A} or {B} running the {adj} {metric} {per}?",
+    "Credit analyst comparing two issuers ({A}, {B}): which one had the {adj} {metric} {per}?",
+    "Between {B} and {A}, which company's {metric} was the {adj} {per}?",
+    "I own shares of both {A} and {B}. Which of the two had the {adj} {metric} {per}?",
+    "Building a two-company comp sheet: {A} and {B}. Which reported {more} {item} {per}?",
+    "{Per}, whose {item} came in {adj} -- {A}'s or {B}'s?",
+    "L:{more} {item} {per} -- {A} or {B}, which one?",
+    "Credit analyst comparing two issuers ({A}, {B}): which one had the {adj} {item} {per}?",
+    "Between {B} and {A}, which company's {item} was the {adj} {per}?",
+    "For a newspaper graphic: did {A} or {B} show {more} {item} {per}?",
+]
+
+
+def compare_period_harbor(a, b, instant, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+             and a.F.fy_end.year == b.F.fy_end.year)
+    na, nb = a.names[0], b.names[0]
+    if same:
+        if instant:
+            opts = [f"at the close of each company's fiscal {a.fy}", f"on the balance sheets ending their FY{yy(a.fy)}"]
+            if dec31:
+                opts.append(f"as of {date_tick(a.F.fy_end)}")
+        else:
+            opts = [f"during FY{a.fy}", f"in the '{yy(a.fy)} fiscal year of each company"]
+            if dec31:
+                opts.append(f"for the annual period ending {date_us(a.F.fy_end)}")
+        return rng.choice(opts)
+    if instant:
+        return rng.choice([f"at their respective latest year-ends ({na}: {date_uktick(a.F.fy_end)}; {nb}: {date_uktick(b.F.fy_end)})",
+                           f"on the most current balance sheet of each (FY{yy(a.fy)} for {na}, FY{yy(b.fy)} for {nb})"])
+    return rng.choice([f"in their most current fiscal years ({na}: closing {date_tick(a.F.fy_end)}; {nb}: closing {date_tick(b.F.fy_end)})",
+                       f"for FY{yy(a.fy)} at {na} and FY{yy(b.fy)} at {nb}"])
 
 
 def compare_period_new(a, b, instant, split, rng):
@@ -3381,6 +3745,8 @@ def compare_period_new(a, b, instant, split, rng):
     dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
              and a.F.fy_end.year == b.F.fy_end.year)
     na, nb = a.names[0], b.names[0]
+    if split == "harbor":
+        return compare_period_harbor(a, b, instant, rng)
     if split == "zenith":
         return compare_period_zenith(a, b, instant, rng)
     if split == "atlas":
@@ -3421,6 +3787,8 @@ def compare_period_new(a, b, instant, split, rng):
 
 
 def metric_names(m, split):
+    if split == "harbor":
+        return METRICS_HARBOR[m][0]
     if split == "zenith":
         return METRICS_ZENITH[m][0]
     if split == "atlas":
@@ -3439,6 +3807,8 @@ def metric_names(m, split):
 
 
 def metric_defs(m, split):
+    if split == "harbor":
+        return METRICS_HARBOR[m][1]
     if split == "zenith":
         return METRICS_ZENITH[m][1]
     if split == "atlas":
@@ -3605,6 +3975,8 @@ def fill(tpl, **kw):
 
 
 def pick_label(rng, key, split):
+    if split == "harbor":
+        return rng.choice(ITEM_LABELS_HARBOR[key])
     if split == "zenith":
         return rng.choice(ITEM_LABELS_ZENITH[key])
     if split == "atlas":
@@ -3643,7 +4015,9 @@ def gen_items(co, rng, split, n=8):
         used.add(k)
         v, evid = co.val(k, fy)
         per = rng.choice(inst_phrases(co, fy, split) if k in INSTANT_KEYS else dur_phrases(co, fy, split))
-        if k == "eps_diluted" and split == "zenith":
+        if k == "eps_diluted" and split == "harbor":
+            scale = rng.choice([("", None, None), (" (dollars per share, 2 places)", None, 2)])
+        elif k == "eps_diluted" and split == "zenith":
             scale = rng.choice([("", None, None), (" (per share, round to cents)", None, 2)])
         elif k == "eps_diluted" and split == "atlas":
             scale = rng.choice([("", None, None), (" ($ per share, x.xx)", None, 2)])
@@ -3809,7 +4183,7 @@ def gen_averages(co, rng, split, n=2):
     p0, p1, y0, y1 = yr_forms(co, fy, split, rng)
     if split in NEW_SPLITS:
         y2 = {"novel": f"FY{yy(fy - 2)}", "vault": f"fiscal '{yy(fy - 2)}", "ledger": f"FY{fy - 2}", "atlas": f"FY {fy - 2}",
-              "zenith": y0.replace(str(fy - 1), str(fy - 2))}[split]
+              "zenith": y0.replace(str(fy - 1), str(fy - 2)), "harbor": harbor_y2(y0, fy)}[split]
     else:
         y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final", "sealed") else f"fiscal {fy - 2}"
     yl = f"fiscal years {fy - 2}, {fy - 1} and {fy}"          # (final only)
@@ -3856,7 +4230,7 @@ def gen_averages(co, rng, split, n=2):
             f = pct_fmt(rng, split)
             if split in NEW_SPLITS:
                 lab = rng.choice({"novel": AVG3_RATIO_NOVEL, "vault": AVG3_RATIO_VAULT, "ledger": AVG3_RATIO_LEDGER,
-                                  "atlas": AVG3_RATIO_ATLAS, "zenith": AVG3_RATIO_ZENITH}[split][k])
+                                  "atlas": AVG3_RATIO_ATLAS, "zenith": AVG3_RATIO_ZENITH, "harbor": AVG3_RATIO_HARBOR}[split][k])
                 span = span_new(co, fy, split, rng)
                 q = fill2(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0], span=span)
             elif split == "sealed":
@@ -3954,6 +4328,8 @@ DIR_WORDS["ledger"] = {"higher": [("higher", "more"), ("larger", "more")],
 DIR_WORDS["atlas"] = {"higher": [("higher", "more"), ("bigger", "more")],
                       "lower": [("lower", "less"), ("smaller", "less")]}
 DIR_WORDS["zenith"] = {"higher": [("higher", "more"), ("larger", "more")],
+                       "lower": [("lower", "less"), ("smaller", "less")]}
+DIR_WORDS["harbor"] = {"higher": [("higher", "more"), ("greater", "more")],
                        "lower": [("lower", "less"), ("smaller", "less")]}
 ADJ_BAD = {"stronger", "weaker"}   # only for margins / returns
 # "who comes out ahead on ..." (fresh) is asked only for figures where more is plainly better
@@ -4136,7 +4512,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith", "harbor"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")

@@ -367,8 +367,28 @@ impl CompanyDirectory {
                     && lower(at - 1).as_deref() == Some("by")
                     && lower(at).as_deref() == Some("how")
             };
+            // "and" frames "Apple and Tesla" but is part of "property, plant and equipment":
+            // a framing word that also joins a figure's name goes only beside a company's.
+            let content_word = |k: usize| {
+                tokens.get(k).is_some_and(|t| {
+                    let w = t
+                        .trim_matches(|c: char| !c.is_alphanumeric())
+                        .to_lowercase();
+                    !claimed[k]
+                        && !w.is_empty()
+                        && !lexicon().companies.comparison_words.contains(w.as_str())
+                })
+            };
+            let joins_a_figure = || {
+                i >= 1
+                    && content_word(i - 1)
+                    && content_word(i + 1)
+                    && crate::finance::concepts::concept_table()
+                        .is_ok_and(|table| table.is_phrasing_word(&word))
+            };
             let framing = compares
-                && (lexicon().companies.comparison_words.contains(word.as_str())
+                && ((lexicon().companies.comparison_words.contains(word.as_str())
+                    && !joins_a_figure())
                     || (word == "how" && by_how_much(i))
                     || (word == "much" && i >= 1 && by_how_much(i - 1)));
             // "the revenue of Apple?": the preposition that led to the name goes with it.
@@ -702,6 +722,11 @@ mod tests {
         assert_eq!(
             each("How many employees do Apple and Tesla have?"),
             "How many employees?"
+        );
+        // "and" joins Apple and Tesla, and joins research and development.
+        assert_eq!(
+            each("Did Apple or Tesla spend more on research and development in 2023?"),
+            "spend on research and development in 2023?"
         );
         // One company: only its name goes; the question's words and sentences stay as
         // written, so its reading is the reading of the whole question.

@@ -349,6 +349,8 @@ impl ConceptTable {
         // "Cash spent on dividends" is cash dividends: the modifier joins the figure it
         // qualifies across a linking verb.
         let question = without_modifier_links(&question);
+        // "Net cash used in/provided by financing" is net cash from financing.
+        let question = super::wording::evened(&question);
         // "net income YoY growth" is "net income growth": the comparison's shorthand sits
         // inside the concept's name without being part of it.
         let question_stems: Vec<String> = phrase_stems(&stemmer, &question)
@@ -522,6 +524,7 @@ impl ConceptTable {
             asked.retain(|c| !averaged_balances.contains(&c.id));
         }
         asked.dedup_by(|a, b| a.id == b.id);
+        let mut asked = super::wording::without_glossed(self, question, asked);
         // "How much did X pay out in dividends?" asks the dividends, not the payout ratio: a
         // question that asks an amount and names no kind of quotient is asked of the amounts
         // it names.

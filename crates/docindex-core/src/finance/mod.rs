@@ -18,6 +18,7 @@ pub mod sections;
 mod shape;
 mod statement_names;
 mod stating;
+pub mod wording;
 
 pub use answer::{
     best_rows, focus_question, lead_for, locate_rows, with_figures, FiguresLead, LocatedRow,

@@ -8,6 +8,7 @@ mod asks;
 pub mod passage;
 pub mod periods;
 mod shorthand;
+mod units;
 pub mod vocabulary;
 
 pub use asks::{
@@ -596,18 +597,27 @@ fn averages_two_balances(
 pub fn comparison_direction(text: &str) -> Option<bool> {
     let v = vocabulary().ok()?;
     let lower = text.to_lowercase();
-    let asks_which = v.which_words.iter().any(|w| match w.starts_with(' ') {
-        true => lower.contains(w.as_str()),
-        false => find_phrase(&lower, w).is_some(),
-    });
-    if !asks_which {
-        return None;
-    }
     let words: Vec<String> = lower
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_string)
         .collect();
+    let asks_which = v.which_words.iter().any(|w| match w.starts_with(' ') {
+        true => lower.contains(w.as_str()),
+        false => find_phrase(&lower, w).is_some(),
+    });
+    // "Is Intel's net margin greater than RTX's?" asks the same verdict as "which".
+    let than_follows = |i: usize| {
+        words[i + 1..words.len().min(i + 4)]
+            .iter()
+            .any(|w| w == "than")
+    };
+    let compares_with_than = (0..words.len()).any(|i| {
+        (v.higher_words.contains(&words[i]) || v.lower_words.contains(&words[i])) && than_follows(i)
+    });
+    if !asks_which && !compares_with_than {
+        return None;
+    }
     // "Most recent", "more recently" name a period, not a direction.
     let is_direction = |i: usize, list: &[String]| {
         list.contains(&words[i])
@@ -618,6 +628,8 @@ pub fn comparison_direction(text: &str) -> Option<bool> {
     let higher = (0..words.len()).find(|&i| is_direction(i, &v.higher_words));
     let lower_at = (0..words.len()).find(|&i| is_direction(i, &v.lower_words));
     match (higher, lower_at) {
+        // "Largest to smallest" orders a ranking: the first end is its top.
+        (Some(h), Some(l)) if words.get(h.min(l) + 1).is_some_and(|w| w == "to") => Some(h < l),
         (Some(h), Some(l)) if h.abs_diff(l) <= 2 => None,
         (Some(h), Some(l)) => Some(h < l),
         (Some(_), None) => Some(true),
@@ -961,7 +973,8 @@ fn without_unit_words(sentence: &str, v: &Vocabulary) -> String {
             || holds_any(&inside, &v.percent_phrases)
             || v.roundings.iter().any(|r| holds_any(&inside, &r.phrases))
             || inside.contains("usd")
-            || inside.contains("in $");
+            || inside.contains("in $")
+            || v.units.group(&inside).is_some();
         out.push_str(&rest[..open]);
         if !unit_only {
             out.push_str(&rest[open..=close]);
@@ -1053,7 +1066,8 @@ impl Question {
                 ))
             })
             .min_by_key(|(at, _)| *at)
-            .map(|(_, s)| s);
+            .map(|(_, s)| s)
+            .or_else(|| v.units.scale_in(text));
         let decimals = v
             .roundings
             .iter()
@@ -1067,6 +1081,8 @@ impl Question {
             let Some(sentence) = without_label(&sentence, v) else {
                 continue;
             };
+            // "What was it [USD m]?": a bracket of unit words is how to write the answer.
+            let sentence = v.units.without_unit_groups(&sentence);
             let (sentence, inline) = without_inline_definition(&sentence, v);
             if let (Some(formula), None) = (inline, &definition) {
                 definition = Some(Definition {
@@ -1203,7 +1219,26 @@ impl Question {
                 .iter()
                 .filter(|(_, asking)| *asking)
                 .all(|(sentence, _)| only_asks_for_it(sentence, v));
-        if bare_asks {
+        // A question that names no figure of its own ("What is the actual figure?",
+        // "Change?", "Which one sits at the top of the list?") asks about the one its context
+        // names ("Fact-checking an article that quotes AbbVie's share repurchases for fiscal
+        // 2022."), unless it asks for a passage (the drivers of a premise).
+        let refers_to_context = definition.is_none() && {
+            let concepts = crate::finance::concepts::concept_table()
+                .map_err(|e| QuestionError::BadVocabulary(e.to_string()))?;
+            let names_a_figure = |sentence: &str| !concepts.asked_in(sentence).is_empty();
+            let mut asking = content.iter().filter(|(_, asking)| *asking).peekable();
+            asking.peek().is_some()
+                && asking.all(|(sentence, _)| {
+                    !names_a_figure(sentence)
+                        && passage::passage_kind_of(sentence, false)
+                            .is_ok_and(|kind| kind == PassageKind::Figure)
+                })
+                && content
+                    .iter()
+                    .any(|(sentence, asking)| !asking && names_a_figure(sentence))
+        };
+        if bare_asks || refers_to_context {
             content.iter_mut().for_each(|(_, asking)| *asking = true);
         }
         if let Some(first_asking) = content.iter().position(|(_, asking)| *asking) {
@@ -1343,11 +1378,18 @@ impl Question {
             true => None,
         };
         // A question that defines its metric asks the figure, unless it asks yes or no.
+        // "Sort A and B by current ratio (liquidity), largest to smallest" ranks figures:
+        // a comparison asking which is higher judges neither company.
+        let ranks = comparison_direction(&content).is_some();
         let judgment = match (&definition, passage::asked_sense(&content)) {
+            _ if ranks => None,
             (Some(_), None) => None,
             _ => passage::judgment_of(&content)?,
         };
-        let passage = passage::passage_kind_of(&content, asks_for_figure(&content))?;
+        let passage = match passage::passage_kind_of(&content, asks_for_figure(&content))? {
+            PassageKind::Judgment if ranks => PassageKind::Figure,
+            kind => kind,
+        };
         Ok(Question {
             text: asked.to_string(),
             passage,

@@ -147,7 +147,7 @@ pattern!(BARE_YEAR, r"\b(19[5-9]\d|20\d{2})[AE]?\b");
 // "Dec-23", "Jul-2024", "Sep '24": a month's end written with its year.
 pattern!(
     MONTH_YEAR,
-    &format!(r"(?i)\b{MONTH}(?:-|\s*['’])(\d{{4}}|\d{{2}})\b")
+    &format!(r"(?i)\b{MONTH}(?:(?:-|\s*['’])(\d{{4}}|\d{{2}})|\s+(\d{{4}}))\b")
 );
 // "in '23", "in ’23": a year written with its century left out.
 pattern!(CLIPPED_YEAR, r"(?:^|[^\w'’])['’](\d{2})\b");
@@ -156,10 +156,10 @@ pattern!(
     RANGE,
     r"(?i)(\d{2,4})[AE]?\s*(?:–|—|-|\bto\b|\bthrough\b|\bthru\b)\s*(?:FY|fiscal(?:\s+year)?\s*)?'?(\d{2,4})[AE]?\b"
 );
-// "3 year average", "three-year".
+// "3 year average", "three-year", "the three accounting years ended …".
 pattern!(
     SPAN_YEARS,
-    r"(?i)\b(2|3|4|5|two|three|four|five)[\s-]+(?:fiscal\s+|financial\s+)?(?:years?|yrs?)\b"
+    r"(?i)\b(2|3|4|5|two|three|four|five)[\s-]+(?:[a-z]+[\s-]+){0,2}?(?:years?|yrs?)\b"
 );
 
 /// 1 when a date falls in the first week of January ("January 1, 2023", "1 Jan 2023",
@@ -184,6 +184,31 @@ fn starts_a_month(written: &str) -> bool {
     FIRST_DAY
         .as_ref()
         .is_some_and(|re| re.is_match(written.trim()))
+}
+
+/// The month and year of a month named without its day ("Jun 2022", "June 2022",
+/// "Jan-2023"), as (1-12, year).
+fn month_and_year(written: &str) -> Option<(u32, i32)> {
+    static MONTH_ONLY: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(&format!(r"(?i)^({MONTH})[\s-]*['’]?(\d{{2}}|\d{{4}})$")).ok());
+    let caps = MONTH_ONLY.as_ref()?.captures(written.trim())?;
+    let name = caps[1].to_lowercase();
+    let month = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
+    .iter()
+    .position(|m| name.starts_with(m))?;
+    Some((month as u32 + 1, two_or_four_digits(&caps[2])?))
+}
+
+/// Whether two months named without their days bound one twelve-month period ("Jun 2022 –
+/// May 2023", "Jan 2023 – Dec 2023"), rather than two year-ends ("Dec 2022 to Dec 2023").
+fn bound_one_year(first: &str, last: &str) -> bool {
+    match (month_and_year(first), month_and_year(last)) {
+        (Some((1, from)), Some((12, to))) => from == to,
+        (Some((m, from)), Some((n, to))) => n + 1 == m && to == from + 1,
+        _ => false,
+    }
 }
 
 /// Every period `text` names, in the order written, each once.
@@ -267,7 +292,7 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
     });
     scan(&MONTH_YEAR, &|c| {
         Some(AskedPeriod {
-            year: two_or_four_digits(&c[1])?,
+            year: two_or_four_digits(c.get(1).or(c.get(2))?.as_str())?,
             quarter: None,
             half: None,
             basis: YearBasis::PeriodEnd,
@@ -303,20 +328,20 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
         .iter()
         .any(|f| rest.starts_with(f))
     };
-    // "the period 2023-06-01 to 2024-05-31": a span from the first of a month is one
-    // period, the one it ends.
+    // "the period 2023-06-01 to 2024-05-31", "FY2024 (Jun 2023 – May 2024)": a span from
+    // the first of a month, or over twelve named months, is one period, the one it ends.
     let starts: Vec<usize> = found
         .windows(2)
         .filter(|pair| {
             let (at, first) = &pair[0];
-            let (next_at, _) = &pair[1];
+            let (next_at, last) = &pair[1];
             let between = text
                 .get(at + first.written.len()..*next_at)
                 .unwrap_or("")
                 .trim()
                 .to_lowercase();
             first.basis == YearBasis::PeriodEnd
-                && starts_a_month(&first.written)
+                && (starts_a_month(&first.written) || bound_one_year(&first.written, &last.written))
                 && ["to", "–", "—", "-", "through", "thru", "until", "till"]
                     .contains(&between.as_str())
         })
@@ -386,6 +411,12 @@ mod tests {
         assert_eq!(years("Cash at Dec-23 against Jul-2024?"), [2023, 2024]);
         assert_eq!(years("Cash at 01-Jan-2023?"), [2022]);
         assert_eq!(years("Capex over FY2022A-FY2024A"), [2022, 2024]);
+        assert_eq!(
+            years("from FY2023 (Jun 2022 – May 2023) to FY2024 (Jun 2023 – May 2024)"),
+            [2023, 2024]
+        );
+        assert_eq!(years("in FY2023 (Jan 2023 – Dec 2023)"), [2023]);
+        assert_eq!(years("cash from Dec 2022 to Dec 2023"), [2022, 2023]);
         // A day after a month is no year.
         assert_eq!(years("Cash at Dec 31, 2023"), [2023]);
         // A span from a month's first day is the one period it ends.

@@ -117,6 +117,8 @@ pub struct Vocabulary {
     /// Shorthand read only inside a compound ("OCF-to-CL", "CA/CL"), where it cannot be a
     /// ticker or a word of its own.
     pub compound_shorthand: Vec<[String; 2]>,
+    /// The words of the unit an amount is asked in (`units.rs`).
+    pub units: super::units::UnitWords,
 }
 
 /// The version of the vocabulary this code reads.
@@ -130,8 +132,14 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 36] = [
+        let lists: [(&str, Vec<&String>); 42] = [
             ("referring_words", self.referring_words.iter().collect()),
+            ("units.currency", self.units.currency.iter().collect()),
+            ("units.percent", self.units.percent.iter().collect()),
+            ("units.filler", self.units.filler.iter().collect()),
+            ("units.thousands", self.units.thousands.iter().collect()),
+            ("units.millions", self.units.millions.iter().collect()),
+            ("units.billions", self.units.billions.iter().collect()),
             ("premise_words", self.premise_words.iter().collect()),
             (
                 "source_clause_nouns",

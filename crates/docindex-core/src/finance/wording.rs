@@ -1,0 +1,195 @@
+//! How analysts' wording of a figure is evened out before concepts are matched: a
+//! cash flow's two directions ("net cash used in/provided by financing"), a result and its
+//! loss ("operating profit/loss"), inflows and outflows, and a parenthesised gloss that names
+//! the same figure in other words ("net assets attributable to shareholders (equity)").
+
+use super::concepts::{Concept, ConceptTable};
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// The verbs a cash flow statement writes a flow's direction with.
+const FLOW_VERBS: &str = r"(?:provided\s+by|used\s+in|used\s+for|generated\s+by|generated\s+from|generated\s+in|generated|used|from)";
+
+static BOTH_DIRECTIONS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b{FLOW_VERBS}\s*(?:/|\bor\b)?\s*\(\s*{FLOW_VERBS}\s*\)|\b{FLOW_VERBS}\s*(?:/|\bor\b)\s*\(?\s*{FLOW_VERBS}\b\)?|\(\s*{FLOW_VERBS}\s*\)\s*/?\s*{FLOW_VERBS}\b"
+    ))
+    .ok()
+});
+
+static RESULT_OR_LOSS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(profit|income|earnings|gain)s?\s*(?:/|\bor\b)\s*\(?\s*(?:loss|losses|deficit)\b\)?|\b(profit|income|earnings|gain)s?\s*\(\s*(?:loss|losses)\s*\)").ok()
+});
+
+static INFLOW_OUTFLOW: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:in|out)flows?(?:\s*(?:/|\bor\b)\s*\(?(?:in|out)flows?\)?)?\b").ok()
+});
+
+/// `text` with a flow's two directions written as one ("net cash from financing"), a result
+/// and its loss as the result ("operating profit"), and an inflow or outflow as a flow.
+pub fn evened(text: &str) -> String {
+    let mut out = text.to_string();
+    if let Some(re) = BOTH_DIRECTIONS.as_ref() {
+        out = re.replace_all(&out, "from").into_owned();
+    }
+    if let Some(re) = RESULT_OR_LOSS.as_ref() {
+        out = re
+            .replace_all(&out, |c: &regex::Captures| {
+                c.get(1).or(c.get(2)).map_or("", |m| m.as_str()).to_string()
+            })
+            .into_owned();
+    }
+    if let Some(re) = INFLOW_OUTFLOW.as_ref() {
+        out = re.replace_all(&out, "flow").into_owned();
+    }
+    out
+}
+
+/// `asked` without what a parenthesised gloss makes redundant: "capex (cash paid for fixed
+/// assets)", "net assets attributable to shareholders (equity)" and "current ratio
+/// (liquidity)" each ask one figure. Words that end in a figure's name right before the
+/// parenthesis keep it, unless the gloss is wholly a name of another as long or longer; words that only
+/// hold a figure's name somewhere ("net assets attributable to …") yield to a gloss that is
+/// wholly one; a gloss naming one of the metric's operands ("DSO (average A/R basis)") says
+/// its basis.
+pub fn without_glossed<'t>(
+    table: &'t ConceptTable,
+    question: &str,
+    mut asked: Vec<&'t Concept>,
+) -> Vec<&'t Concept> {
+    for (open, close) in parentheses(question) {
+        let (gloss_words, glossed) = table.spans_in(&question[open + 1..close]);
+        if glossed.is_empty() {
+            continue;
+        }
+        let whole = match glossed.as_slice() {
+            [(only, first, end)] if end - first == gloss_words => Some((*only, end - first)),
+            _ => None,
+        };
+        let before: Vec<&str> = question[..open].split_whitespace().collect();
+        let phrase = before[before.len().saturating_sub(6)..].join(" ");
+        let (phrase_words, spans) = table.spans_in(&phrase);
+        let named = spans.iter().max_by_key(|(_, _, end)| *end);
+        let drop: Vec<String> = match (named, whole) {
+            (Some((named, first, end)), _) if *end == phrase_words => {
+                let basis = named.is_metric()
+                    && table.operand_ids(named).is_ok_and(|ids| {
+                        ids.iter().any(|id| {
+                            glossed
+                                .iter()
+                                .any(|(g, _, _)| id.starts_with(g.id.as_str()))
+                        })
+                    });
+                match whole {
+                    Some((gloss, _)) if gloss.id == named.id => Vec::new(),
+                    // The gloss wins: the figures named in the words it glosses go, the
+                    // one before the parenthesis and those running up to it ("asset" of
+                    // "asset efficiency ratio").
+                    Some((_, length)) if !basis && length >= end - first => spans
+                        .iter()
+                        .filter(|(_, _, e)| *e >= *first)
+                        .map(|(c, _, _)| c.id.clone())
+                        .collect(),
+                    _ => glossed
+                        .iter()
+                        .filter(|(g, _, _)| g.id != named.id)
+                        .map(|(g, _, _)| g.id.clone())
+                        .collect(),
+                }
+            }
+            (Some((named, _, _)), Some((gloss, _))) if gloss.id != named.id => {
+                vec![named.id.clone()]
+            }
+            _ => Vec::new(),
+        };
+        if asked.iter().any(|c| !drop.contains(&c.id)) {
+            asked.retain(|c| !drop.contains(&c.id));
+        }
+    }
+    asked
+}
+
+/// The byte offsets of each parenthesis pair in `text` (not nested).
+fn parentheses(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(open) = text[from..].find('(').map(|i| i + from) {
+        let Some(close) = text[open..].find(')').map(|i| i + open) else {
+            break;
+        };
+        out.push((open, close));
+        from = close + 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finance::concepts::concept_table;
+
+    #[test]
+    fn the_wording_patterns_compile() {
+        assert!(BOTH_DIRECTIONS.is_some());
+        assert!(RESULT_OR_LOSS.is_some());
+        assert!(INFLOW_OUTFLOW.is_some());
+    }
+
+    #[test]
+    fn both_directions_of_a_flow_and_a_result_or_loss_name_one_figure() {
+        assert_eq!(
+            evened("net cash used in/provided by financing"),
+            "net cash from financing"
+        );
+        assert_eq!(
+            evened("net cash provided by (used in) investing activities"),
+            "net cash from investing activities"
+        );
+        assert_eq!(
+            evened("cash (used in) provided by operations"),
+            "cash from operations"
+        );
+        assert_eq!(evened("operating profit/loss"), "operating profit");
+        assert_eq!(evened("net income (loss)"), "net income");
+        assert_eq!(
+            evened("net operating cash inflow"),
+            "net operating cash flow"
+        );
+        assert_eq!(evened("cash used in investing"), "cash used in investing");
+    }
+
+    #[test]
+    fn a_gloss_and_the_words_it_glosses_ask_one_figure() {
+        let table = concept_table().expect("table");
+        let ids =
+            |q: &str| -> Vec<String> { table.asked_in(q).iter().map(|c| c.id.clone()).collect() };
+        assert_eq!(
+            ids("GE net assets attributable to shareholders (equity) fy2022 vs fy2023?"),
+            ["equity"]
+        );
+        assert_eq!(
+            ids("current ratio (liquidity) at year-end 2023"),
+            ["current_ratio"]
+        );
+        assert_eq!(
+            ids("Visa's DSO (average A/R basis) in fiscal 2024"),
+            ["days_sales_outstanding"]
+        );
+        assert_eq!(
+            ids("Nike's capex (cash paid for fixed assets) in FY2023"),
+            ["capex"]
+        );
+        assert_eq!(
+            ids("Meta's asset efficiency ratio (asset turnover) in fiscal '23"),
+            ["asset_turnover"]
+        );
+        assert_eq!(
+            ids("Boeing's op. profit (operating income) in 2023"),
+            ["operating_income"]
+        );
+        assert_eq!(
+            ids("revenue (net sales) and cost of sales (COGS)"),
+            ["revenue", "cost_of_revenue"]
+        );
+    }
+}
