@@ -129,6 +129,14 @@ pub struct ConceptWords {
     /// Where a figure sits ("shown under non-current liabilities"): the figure named after
     /// one is a place, not a second figure asked.
     pub placements: WordList,
+    /// Words after an income or cash flow figure that ask it as a share of revenue ("R&D
+    /// *ratio*", "capex *intensity*"), and words that may stand between ("SG&A *spending*
+    /// ratio").
+    pub share_of_revenue_words: WordList,
+    pub share_of_revenue_between: WordList,
+    /// Words analysts use for a word of a metric's name ("inventory *rotation*" is inventory
+    /// turnover): each pair is the word and the one the concept table uses.
+    pub metric_word_synonyms: Vec<[String; 2]>,
 }
 
 /// Words that tell what an answer must give.
@@ -203,7 +211,7 @@ impl Lexicon {
         let a = &self.answers;
         let t = &self.tables;
         let h = &self.shapes;
-        let lists: [(&str, &WordList); 46] = [
+        let lists: [(&str, &WordList); 48] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -231,6 +239,11 @@ impl Lexicon {
             ("concepts.modifier_links", &k.modifier_links),
             ("concepts.averaging_words", &k.averaging_words),
             ("concepts.placements", &k.placements),
+            ("concepts.share_of_revenue_words", &k.share_of_revenue_words),
+            (
+                "concepts.share_of_revenue_between",
+                &k.share_of_revenue_between,
+            ),
             ("concepts.money", &k.money),
             ("concepts.percent_names", &k.percent_names),
             ("answers.figure_phrases", &a.figure_phrases),

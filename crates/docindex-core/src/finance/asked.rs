@@ -245,11 +245,25 @@ pub fn state_amount(
             "{sign}${}",
             rounded(magnitude, question.decimals.unwrap_or(0))
         ),
-        (Some(asked), Some(_)) => {
+        (Some(asked), Some(own)) => {
             let default = match asked {
                 Scale::Billions => 2,
                 _ if dollars / asked.factor() < 10.0 => 2,
                 _ => 0,
+            };
+            // "15,114" thousand asked in millions is "$15.114 million", not "$15 million":
+            // rounding that would move the figure by more than half a percent keeps the
+            // digits its table printed.
+            let units = dollars / asked.factor();
+            let step = 10f64.powi(-(default as i32));
+            let moved = ((units / step).round() * step - units).abs() > units * 0.005;
+            let kept = (asked.factor() / own.factor())
+                .log10()
+                .round()
+                .clamp(0.0, 3.0) as u32;
+            let default = match moved {
+                true => default.max(kept),
+                false => default,
             };
             let decimals = question.decimals.unwrap_or(default);
             format!(
@@ -389,6 +403,11 @@ mod tests {
         assert_eq!(
             state_amount(9447.0, Some("millions"), &q, &c),
             "$9,447 million"
+        );
+        let q = Question::read("Palantir's capex in 2023 (mln USD)?").unwrap();
+        assert_eq!(
+            state_amount(15114.0, Some("thousands"), &q, &c),
+            "$15.114 million"
         );
         assert_eq!(rounded(-0.456, 2), "-0.46");
         assert_eq!(rounded(1234.5, 1), "1,234.5");

@@ -523,6 +523,13 @@ impl ConceptTable {
         if asked.iter().any(|c| !averaged_balances.contains(&c.id)) {
             asked.retain(|c| !averaged_balances.contains(&c.id));
         }
+        // "R&D ratio", "SG&A spending ratio", "operating profit ratio": the figure as a share
+        // of revenue.
+        for concept in asked.iter_mut() {
+            if let Some(share) = self.share_of_revenue(concept, &stems, &claimed) {
+                *concept = share;
+            }
+        }
         asked.dedup_by(|a, b| a.id == b.id);
         let mut asked = super::wording::without_glossed(self, question, asked);
         // "How much did X pay out in dividends?" asks the dividends, not the payout ratio: a
@@ -581,6 +588,55 @@ impl ConceptTable {
             }
         }
         None
+    }
+
+    /// The table's metric that is `figure` as a share of revenue, when a ratio word follows
+    /// its name in the question (`stems`, with the concept each `claimed`), perhaps after a
+    /// word like "spending". Only an income or cash flow figure: a "debt ratio" is no share
+    /// of sales.
+    fn share_of_revenue(
+        &self,
+        figure: &Concept,
+        stems: &[String],
+        claimed: &[Option<usize>],
+    ) -> Option<&Concept> {
+        if figure.is_metric()
+            || !matches!(
+                figure.statement,
+                Some(Statement::Income | Statement::CashFlows)
+            )
+        {
+            return None;
+        }
+        let index = self.concepts.iter().position(|c| c.id == figure.id)?;
+        let first = claimed.iter().position(|c| *c == Some(index))?;
+        let last = claimed.iter().rposition(|c| *c == Some(index))?;
+        // "Dividends-to-earnings ratio": the figure after "to" is the denominator.
+        if first > 0 && ["to", "over", "per"].contains(&stems[first - 1].as_str()) {
+            return None;
+        }
+        let words = &lexicon().concepts;
+        let stemmer = Stemmer::create(Algorithm::English);
+        let stemmed = |list: &crate::lexicon::WordList| -> Vec<String> {
+            list.iter().map(|w| stemmer.stem(w).to_string()).collect()
+        };
+        let (ratio_words, between) = (
+            stemmed(&words.share_of_revenue_words),
+            stemmed(&words.share_of_revenue_between),
+        );
+        let next = stems[last + 1..]
+            .iter()
+            .take(3)
+            .find(|stem| !between.contains(stem))?;
+        if !ratio_words.contains(next) {
+            return None;
+        }
+        let wanted = format!("{}/revenue", figure.id);
+        self.concepts.iter().find(|c| {
+            c.formula
+                .as_deref()
+                .is_some_and(|f| f.split_whitespace().collect::<String>() == wanted)
+        })
     }
 
     /// The concepts `text` names, without the rules that read a whole question.

@@ -42,13 +42,22 @@ pub fn evened(text: &str) -> String {
     if let Some(re) = INFLOW_OUTFLOW.as_ref() {
         out = re.replace_all(&out, "flow").into_owned();
     }
+    // "Inventory rotation" is inventory turnover.
+    for [word, meant] in &crate::lexicon::lexicon().concepts.metric_word_synonyms {
+        let lower = out.to_ascii_lowercase();
+        let Some(at) = crate::question::vocabulary::find_phrase(&lower, word) else {
+            continue;
+        };
+        out.replace_range(at..at + word.len(), meant);
+    }
     out
 }
 
 /// `asked` without what a parenthesised gloss makes redundant: "capex (cash paid for fixed
 /// assets)", "net assets attributable to shareholders (equity)" and "current ratio
 /// (liquidity)" each ask one figure. Words that end in a figure's name right before the
-/// parenthesis keep it, unless the gloss is wholly a name of another as long or longer; words that only
+/// parenthesis keep it, unless the gloss is wholly a name of another, of two words or more and
+/// as long or longer; a modifier ("(cash)") qualifies; words that only
 /// hold a figure's name somewhere ("net assets attributable to …") yield to a gloss that is
 /// wholly one; a gloss naming one of the metric's operands ("DSO (average A/R basis)") says
 /// its basis.
@@ -58,8 +67,14 @@ pub fn without_glossed<'t>(
     mut asked: Vec<&'t Concept>,
 ) -> Vec<&'t Concept> {
     for (open, close) in parentheses(question) {
-        let (gloss_words, glossed) = table.spans_in(&question[open + 1..close]);
-        if glossed.is_empty() {
+        let inside = &question[open + 1..close];
+        let (gloss_words, glossed) = table.spans_in(inside);
+        // "dividends distributed (cash)": a modifier qualifies the figure, it names none.
+        let modifier = crate::lexicon::lexicon()
+            .concepts
+            .modifiers
+            .contains(inside.trim().to_lowercase());
+        if glossed.is_empty() || modifier {
             continue;
         }
         let whole = match glossed.as_slice() {
@@ -85,7 +100,7 @@ pub fn without_glossed<'t>(
                     // The gloss wins: the figures named in the words it glosses go, the
                     // one before the parenthesis and those running up to it ("asset" of
                     // "asset efficiency ratio").
-                    Some((_, length)) if !basis && length >= end - first => spans
+                    Some((_, length)) if !basis && length >= (end - first).max(2) => spans
                         .iter()
                         .filter(|(_, _, e)| *e >= *first)
                         .map(|(c, _, _)| c.id.clone())
