@@ -511,6 +511,16 @@ pub(crate) mod tests {
             "How big is Apple's services business?",
             &apple
         ));
+        // A comma ends the possessive's phrase: "find", a word of the filing, names no part.
+        let finding = with_text("Apple Inc.", "iPhone net sales. Customers find value.");
+        assert!(!names_a_part(
+            "CFA L1 practice -- using Apple's, find the inventory at the FY2023 year-end.",
+            &finding
+        ));
+        assert!(names_a_part(
+            "CFA L1 practice -- using Apple's find business, what was the revenue in FY2023?",
+            &finding
+        ));
         assert!(!names_a_part("What was Apple's total revenue?", &apple));
         assert!(!names_a_part(
             "What was Microsoft's operating margin?",

@@ -320,6 +320,10 @@ fn names_a_part_after_the_company(
         if !company.iter().any(|c| c == &name || c.starts_with(&name)) {
             return false;
         }
+        // "using Colgate-Palmolive's, find …": a comma ends the possessive's phrase.
+        if pair[0].ends_with([',', ';', ':', '.', ')']) {
+            return false;
+        }
         let next = pair[1]
             .trim_matches(|c: char| !c.is_alphanumeric() && c != '-')
             .to_lowercase();
