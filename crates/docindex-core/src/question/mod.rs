@@ -615,7 +615,14 @@ pub fn comparison_direction(text: &str) -> Option<bool> {
     let compares_with_than = (0..words.len()).any(|i| {
         (v.higher_words.contains(&words[i]) || v.lower_words.contains(&words[i])) && than_follows(i)
     });
-    if !asks_which && !compares_with_than {
+    // "Sort A and B by X, largest to smallest" ranks them.
+    let ranks = (1..words.len().saturating_sub(1)).any(|i| {
+        words[i] == "to"
+            && ((v.higher_words.contains(&words[i - 1]) && v.lower_words.contains(&words[i + 1]))
+                || (v.lower_words.contains(&words[i - 1])
+                    && v.higher_words.contains(&words[i + 1])))
+    });
+    if !asks_which && !compares_with_than && !ranks {
         return None;
     }
     // "Most recent", "more recently" name a period, not a direction.
@@ -720,10 +727,14 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
         let inside_parenthesis = label.matches('(').count() > label.matches(')').count();
         // "For my earnings preview:", "For the lender deck:": the asker's purpose, not a
         // subject ("earnings" asks no net income).
-        let names_someone = rest[..colon]
-            .split_whitespace()
-            .skip(1)
-            .any(|w| w.starts_with(char::is_uppercase));
+        // "For our CFO-office deck:": a hyphenated adjective names no one.
+        let names_someone = rest[..colon].split_whitespace().skip(1).any(|w| {
+            w.starts_with(char::is_uppercase)
+                && !w
+                    .rsplit('-')
+                    .next()
+                    .is_some_and(|last| w.contains('-') && last.starts_with(char::is_lowercase))
+        });
         let purpose = label.starts_with("for ")
             && words <= 6
             && !names_someone
@@ -1643,6 +1654,16 @@ mod tests {
             comparison_direction("What was Apple's revenue in 2024?"),
             None
         );
+        assert_eq!(
+            comparison_direction(
+                "Sort GM and Tesla by EBITDA margin for 2023, smallest to largest."
+            ),
+            Some(false)
+        );
+        assert_eq!(
+            comparison_direction("Is Intel's net margin greater than RTX's in fiscal '23?"),
+            Some(true)
+        );
     }
 
     #[test]
@@ -1783,6 +1804,10 @@ mod tests {
         assert_eq!(
             read("For my earnings preview: how much did Apple's R&D grow in fiscal 2024 (vs. fiscal 2023)?").content,
             "how much did Apple's R&D grow in fiscal 2024 (vs. fiscal 2023)?"
+        );
+        assert_eq!(
+            read("For our CFO-office benchmarking deck: GE's EPS after dilution, fiscal '23 less fiscal '22?").content,
+            "GE's EPS after dilution, fiscal '23 less fiscal '22?"
         );
         // Ordinal dates; a year that ends in January's first week is named for the year
         // before.

@@ -60,6 +60,28 @@ fn within_hyphens(token: &str, v: &Vocabulary) -> String {
     if !token.contains(['-', '/']) {
         return token.to_string();
     }
+    // "CFO-office", "IR-team": a shorthand joined to a word of no figure is an adjective
+    // of the asker's, not a figure ("CFO/NI", "OCF-to-CL", "exp.-to-revenue" are figures).
+    let is_shorthand = |part: &str| {
+        let lower = part.trim_matches(EDGE).trim_end_matches('.').to_lowercase();
+        v.shorthand
+            .iter()
+            .chain(&v.compound_shorthand)
+            .any(|[short, _]| !short.contains(' ') && *short == lower)
+    };
+    let of_a_figure = |part: &str| {
+        let lower = part.trim_matches(EDGE).trim_end_matches('.').to_lowercase();
+        lower.is_empty()
+            || is_shorthand(part)
+            || ["to", "vs", "over", "per", "and", "of", "adjusted", "based"]
+                .contains(&lower.as_str())
+            || lower.chars().all(|c| c.is_ascii_digit())
+            || crate::finance::concepts::concept_table()
+                .is_ok_and(|table| table.is_phrasing_word(&lower))
+    };
+    if !token.split(['-', '/']).all(of_a_figure) {
+        return token.to_string();
+    }
     let mut out = String::new();
     let mut part = String::new();
     let written_out = |part: &str| {
