@@ -25,6 +25,10 @@ static INFLOW_OUTFLOW: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:in|out)flows?(?:\s*(?:/|\bor\b)\s*\(?(?:in|out)flows?\)?)?\b").ok()
 });
 
+static SECTION_FLOW: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(operating|investing|financing)(?:[\s-]+(?:section|activities|activity|net|total|related))+[\s-]+(?:net[\s-]+)?cash[\s-]+flows?\b").ok()
+});
+
 /// `text` with a flow's two directions written as one ("net cash from financing"), a result
 /// and its loss as the result ("operating profit"), and an inflow or outflow as a flow.
 pub fn evened(text: &str) -> String {
@@ -41,6 +45,10 @@ pub fn evened(text: &str) -> String {
     }
     if let Some(re) = INFLOW_OUTFLOW.as_ref() {
         out = re.replace_all(&out, "flow").into_owned();
+    }
+    // "financing-section net cash flow" is the financing cash flow.
+    if let Some(re) = SECTION_FLOW.as_ref() {
+        out = re.replace_all(&out, "$1 cash flow").into_owned();
     }
     // "Inventory rotation" is inventory turnover.
     for [word, meant] in &crate::lexicon::lexicon().concepts.metric_word_synonyms {
@@ -148,6 +156,7 @@ mod tests {
         assert!(BOTH_DIRECTIONS.is_some());
         assert!(RESULT_OR_LOSS.is_some());
         assert!(INFLOW_OUTFLOW.is_some());
+        assert!(SECTION_FLOW.is_some());
     }
 
     #[test]
@@ -171,6 +180,10 @@ mod tests {
             "net operating cash flow"
         );
         assert_eq!(evened("cash used in investing"), "cash used in investing");
+        assert_eq!(
+            evened("Cisco's financing-section net cash flow in fiscal '24"),
+            "Cisco's financing cash flow in fiscal '24"
+        );
     }
 
     #[test]

@@ -167,6 +167,10 @@ mod tests {
         assert_eq!(expand("Meta's R&D/NI"), "Meta's R&D/net income");
         assert_eq!(expand("net A/R at YE"), "net A/R at YE");
         assert_eq!(expand("Who is Apple's CFO?"), "Who is Apple's CFO?");
+        assert_eq!(
+            expand("For our CFO-office deck: GE's EPS"),
+            "For our CFO-office deck: GE's EPS"
+        );
         assert_eq!(expand("GM op inc in '23"), "GM operating income in '23");
         assert_eq!(
             expand("J&J's OCF-to-CL ratio, and CL's revenue"),
