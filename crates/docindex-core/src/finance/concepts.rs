@@ -615,15 +615,19 @@ impl ConceptTable {
         if first > 0 && ["to", "over", "per"].contains(&stems[first - 1].as_str()) {
             return None;
         }
-        let words = &lexicon().concepts;
-        let stemmer = Stemmer::create(Algorithm::English);
-        let stemmed = |list: &crate::lexicon::WordList| -> Vec<String> {
-            list.iter().map(|w| stemmer.stem(w).to_string()).collect()
-        };
-        let (ratio_words, between) = (
-            stemmed(&words.share_of_revenue_words),
-            stemmed(&words.share_of_revenue_between),
-        );
+        // Stemmed once: this runs for every figure of every reading of a question.
+        static SHARE_WORDS: LazyLock<(Vec<String>, Vec<String>)> = LazyLock::new(|| {
+            let words = &lexicon().concepts;
+            let stemmer = Stemmer::create(Algorithm::English);
+            let stemmed = |list: &crate::lexicon::WordList| -> Vec<String> {
+                list.iter().map(|w| stemmer.stem(w).to_string()).collect()
+            };
+            (
+                stemmed(&words.share_of_revenue_words),
+                stemmed(&words.share_of_revenue_between),
+            )
+        });
+        let (ratio_words, between) = &*SHARE_WORDS;
         let next = stems[last + 1..]
             .iter()
             .take(3)

@@ -74,7 +74,10 @@ pub fn without_glossed<'t>(
     question: &str,
     mut asked: Vec<&'t Concept>,
 ) -> Vec<&'t Concept> {
-    for (open, close) in parentheses(question) {
+    let parentheses = crate::question::units::groups(question)
+        .map(|(_, at)| at)
+        .filter(|&(open, _)| question.as_bytes()[open] == b'(');
+    for (open, close) in parentheses {
         let inside = &question[open + 1..close];
         let (gloss_words, glossed) = table.spans_in(inside);
         // "dividends distributed (cash)": a modifier qualifies the figure, it names none.
@@ -130,20 +133,6 @@ pub fn without_glossed<'t>(
         }
     }
     asked
-}
-
-/// The byte offsets of each parenthesis pair in `text` (not nested).
-fn parentheses(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(open) = text[from..].find('(').map(|i| i + from) {
-        let Some(close) = text[open..].find(')').map(|i| i + open) else {
-            break;
-        };
-        out.push((open, close));
-        from = close + 1;
-    }
-    out
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ mod asks;
 pub mod passage;
 pub mod periods;
 mod shorthand;
-mod units;
+pub(crate) mod units;
 pub mod vocabulary;
 
 pub use asks::{

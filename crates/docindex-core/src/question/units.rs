@@ -138,7 +138,7 @@ impl UnitWords {
 
 /// The bracketed and parenthesised groups of `text` (not nested): each one's inside and the
 /// byte offsets of its opening and closing marks.
-fn groups(text: &str) -> impl Iterator<Item = (&str, (usize, usize))> {
+pub(crate) fn groups(text: &str) -> impl Iterator<Item = (&str, (usize, usize))> {
     let mut from = 0;
     std::iter::from_fn(move || {
         let open = from + text[from..].find(['(', '['])?;
