@@ -120,6 +120,9 @@ pub struct ConceptWords {
     pub modifier_links: WordList,
     /// Words that average a balance ("ROE on *mean* equity").
     pub averaging_words: WordList,
+    /// Words that name the balance opening the year ("opening net PP&E", "beginning-of-year
+    /// equity"): the prior year-end's.
+    pub opening_balance_words: WordList,
     pub quotients: WordList,
     pub money: WordList,
     pub percent_names: WordList,
@@ -178,6 +181,14 @@ pub struct ShapeWords {
     pub spent_on: WordList,
     /// Words after a figure's name that only say it is one ("SG&A spend", "R&D outlays").
     pub figure_words: WordList,
+    /// Words before a balance that say it is the year's average ("averaged total assets")
+    /// or its year-end figure ("year-end current liabilities").
+    pub averaged_balance: WordList,
+    pub year_end_balance: WordList,
+    /// "Days of revenue tied up in receivables": the words before the flow, and those
+    /// between it and the balance that holds so many days of it.
+    pub days_of: WordList,
+    pub held_in: WordList,
 }
 
 /// The whole lexicon.
@@ -211,7 +222,7 @@ impl Lexicon {
         let a = &self.answers;
         let t = &self.tables;
         let h = &self.shapes;
-        let lists: [(&str, &WordList); 48] = [
+        let lists: [(&str, &WordList); 53] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -238,6 +249,7 @@ impl Lexicon {
             ("concepts.operation_names", &k.operation_names),
             ("concepts.modifier_links", &k.modifier_links),
             ("concepts.averaging_words", &k.averaging_words),
+            ("concepts.opening_balance_words", &k.opening_balance_words),
             ("concepts.placements", &k.placements),
             ("concepts.share_of_revenue_words", &k.share_of_revenue_words),
             (
@@ -263,6 +275,10 @@ impl Lexicon {
             ("shapes.each_dollar", &h.each_dollar),
             ("shapes.spent_on", &h.spent_on),
             ("shapes.figure_words", &h.figure_words),
+            ("shapes.averaged_balance", &h.averaged_balance),
+            ("shapes.year_end_balance", &h.year_end_balance),
+            ("shapes.days_of", &h.days_of),
+            ("shapes.held_in", &h.held_in),
         ];
         for (name, list) in lists {
             list.check(name)?;

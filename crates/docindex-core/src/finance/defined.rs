@@ -223,6 +223,17 @@ fn rephrased(formula: &str) -> String {
     static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         [
             (r"(?i)^divide\s+(.+?)\s+by\s+", "$1 divided by "),
+            // "Interest expense divided into operating income": the second over the first.
+            (r"(?i)^(.+?)\s+divided\s+into\s+(.+)$", "$2 divided by $1"),
+            // "Current assets minus inventory vs. current liabilities": all before over all
+            // after.
+            (r"(?i)^(.+?)\s+(?:vs\.?|versus)\s+(.+)$", "($1) divided by ($2)"),
+            // "… divided by one day of revenue (revenue / 365)": over a day's revenue.
+            (r"(?i)divided\s+by\s+(?:one|a|1)\s+day(?:'s|’s)?\s+(?:worth\s+)?of\s+(?:the\s+)?([^()]+?)(?:\s*\([^)]*\))?\s*$", "divided by $1 times 365"),
+            (r"(?i)divided\s+by\s+(?:the\s+)?(?:daily|average\s+daily|per[-\s]day)\s+([^()]+?)(?:\s*\([^)]*\))?\s*$", "divided by $1 times 365"),
+            // "The dollars of debt per dollar of equity".
+            (r"(?i)^(?:the\s+)?(?:dollars?|\$)\s+of\s+", ""),
+            (r"(?i)\s+(?:per|for\s+(?:each|every))\s+(?:dollar|\$1?)\s+of\s+", " divided by "),
             // "B averaged between the prior and current year-ends": the average of B.
             (r"(?i)(\band\s+|\bdivided\s+by\s+|\bover\s+)(?:the\s+)?(.+?)\s+averaged\s+(?:between|over|across)\s+(?:the\s+)?(?:prior|opening|beginning|previous)[\w\s-]*?\s+(?:and|&)\s+(?:current|closing|ending|this)[\w\s-]*?year[-\s]?ends?\b", "${1}average $2"),
             // "• Source: 10-K" after a bulleted formula is no term.
@@ -312,6 +323,19 @@ fn term_of(table: &ConceptTable, phrase: &str, asked: Option<i32>) -> Result<Ter
         }
     }
     let year = periods_in(phrase).first().map(|p| p.year);
+    // "opening net PP&E": the balance that opens the year asked, the prior year-end's.
+    let lower = phrase.to_lowercase();
+    let bare = lower.strip_prefix("the ").unwrap_or(&lower);
+    let opening = lexicon().concepts.opening_balance_words.iter().find(|w| {
+        bare.strip_prefix(*w)
+            .is_some_and(|rest| rest.starts_with([' ', '-']))
+    });
+    if let (Some(word), None, Some(asked)) = (opening, year, asked) {
+        return Ok(Term::Item {
+            concept: concept_of(table, &bare[word.len()..])?.id.clone(),
+            year: Some(asked - 1),
+        });
+    }
     // "average total assets" with no years: the balances that open and close the year asked.
     if let (Some(rest), Some(to)) = (
         phrase
@@ -431,6 +455,9 @@ pub fn defined_metric(
             None => f,
         }
     });
+    // "…, with total assets taken as the average of last year's and this year's year-end
+    // balances": the explanation says which line items are averaged.
+    let averaged_by_explanation = averaged_in(table, &definition.formula[formula_text.len()..]);
     let (formula_text, in_hundredths) = without_percent_scaling(formula_text);
     // The year the columns ask (each year of a multi-year average in turn; the filing's
     // latest for "the most recently completed fiscal year"), else the question's.
@@ -438,10 +465,27 @@ pub fn defined_metric(
         .year
         .map(|y| y - columns.offset)
         .or_else(|| question.latest_period().map(|p| p.year));
-    let (expression, terms) = match parse(table, &formula_text, asked_year) {
+    let (expression, mut terms) = match parse(table, &formula_text, asked_year) {
         Ok(parsed) => parsed,
         Err(why) => return Some(Err(why)),
     };
+    if let Some(to) = asked_year {
+        for (_, term) in terms.iter_mut() {
+            if let Term::Item {
+                concept,
+                year: None,
+            } = term
+            {
+                if averaged_by_explanation.contains(concept) {
+                    *term = Term::Average {
+                        concept: concept.clone(),
+                        from: to - 1,
+                        to,
+                    };
+                }
+            }
+        }
+    }
     // "Use operating income and total revenue from the income statement" names where the
     // operands stand, not how they combine: one line item and no operation defines nothing
     // (worked as a definition, it stated operating income as the operating margin at HIGH).
@@ -529,7 +573,10 @@ pub fn defined_metric(
     }
     // A definition without a quotient ("operating income + depreciation") defines an
     // amount, whatever the question calls it.
+    // "… divided by one day of revenue": so many days of it.
+    let in_days = expression.trim_end().ends_with("* 365");
     let unit = match (formula.contains('/'), in_hundredths) {
+        (true, _) if in_days => MetricUnit::Days,
         (true, true) => MetricUnit::Percent,
         (true, false) => unit_of(table, question, definition),
         (false, _) => MetricUnit::Amount,
@@ -575,6 +622,25 @@ pub fn defined_metric(
         shown,
         value,
     }))
+}
+
+/// The line items an explanation after a definition says are averaged ("with equity taken as
+/// the average of last year's and this year's year-end balances"); none when it says no
+/// average.
+fn averaged_in(table: &ConceptTable, explanation: &str) -> Vec<String> {
+    let lower = explanation.to_lowercase();
+    let averages = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '-')
+        .any(|w| lexicon().concepts.averaging_words.contains(w));
+    if !averages {
+        return Vec::new();
+    }
+    table
+        .asked_in(explanation)
+        .into_iter()
+        .filter(|c| !c.is_metric())
+        .map(|c| c.id.clone())
+        .collect()
 }
 
 /// Whether a parsed definition is one line item of one year with no operation on it.
@@ -641,6 +707,27 @@ mod tests {
         assert_eq!(r.shown.as_deref(), Some("1.42%"), "{r:?}");
         let r = work("What is Coca Cola's FY2017 net working capital? Define net working capital as total assets less total current liabilities.");
         assert_eq!(r.value, Some(87_896.0 - 2_213.0));
+    }
+
+    #[test]
+    fn reversed_and_loosest_divisions_and_explained_averages_are_worked_out() {
+        let shown = |q: &str| work(q).shown;
+        assert_eq!(
+            shown("In our team, cover means total current liabilities divided into operating cash flow. Work it out for FY2017.").as_deref(),
+            Some("0.66")
+        );
+        assert_eq!(
+            shown("Cover is defined as operating cash flow vs. total current liabilities. FY2017, please.").as_deref(),
+            Some("0.66")
+        );
+        let mean = work("What was the FY2017 return on average assets? Use net income over the mean of beginning- and end-of-year total assets. Express it as a percentage.");
+        let explained = work("The definition we use for asset return is net income as a percent of total assets, with total assets taken as the average of last year's and this year's year-end balances. What does it come to for FY2017?");
+        assert_eq!(explained.value, mean.value, "{explained:?}");
+        let opening = work("Please compute, for FY2017, the measure I call asset return: net income / ((opening total assets + closing total assets) / 2), in %.");
+        assert_eq!(opening.value, mean.value, "{opening:?}");
+        let days = work("Liability days are defined as year-end total current liabilities divided by one day of net income (net income / 365). FY2017?");
+        assert_eq!(days.unit, MetricUnit::Days, "{days:?}");
+        assert_eq!(days.shown.as_deref(), Some("647.23 days"), "{days:?}");
     }
 
     #[test]

@@ -97,7 +97,7 @@ pub fn lead_for(
 ) -> Option<FiguresLead> {
     // A metric named by its shape rather than a name of the table ("EBITDA as a proportion
     // of revenue") is the table's metric of that shape, else the definition its words imply.
-    let shape = shape_asked(table, reading);
+    let shape = shape_asked(table, reading, doc);
     let shaped_metric = shape.as_ref().and_then(|s| s.table_metric(table));
     let defined = match (&shape, shaped_metric) {
         (Some(shape), None) => Some(Question {
@@ -160,22 +160,32 @@ pub fn lead_for(
 
 /// The quotient the question names by its shape, when it gives no definition and names no
 /// ratio of the table (`shape.rs`).
-fn shape_asked<'t>(table: &'t ConceptTable, reading: &Question) -> Option<Shaped<'t>> {
+fn shape_asked<'t>(
+    table: &'t ConceptTable,
+    reading: &Question,
+    doc: &DocumentIndex,
+) -> Option<Shaped<'t>> {
     // "Operating income percent change" asks a growth, not a margin.
     let asks_a_movement = matches!(
         reading.operation,
         Operation::Growth | Operation::Change | Operation::Cagr
     );
+    // "… for GM": a ticker that spells a metric's abbreviation ("GM%") names no metric.
+    let content = without_ticker(&reading.content, doc);
     if asks_a_movement
         || reading.definition.is_some()
         || table
-            .asked_in(&reading.content)
+            .asked_in(&content)
             .iter()
             .any(|c| c.is_metric() && c.unit != Some(MetricUnit::Amount))
     {
         return None;
     }
-    shape_in(table, &reading.content)
+    // "Capex load on revenue (%)": the unit asked says the quotient is in percent.
+    shape_in(table, &content).map(|shaped| Shaped {
+        percent: shaped.percent || (reading.percent && !shaped.days),
+        ..shaped
+    })
 }
 
 /// What a lead is built from: the question's reading, the columns it asks for, and the

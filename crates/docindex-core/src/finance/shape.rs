@@ -15,9 +15,15 @@ use std::cmp::Reverse;
 pub struct Shaped<'a> {
     pub over: &'a Concept,
     pub under: &'a Concept,
+    /// The figure over is the year's average balance ("days of revenue tied up in average
+    /// receivables").
+    pub averaged_over: bool,
     /// The figure under is the year's average balance ("sales / avg. net PP&E").
     pub averaged_under: bool,
     pub percent: bool,
+    /// The quotient is in days of the figure under ("days of revenue tied up in
+    /// receivables": receivables over a day's revenue).
+    pub days: bool,
     pub name: String,
 }
 
@@ -33,7 +39,15 @@ impl<'a> Shaped<'a> {
             true => format!("(({0} + {0}{PRIOR_SUFFIX}) / 2)", self.under.id),
             false => side(self.under),
         };
-        let wanted: String = format!("{} / {under}", side(self.over))
+        // The table writes a days metric's averaged balance unbracketed: "(ar + ar_prior) /
+        // 2 / revenue * 365".
+        let over = match (self.averaged_over, self.days) {
+            (true, true) => format!("({0} + {0}{PRIOR_SUFFIX}) / 2", self.over.id),
+            (true, false) => format!("(({0} + {0}{PRIOR_SUFFIX}) / 2)", self.over.id),
+            (false, _) => side(self.over),
+        };
+        let days = if self.days { " * 365" } else { "" };
+        let wanted: String = format!("{over} / {under}{days}")
             .split_whitespace()
             .collect();
         table.concepts.iter().find(|c| {
@@ -47,13 +61,19 @@ impl<'a> Shaped<'a> {
 
     /// The definition the name implies, worked out as a definition the question gives.
     pub fn definition(&self) -> Definition {
-        let hundred = if self.percent { " times 100" } else { "" };
+        let scaling = match (self.days, self.percent) {
+            (true, _) => " times 365",
+            (false, true) => " times 100",
+            (false, false) => "",
+        };
+        let average = |yes: bool| if yes { "average " } else { "" };
         Definition {
             name: self.name.clone(),
             formula: format!(
-                "{} divided by {}{}{hundred}",
+                "{}{} divided by {}{}{scaling}",
+                average(self.averaged_over),
                 phrase(self.over),
-                if self.averaged_under { "average " } else { "" },
+                average(self.averaged_under),
                 phrase(self.under)
             ),
         }
@@ -82,7 +102,7 @@ pub fn shape_in<'a>(table: &'a ConceptTable, content: &str) -> Option<Shaped<'a>
                 continue;
             }
             // "sales / avg. net PP&E": the figure under is averaged over the year.
-            let (right, averaged_under) = without_averaging(right);
+            let (right, averaged_under) = without_balance_basis(right);
             let (over, under) = match asks_which_part(left) {
                 // "What share of revenue did capex represent?": the figure over comes after.
                 true => (
@@ -102,13 +122,18 @@ pub fn shape_in<'a>(table: &'a ConceptTable, content: &str) -> Option<Shaped<'a>
             return Some(Shaped {
                 over,
                 under,
+                averaged_over: false,
                 averaged_under,
                 percent,
+                days: false,
                 name: format!("{} {word} {}", phrase(over), phrase(under)),
             });
         }
     }
     if let Some(shaped) = spent_of_each_dollar(table, &lower) {
+        return Some(shaped);
+    }
+    if let Some(shaped) = days_held(table, &lower) {
         return Some(shaped);
     }
     let mut suffixes: Vec<&str> = shapes.of_revenue_suffixes.iter().collect();
@@ -129,8 +154,10 @@ pub fn shape_in<'a>(table: &'a ConceptTable, content: &str) -> Option<Shaped<'a>
             return Some(Shaped {
                 over: profit,
                 under: revenue,
+                averaged_over: false,
                 averaged_under: false,
                 percent: true,
+                days: false,
                 name: format!("{} as a share of revenue", phrase(profit)),
             });
         }
@@ -172,8 +199,10 @@ fn spent_of_each_dollar<'a>(table: &'a ConceptTable, lower: &str) -> Option<Shap
             return Some(Shaped {
                 over,
                 under,
+                averaged_over: false,
                 averaged_under: false,
                 percent: true,
+                days: false,
                 name: format!("{} as a share of {}", phrase(over), phrase(under)),
             });
         }
@@ -181,17 +210,67 @@ fn spent_of_each_dollar<'a>(table: &'a ConceptTable, lower: &str) -> Option<Shap
     None
 }
 
-/// `right` without the averaging word it opens with ("avg. net PP&E", "the average of
-/// total assets"), and whether it had one.
-fn without_averaging(right: &str) -> (&str, bool) {
-    let trimmed = right.trim_start();
-    let rest = trimmed.strip_prefix("the ").unwrap_or(trimmed);
-    for word in ["avg. ", "avg ", "average ", "mean "] {
-        if let Some(after) = rest.strip_prefix(word) {
-            return (after.strip_prefix("of ").unwrap_or(after), true);
+/// "Days of revenue tied up in average receivables", "days' worth of sales sitting in
+/// receivables": the balance over the flow, in days.
+fn days_held<'a>(table: &'a ConceptTable, lower: &str) -> Option<Shaped<'a>> {
+    let shapes = &lexicon().shapes;
+    let mut held_in: Vec<&str> = shapes.held_in.iter().collect();
+    held_in.sort_by_key(|w| Reverse(w.len()));
+    for days_of in shapes.days_of.iter() {
+        for at in bounded_matches(lower, days_of) {
+            let after = &lower[at + days_of.len()..];
+            for held in &held_in {
+                for at in bounded_matches(after, held) {
+                    let Some(flow) = figure_ending(table, &after[..at]) else {
+                        continue;
+                    };
+                    let (rest, averaged) = without_balance_basis(&after[at + held.len()..]);
+                    let Some(balance) = figure_starting(table, rest) else {
+                        continue;
+                    };
+                    if balance.id == flow.id {
+                        continue;
+                    }
+                    return Some(Shaped {
+                        over: balance,
+                        under: flow,
+                        averaged_over: averaged,
+                        averaged_under: false,
+                        percent: false,
+                        days: true,
+                        name: format!("days of {} in {}", phrase(flow), phrase(balance)),
+                    });
+                }
+            }
         }
     }
-    (right, false)
+    None
+}
+
+/// `right` without the word it opens with that says which balance it is, and whether that
+/// is the year's average ("avg. net PP&E", "the average of total assets", "averaged total
+/// assets"); a year-end balance ("year-end current liabilities") is the default one.
+fn without_balance_basis(right: &str) -> (&str, bool) {
+    let shapes = &lexicon().shapes;
+    let trimmed = right.trim_start();
+    let rest = trimmed.strip_prefix("the ").unwrap_or(trimmed);
+    let after_word = |list: &crate::lexicon::WordList| {
+        let mut words: Vec<&str> = list.iter().collect();
+        words.sort_by_key(|w| Reverse(w.len()));
+        words.into_iter().find_map(|w| {
+            let after = rest.strip_prefix(w)?;
+            after
+                .starts_with([' ', '-'])
+                .then(|| after.trim_start_matches([' ', '-']))
+        })
+    };
+    if let Some(after) = after_word(&shapes.averaged_balance) {
+        return (after.strip_prefix("of ").unwrap_or(after), true);
+    }
+    match after_word(&shapes.year_end_balance) {
+        Some(after) => (after, false),
+        None => (right, false),
+    }
 }
 
 /// Whether the words either side of a slash name one figure: the right repeats the left's
@@ -336,6 +415,27 @@ mod tests {
         );
         // Revenue over total assets is no metric of the table (turnover is on averages).
         assert_eq!(metric("GM's revenue to total assets in 2023"), None);
+        assert_eq!(
+            metric("GM's sales per dollar of averaged total assets in 2023").as_deref(),
+            Some("asset_turnover")
+        );
+        assert_eq!(
+            metric("days of sales locked up in the average receivables at Visa").as_deref(),
+            Some("days_sales_outstanding")
+        );
+    }
+
+    #[test]
+    fn a_balance_named_at_year_end_and_days_held_are_read_from_the_shape() {
+        let year_end = formula("Walmart's operating cash flow ÷ year-end current liabilities")
+            .expect("a shape");
+        assert!(!year_end.contains("average"), "{year_end}");
+        assert!(year_end.contains("current liabilities"), "{year_end}");
+        let days = formula("how many days' worth of revenue sat in closing receivables at Visa")
+            .expect("a shape");
+        assert!(days.ends_with("times 365"), "{days}");
+        assert!(!days.contains("average"), "{days}");
+        assert!(formula("Boeing's capex load on revenue").is_some());
     }
 
     #[test]

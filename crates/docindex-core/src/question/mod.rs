@@ -342,6 +342,20 @@ fn house_definition(sentence: &str) -> Option<(String, Option<String>)> {
         }
         return Some((format!("{name} — {}", question.trim()), Some(formula)));
     }
+    // "Please compute, for Meta in 2023, the measure I call debt over equity: the dollars of
+    // debt per dollar of equity."
+    static I_CALL: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:the\s+)?(?:measure|metric|ratio|figure|number|thing)\s+(?:i|we)\s+call\s+(.{2,80}?)\s*(?::|,\s*(?:i\.e\.|namely|meaning|that\s+is)[,:]?)\s+").ok()
+    });
+    if let Some(caps) = I_CALL.as_ref().and_then(|re| re.captures(sentence)) {
+        let (whole, name) = (caps.get(0)?, caps.get(1)?);
+        let formula = without_instructions(&sentence[whole.end()..]);
+        if !formula.is_empty() {
+            let mut kept = format!("{}{}", &sentence[..whole.start()], name.as_str().trim());
+            kept.push('?');
+            return Some((kept, Some(formula)));
+        }
+    }
     let caps = I_MEAN.as_ref()?.captures(sentence)?;
     let whole = caps.get(0)?;
     let formula = without_instructions(&sentence[whole.end()..]);
@@ -401,7 +415,7 @@ fn with_the_year_compared_against(
 fn without_instructions(formula: &str) -> String {
     static INSTRUCTION: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)(?:,\s*|\s+\(|\s+)(?:to\s+(?:one|two|three|four|zero|\d|the\s+nearest)|rounded|round\b|expressed|measured\s+in|stated\s+in|shown\s+in|reported\s+in|in\s+(?:%|percentage|percent|\$|usd|us\$|millions|billions|thousands|days|dollars)|as\s+a\s+(?:%|percentage|percent|multiple)|answer|give\b|x,|%,|\$\s*(?:bn|mn|m|b)\b|days,)",
+            r"(?i)(?:,\s*|\s+\(|\s+)(?:to\s+(?:one|two|three|four|zero|\d|the\s+nearest)|(?:one|two|three|four|zero|\d)\s+(?:decimals?\b|dp\b|d\.p\.|places?\b)|rounded|round\b|expressed|measured\s+in|stated\s+in|shown\s+in|reported\s+in|in\s+(?:%|percentage|percent|\$|usd|us\$|millions|billions|thousands|days|dollars)|as\s+a\s+(?:%|percentage|percent|multiple)|answer|give\b|x,|%,|\$\s*(?:bn|mn|m|b)\b|days,)",
         )
         .ok()
     });
@@ -485,7 +499,12 @@ fn parenthesised_definition(sentence: &str) -> Option<(String, String)> {
             .and_then(|re| re.find(after))
             .is_some_and(|m| m.start() == 0)
             || after.starts_with(['/', '÷', '×', '*', '-', '+', '−']);
-        if operation_inside && !inner.contains('(') && !operation_after {
+        // "… divided by one day of revenue (revenue / 365)": a group after an operation
+        // explains an operand of the formula being written, not the metric asked.
+        let operation_before = OPERATION_WORDS
+            .as_ref()
+            .is_some_and(|re| re.is_match(&sentence[..open]));
+        if operation_inside && !inner.contains('(') && !operation_after && !operation_before {
             let kept = format!("{}{}", sentence[..open].trim_end(), &sentence[close + 1..]);
             return Some((kept, without_instructions(inner)));
         }
@@ -500,7 +519,7 @@ fn parenthesised_definition(sentence: &str) -> Option<(String, String)> {
 fn definition_sentence(sentence: &str) -> Option<(String, String)> {
     static DEFINES: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)^\s*(?:for\s+this\s+purpose|for\s+this\s+question|here|in\s+this\s+question)\s*,?\s+(?:the\s+)?(.{2,80}?)\s+(?:is|=|means)\s+(.+?)\.?\s*$|^\s*(?:our|the|my)\s+(?:[\w-]+\s+)?(?:definition|method|formula)\s+(?:of|for)\s+(.{2,80}?)\s*(?:\bis\b|:)\s*(.+?)\.?\s*$|^\s*(.+?)\s*(?:--|—|–|-|,|;)\s*that'?s\s+how\s+(?:i|we)\s+(?:define|calculate|compute|measure|work\s+out)\s+(.{2,80}?)\.?\s*$",
+            r"(?i)^\s*(?:for\s+this\s+purpose|for\s+this\s+question|here|in\s+this\s+question)\s*,?\s+(?:the\s+)?(.{2,80}?)\s+(?:is|=|means)\s+(.+?)\.?\s*$|^\s*(?:our|the|my)\s+(?:[\w-]+\s+)?(?:definition|method|formula)(?:\s+(?:we|i)\s+(?:use|apply|follow))?\s+(?:of|for)\s+(.{2,80}?)\s*(?:\bis\b|:)\s*(.+?)\.?\s*$|^\s*(.+?)\s*(?:--|—|–|-|,|;)\s*that'?s\s+how\s+(?:i|we)\s+(?:define|calculate|compute|measure|work\s+out)\s+(.{2,80}?)\.?\s*$",
         )
         .ok()
     });
@@ -986,8 +1005,16 @@ fn without_unit_words(sentence: &str, v: &Vocabulary) -> String {
             || inside.contains("usd")
             || inside.contains("in $")
             || v.units.group(&inside).is_some();
+        // "SG&A spend (% of revenue)": a percentage of a named base is the quotient asked,
+        // read on without its parentheses.
+        static OF_A_BASE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+            Regex::new(r"(?:%|\bpercent|\bpercentage|\bshare|\bproportion)\s+of\s+[a-z]").ok()
+        });
+        let of_a_base = OF_A_BASE.as_ref().is_some_and(|re| re.is_match(&inside));
         out.push_str(&rest[..open]);
-        if !unit_only {
+        if of_a_base {
+            out.push_str(rest[open + 1..close].trim());
+        } else if !unit_only {
             out.push_str(&rest[open..=close]);
         }
         rest = &rest[close + 1..];
@@ -1701,6 +1728,34 @@ mod tests {
             q.definition.map(|d| d.formula).as_deref(),
             Some("(current assets minus inventories) divided by current liabilities")
         );
+    }
+
+    #[test]
+    fn a_definition_given_as_the_askers_name_for_a_measure_is_read() {
+        let q = read("For Intel in 2023, please work out the number we call cash cover: operating cash flow per dollar of current liabilities (two decimals).");
+        let d = q.definition.expect("a definition");
+        assert_eq!(
+            d.formula,
+            "operating cash flow per dollar of current liabilities"
+        );
+        assert!(q.content.ends_with("cash cover?"), "{}", q.content);
+        let q = read("My definition we use for net working capital is total current assets less total current liabilities. What was it for Nike in 2024?");
+        assert_eq!(
+            q.definition.map(|d| (d.name, d.formula)),
+            Some((
+                "Net working capital".to_string(),
+                "total current assets less total current liabilities".to_string()
+            ))
+        );
+    }
+
+    #[test]
+    fn a_percentage_of_a_named_base_stays_in_the_question() {
+        let q = read("How big was the R&D bill (% of sales) at Cisco in 2024?");
+        assert!(q.percent);
+        assert!(q.content.contains("% of sales"), "{}", q.content);
+        let q = read("How big was the R&D bill at Cisco in 2024 (in %)?");
+        assert!(!q.content.contains('%'), "{}", q.content);
     }
 
     #[test]

@@ -156,10 +156,11 @@ pattern!(
     RANGE,
     r"(?i)(\d{2,4})[AE]?\s*(?:–|—|-|\bto\b|\bthrough\b|\bthru\b)\s*(?:FY|fiscal(?:\s+year)?\s*)?'?(\d{2,4})[AE]?\b"
 );
-// "3 year average", "three-year", "the three accounting years ended …".
+// "3 year average", "three-year", "the three accounting years ended …". "A two-year-end
+// average" is the mean of two balances, not of two years: the "end" is captured to tell.
 pattern!(
     SPAN_YEARS,
-    r"(?i)\b(2|3|4|5|two|three|four|five)[\s-]+(?:[a-z]+[\s-]+){0,2}?(?:years?|yrs?)\b"
+    r"(?i)\b(2|3|4|5|two|three|four|five)[\s-]+(?:[a-z]+[\s-]+){0,2}?(?:years?|yrs?)\b(-ends?\b)?"
 );
 
 /// 1 when a date falls in the first week of January ("January 1, 2023", "1 Jan 2023",
@@ -380,7 +381,10 @@ pub fn spanned_years(text: &str, periods: &[AskedPeriod]) -> Option<Vec<i32>> {
             }
         }
     }
-    let span = SPAN_YEARS.as_ref()?.captures(text)?;
+    let span = SPAN_YEARS
+        .as_ref()?
+        .captures_iter(text)
+        .find(|caps| caps.get(2).is_none())?;
     let n: i32 = match &span[1].to_lowercase()[..] {
         "two" => 2,
         "three" => 3,
@@ -517,6 +521,14 @@ mod tests {
         assert_eq!(spanned_years(text, &p), Some(vec![2017, 2018, 2019]));
         let text = "capex growth between FY2016 and FY2017";
         assert_eq!(spanned_years(text, &periods_in(text)), None);
+        // The mean of two year-end balances is no span of two years.
+        let text = "ROA on the two-year-end average for FY2024";
+        assert_eq!(spanned_years(text, &periods_in(text)), None);
+        let text = "the two-year average ROA to FY2024";
+        assert_eq!(
+            spanned_years(text, &periods_in(text)),
+            Some(vec![2023, 2024])
+        );
     }
 
     #[test]

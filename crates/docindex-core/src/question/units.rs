@@ -13,6 +13,8 @@ pub struct UnitWords {
     pub thousands: Vec<String>,
     pub millions: Vec<String>,
     pub billions: Vec<String>,
+    /// "times", "x": a multiple is asked ("(in times, e.g. 1.4x)").
+    pub multiple: Vec<String>,
 }
 
 /// What one word of a unit says.
@@ -21,6 +23,7 @@ enum UnitWord {
     Currency,
     Percent,
     Scale(Scale),
+    Multiple,
     Filler,
     Number,
 }
@@ -38,8 +41,15 @@ impl UnitWords {
             Some(UnitWord::Scale(Scale::Millions))
         } else if is(&self.billions) {
             Some(UnitWord::Scale(Scale::Billions))
+        } else if is(&self.multiple) {
+            Some(UnitWord::Multiple)
         } else if is(&self.filler) {
             Some(UnitWord::Filler)
+        } else if let Some(number) = word.strip_suffix(['x', '×']).filter(|n| !n.is_empty()) {
+            // "1.4x": an example of the multiple asked.
+            self.word(number)
+                .filter(|w| *w == UnitWord::Number)
+                .map(|_| UnitWord::Multiple)
         } else if word
             .chars()
             .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
@@ -91,7 +101,7 @@ impl UnitWords {
         let names_a_unit = words.iter().any(|w| {
             matches!(
                 w,
-                UnitWord::Currency | UnitWord::Percent | UnitWord::Scale(_)
+                UnitWord::Currency | UnitWord::Percent | UnitWord::Scale(_) | UnitWord::Multiple
             )
         });
         names_a_unit.then(|| {
@@ -168,6 +178,8 @@ mod tests {
         assert_eq!(units.group("in $bn"), Some(Some(Scale::Billions)));
         assert_eq!(units.group("in %"), Some(None));
         assert_eq!(units.group("USD 000s"), Some(Some(Scale::Thousands)));
+        assert_eq!(units.group("in times, e.g. 1.4x"), Some(None));
+        assert_eq!(units.group("x"), Some(None));
         assert_eq!(units.group("equity"), None);
         assert_eq!(units.group("net amount"), None);
         assert_eq!(units.group("start and end"), None);
