@@ -15,8 +15,8 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are eleven disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
-    `vault`, `ledger`, `atlas`, `zenith` and `harbor` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
+    There are twelve disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
+    `vault`, `ledger`, `atlas`, `zenith`, `harbor` and `quarry` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
     and output format are shared).
     `fresh` was added later by another helper that had likewise not seen the engine, written to
     be structurally unlike both earlier sets: chat / e-mail style requests ("pls send over ...",
@@ -183,9 +183,24 @@ Who wrote the wordings
     the engine's builders read them. The earlier ten outputs are byte-identical to what they were
     before `harbor` existed (harbor draws from its own random stream, keyed by the split name as
     before).
+    `quarry`, a twelfth set, was added by yet another helper that had likewise not seen the engine's
+    source, its question templates or the xbrl-templates-*.json files, written after reading the eleven
+    earlier sets and avoiding their templates, labels, metric names, definitions and period phrasings.
+    It imitates a broad mix of people (sell-side and buy-side analysts, credit analysts, bankers,
+    auditors, accounting students, journalists, retail investors, terse chat-box typists, non-native
+    English writers, people who paste context before the question), questions, imperatives,
+    statements of need and multi-sentence requests, with the company and period at the start, middle
+    or end; periods as fiscal-year words, two-digit years, year-end dates with the month spelled out,
+    month ranges and relative forms; unit and rounding requests in varied forms; metrics named by
+    abbreviations and synonyms or defined in words, as formulas with their variables spelled out and
+    as step-by-step procedures; comparisons asking in varied ways which of two companies is higher or
+    lower. Like `vault`, `atlas`, `zenith` and `harbor`, it is a held-out set: its wordings are
+    deliberately not quoted here, and its questions should not be printed where the engine's builders
+    read them. The earlier eleven outputs are byte-identical to what they were before `quarry` existed
+    (quarry draws from its own random stream, keyed by the split name as before).
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith|harbor --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith|harbor|quarry --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
@@ -194,9 +209,10 @@ How to run
     --split fresh --seed 3, --split final --seed 4 and --split sealed --seed 5 on those 18 filings;
     /tmp/family2/novel.json and vault.json with --split novel --seed 6 and --split vault --seed 7;
     /tmp/family2/ledger.json with --split ledger --seed 8; /tmp/family2/atlas.json with --split atlas --seed 9;
-    /tmp/family2/zenith.json with --split zenith --seed 10; /tmp/family2/harbor.json with --split harbor --seed 14.
-    `vault`, `atlas`, `zenith` and `harbor` are meant to stay unread by the people who build the engine: do not
-    print their questions.)
+    /tmp/family2/zenith.json with --split zenith --seed 10; /tmp/family2/harbor.json with --split harbor --seed 14;
+    /tmp/family2/quarry.json with --split quarry --seed 15.
+    `vault`, `atlas`, `zenith`, `harbor` and `quarry` are meant to stay unread by the people who build the engine:
+    do not print their questions.)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
     Output: a JSON list of objects with fields doc, question, family, concept, fiscal_year, kind,
@@ -636,6 +652,8 @@ def dur_phrases(co, fy, split):
         return dur_phrases_atlas(co, fy)
     if split == "harbor":
         return dur_phrases_harbor(co, fy)
+    if split == "quarry":
+        return dur_phrases_quarry(co, fy)
     if split == "zenith":
         return dur_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -679,6 +697,8 @@ def inst_phrases(co, fy, split):
         return inst_phrases_atlas(co, fy)
     if split == "harbor":
         return inst_phrases_harbor(co, fy)
+    if split == "quarry":
+        return inst_phrases_quarry(co, fy)
     if split == "zenith":
         return inst_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -714,6 +734,13 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "quarry":
+        opts = [("", None, None), (" (in USD mm)", "millions", None), (" (state in millions)", "millions", None)]
+        if big:
+            opts += [(" (billions of USD, nearest $100 million)", "billions", 1), (" (in bn USD)", "billions", None)]
+        elif small_co:
+            opts += [(" (state in thousands)", "thousands", None)]
+        return rng.choice(opts)
     if split == "harbor":
         opts = [("", None, None), (" (units: $ millions)", "millions", None), (" -- answer in $m", "millions", None)]
         if big:
@@ -791,6 +818,9 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "quarry":
+        return rng.choice([("", None), ("", None), (" (precision: 0.1%)", 1), (" (precision: 0.01%)", 2),
+                           (" (as a percent figure)", None)])
     if split == "harbor":
         return rng.choice([("", None), ("", None), (" (round to a single decimal)", 1),
                            (" (two digits after the decimal point)", 2), (" (answer in %)", None)])
@@ -822,6 +852,11 @@ def pct_fmt(rng, split):
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "quarry":
+        if days:
+            return rng.choice([(" (days outstanding)", None), (" (result in days, precision 0.1)", 1), (" (answer in calendar days)", None)])
+        return rng.choice([("", None), ("", None), (" (precision: 0.01)", 2), (" (to the first decimal)", 1),
+                           (" (to the second decimal)", 2)])
     if split == "harbor":
         if days:
             return rng.choice([(" -- give it in days", None), (" (days, single decimal)", 1), (" (a figure in days)", None)])
@@ -1907,7 +1942,7 @@ def compare_period_sealed(a, b, instant, rng):
 #   date", "when fiscal 2024 closed", "at year-end fiscal 2024". Definitions as "A expressed as
 #   a percentage of B", "A relative to B", "A for every dollar of B", "A divided by daily revenue".
 
-NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith", "harbor")   # ledger, atlas, zenith and harbor (eighth to eleventh sets, below) were added later with the same wiring
+NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry")   # ledger, atlas, zenith, harbor and quarry (eighth to twelfth sets, below) were added later with the same wiring
 
 
 def yy(y):
@@ -1980,7 +2015,9 @@ def inst_phrases_vault(co, fy):
 
 
 def yr_forms_new(co, fy, split, rng, instant=False):
-    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith / harbor."""
+    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith / harbor / quarry."""
+    if split == "quarry":
+        return yr_forms_quarry(co, fy, rng, instant)
     if split == "harbor":
         return yr_forms_harbor(co, fy, rng, instant)
     if split == "zenith":
@@ -2017,6 +2054,8 @@ def yr_forms_new(co, fy, split, rng, instant=False):
 
 def span_new(co, fy, split, rng):
     """the three fiscal years fy-2..fy, for averages"""
+    if split == "quarry":
+        return span_quarry(co, fy, rng)
     if split == "harbor":
         return span_harbor(co, fy, rng)
     if split == "zenith":
@@ -3740,11 +3779,334 @@ def compare_period_harbor(a, b, instant, rng):
                        f"for FY{yy(a.fy)} at {na} and FY{yy(b.fy)} at {nb}"])
 
 
+# ---------------------------------------------------------------------------------------
+# Twelfth wording set ("quarry")
+# ---------------------------------------------------------------------------------------
+# Written by another helper that had not seen the engine's source, its question templates or the
+# xbrl-templates-*.json files, after reading the eleven earlier sets and avoiding their wordings,
+# labels, metric names, definitions and period phrasings. A broad mix of people (sell-side and
+# buy-side analysts, credit analysts, bankers, auditors, accounting students, journalists, retail
+# investors, terse chat-box typists, non-native English writers, people who paste context before
+# the question), questions, imperatives, statements of need and multi-sentence requests, with the
+# company and period at the start, middle or end; periods as fiscal-year words, hyphenated
+# two-digit years, year-end dates with the month spelled out (so they cannot be misread), month
+# ranges and relative forms; unit and rounding requests in varied forms; metrics named by the
+# abbreviations and synonyms analysts use or defined in words, as formulas with their variables
+# spelled out, or as step-by-step procedures. Template flags as for novel / vault / ledger / atlas /
+# zenith / harbor (F:, I:, X:, L:). Like vault, atlas, zenith and harbor, a held-out set: not to be
+# printed or quoted where the engine's builders read.
+
+def month_run(co, fy):
+    """'October 2023 through September 2024', only when the fiscal year starts early in a month and ends late in one"""
+    s, e = start_date(co, fy), co.end_date(fy)
+    if s is None or e is None or s.day > 7 or e.day < 20:
+        return None
+    return f"{MONTHS[s.month - 1]} {s.year} through {MONTHS[e.month - 1]} {e.year}"
+
+
+def turn_of_year(d):
+    """'the turn of the year 2023/24', only for a December 31 year-end (else None)"""
+    return f"the turn of the year {d.year}/{yy(d.year + 1)}" if d.month == 12 and d.day == 31 else None
+
+
+def dur_phrases_quarry(co, fy):
+    end = co.end_date(fy)
+    out = [f"for FY-{yy(fy)}", f"for the fiscal year that finished on {date_us(end)}", f"in its {fy} reporting year",
+           f"for F/Y {fy}"]
+    if month_run(co, fy):
+        out += [f"for the 12 months {month_run(co, fy)}"]
+    if fy == co.fy:
+        out += [f"in its last completed fiscal year (FY-{yy(fy)})", f"in the latest year, F/Y {fy}"]
+    if fy == co.fy - 1:
+        out += [f"in the year prior (FY-{yy(fy)})", f"for the previous fiscal year (F/Y {fy})"]
+    return out
+
+
+def inst_phrases_quarry(co, fy):
+    end = co.end_date(fy)
+    out = [f"as of the FY-{yy(fy)} year-end", f"at year-end ({date_eu(end)})", f"once the books closed on {date_us(end)}",
+           f"at the {date_us(end)} cut-off"]
+    if turn_of_year(end):
+        out += [f"at {turn_of_year(end)}"]
+    if fy == co.fy:
+        out += [f"at the end of its most recently filed year ({date_eu(end)})"]
+    if fy == co.fy - 1:
+        out += [f"at the opening of FY-{yy(fy + 1)} (i.e. the {date_us(end)} year-end)"]
+    return out
+
+
+def yr_forms_quarry(co, fy, rng, instant=False):
+    """(p0, p1, y0, y1) for quarry."""
+    y0, y1 = fy - 1, fy
+    if instant:
+        style = rng.choice(["fye", "cut", "books", "eu"])
+        f = {"fye": lambda y: f"the FY-{yy(y)} year-end", "cut": lambda y: f"the {date_us(co.end_date(y))} cut-off",
+             "books": lambda y: f"the close of the books on {date_us(co.end_date(y))}",
+             "eu": lambda y: f"the {date_eu(co.end_date(y))} year-end"}[style]
+    else:
+        style = rng.choice(["fy", "finished", "rep", "run"])
+        if style == "run" and not (month_run(co, y0) and month_run(co, y1)):
+            style = "fy"
+        f = {"fy": lambda y: f"FY-{yy(y)}", "finished": lambda y: f"the fiscal year that finished on {date_us(co.end_date(y))}",
+             "rep": lambda y: f"its {y} reporting year", "run": lambda y: f"the 12 months {month_run(co, y)}"}[style]
+    lab = rng.choice(["FY-{yy}", "F/Y {y}"])
+    return f(y0), f(y1), lab.format(yy=yy(y0), y=y0), lab.format(yy=yy(y1), y=y1)
+
+
+def span_quarry(co, fy, rng):
+    """the three fiscal years fy-2..fy, for averages"""
+    return rng.choice([f"FY-{yy(fy - 2)} through FY-{yy(fy)}", f"F/Y {fy - 2} to F/Y {fy} (three years)",
+                       f"the three fiscal years up to and including FY-{yy(fy)}"])
+
+
+ITEM_LABELS_QUARRY = {
+    "revenue": ["consolidated sales (total revenue)", "total revenues (net sales)"],
+    "cogs": ["total cost of revenues (COGS)", "cost of goods/services sold"],
+    "gross_profit": ["gross profit subtotal", "gross earnings (gross profit)"],
+    "operating_income": ["operating income subtotal", "reported EBIT (operating income)"],
+    "net_income": ["attributable net income (the company's share)", "net income to shareholders of the company"],
+    "eps_diluted": ["diluted EPS as reported", "EPS on diluted shares"],
+    "total_assets": ["balance-sheet total assets", "sum of all assets (total assets)"],
+    "total_liabilities": ["balance-sheet total liabilities", "sum of all liabilities (total liabilities)"],
+    "current_assets": ["current assets altogether", "short-term assets in total (current assets)"],
+    "current_liabilities": ["current liabilities altogether", "short-term obligations in total (current liabilities)"],
+    "inventory": ["inventory stock (net)", "goods held in inventory (net)"],
+    "cash": ["cash and equivalents (balance-sheet line)", "cash and cash equivalents (no marketable securities)"],
+    "lt_debt": ["long-term debt net of the portion due within a year", "long-term borrowings (noncurrent)"],
+    "equity": ["shareholders' equity on the balance sheet", "stockholders' equity at book"],
+    "total_equity_incl_nci": ["total equity with minority stakes included", "total equity (NCI counted in)"],
+    "cfo": ["operating-activities cash flow", "net CFO (cash flow from operations)"],
+    "cfi": ["net CFI", "net cash from investing activities (the investing subtotal)"],
+    "cff": ["net CFF", "net cash from financing activities (the financing subtotal)"],
+    "capex": ["capital expenditures paid", "fixed-asset purchases (capex)"],
+    "dna": ["depreciation-and-amortization charge", "amortization plus depreciation (D&A)"],
+    "rnd": ["R&D costs (total)", "R&D spending (research and development)"],
+    "sga": ["SG&A costs (total)", "sales, general and admin expense (SG&A)"],
+    "interest_expense": ["interest expense as reported", "cost of debt expensed (interest expense)"],
+    "income_tax": ["tax expense on earnings (income taxes)", "income tax provision booked"],
+    "dividends": ["dividends paid out (cash)", "shareholder dividends paid in cash"],
+    "buybacks": ["stock buyback outflow", "share repurchases (cash outflow)"],
+    "receivables": ["accounts receivable net of allowance", "customer receivables after allowances"],
+    "ppe": ["fixed assets at net book value (PP&E)", "net PP&E carrying amount"],
+}
+
+AVG3_RATIO_QUARRY = {"capex": ["capital expenditures paid", "fixed-asset purchases"],
+                     "rnd": ["R&D costs", "R&D spending"],
+                     "sga": ["SG&A costs", "sales, general and admin expense"]}
+
+# key: (names, definitions)
+METRICS_QUARRY = {
+    "gross_margin": (["GP%", "gross-profit share of sales"],
+                     ["GP / Rev × 100, where GP = gross profit and Rev = total revenue",
+                      "the ratio of gross profit to total revenue, in percent"]),
+    "operating_margin": (["OPM (operating profit margin)", "EBIT % (on reported operating income)"],
+                         ["OI / Rev × 100, where OI = operating income and Rev = total revenue",
+                          "what you get by first dividing operating income by revenue, then multiplying the result by 100"]),
+    "net_margin": (["NPM (net profit margin)", "net return on revenue"],
+                   ["NI / Rev × 100, where NI = net income attributable to the company and Rev = total revenue",
+                    "net income attributable to the company over total revenue, with the quotient put in percent"]),
+    "roa": (["two-point-average ROA", "net income yield on average assets"],
+            ["NI / avgTA × 100, where avgTA = (total assets at the prior year-end + total assets at this year-end) / 2",
+             "what you get by first averaging the prior and current year-end total assets, then dividing net income by that average and multiplying by 100"]),
+    "roe": (["two-point-average ROE", "net income yield on average equity"],
+            ["NI / avgSE × 100, where avgSE = (shareholders' equity at the prior year-end + shareholders' equity at this year-end) / 2",
+             "what you get by first averaging the prior and current year-end shareholders' equity, then dividing net income by that average and multiplying by 100"]),
+    "asset_turnover": (["two-point-average asset turnover", "revenue/average-assets multiple"],
+                       ["Rev / avgTA, where avgTA = (prior year-end total assets + current year-end total assets) / 2",
+                        "what you get by first averaging total assets at the two year-ends, then dividing revenue by that average"]),
+    "fixed_asset_turnover": (["two-point-average PP&E turnover", "revenue/average-net-PP&E multiple"],
+                             ["Rev / avgPPE, where avgPPE = (prior year-end net PP&E + current year-end net PP&E) / 2",
+                              "what you get by first averaging net PP&E at the two year-ends, then dividing revenue by that average"]),
+    "inventory_turnover": (["two-point-average inventory turnover", "COGS/average-inventory multiple"],
+                           ["COGS / avgInv, where avgInv = (prior year-end inventory + current year-end inventory) / 2",
+                            "what you get by first averaging inventory at the two year-ends, then dividing cost of sales by that average"]),
+    "dso_avg": (["two-point-average DSO", "days' sales in receivables (A/R averaged over the two year-ends)"],
+                ["avgAR / Rev × 365, where avgAR = (prior year-end receivables + current year-end receivables) / 2",
+                 "what you get by first averaging accounts receivable at the two year-ends, then dividing by revenue and multiplying by 365"]),
+    "dso_end": (["closing-balance DSO", "days' sales in year-end receivables"],
+                ["AR / Rev × 365, where AR = accounts receivable at the current year-end",
+                 "year-end accounts receivable divided by revenue, with the result multiplied by 365"]),
+    "quick_ratio": (["acid-test multiple", "quick liquidity (inventory left out)"],
+                    ["(CA − Inv) / CL, where CA = total current assets, Inv = inventories and CL = total current liabilities",
+                     "what you get by first deducting inventories from total current assets, then dividing what remains by total current liabilities"]),
+    "current_ratio": (["current ratio (x covered)", "liquidity cover (current ratio)"],
+                      ["CA / CL, where CA = total current assets and CL = total current liabilities",
+                       "the ratio of total current assets to total current liabilities"]),
+    "interest_coverage": (["TIE multiple on operating income", "interest-servicing cover (operating income basis)"],
+                          ["OI / IntExp, where OI = operating income and IntExp = interest expense",
+                           "what you get by dividing operating income by interest expense"]),
+    "payout": (["DPR (dividend payout ratio, cash basis)", "cash-dividend payout as a % of earnings"],
+               ["Div / NI × 100, where Div = cash dividends paid and NI = net income",
+                "cash dividends paid divided by net income, with the quotient put in percent"]),
+    "ebitda": (["EBITDA (simple build)", "cash-earnings proxy EBITDA (operating income + D&A)"],
+               ["OI + DA, where OI = operating income and DA = depreciation and amortization",
+                "the amount obtained by adding depreciation and amortization back to operating income"]),
+    "ebitda_margin": (["EBITDA % of revenue", "EBITDA margin (simple build)"],
+                      ["(OI + DA) / Rev × 100, where OI = operating income, DA = depreciation and amortization and Rev = total revenue",
+                       "what you get by first adding D&A to operating income, then dividing by revenue and multiplying by 100"]),
+    "ebitda_less_capex": (["EBITDA minus capex (simple build)", "EBITDA less capital expenditures paid"],
+                          ["OI + DA − Capex, where Capex = cash paid for property, plant and equipment",
+                           "what you get by first adding D&A to operating income, then subtracting capital expenditures"]),
+    "working_capital": (["NWC in dollars", "working-capital position (CA minus CL)"],
+                        ["CA − CL, where CA = total current assets and CL = total current liabilities (can be negative)",
+                         "the amount obtained by subtracting total current liabilities from total current assets"]),
+    "cash_conversion": (["operating cash conversion of earnings (x)", "cash-earnings quality ratio (CFO/NI)"],
+                        ["CFO / NI, where CFO = net cash from operating activities and NI = net income",
+                         "the ratio of net cash provided by operating activities to net income"]),
+    "ocf_ratio": (["CFO cover of current liabilities (x)", "cash-flow liquidity multiple"],
+                  ["CFO / CL, where CL = total current liabilities at the current year-end",
+                   "net cash from operating activities divided by year-end total current liabilities"]),
+    "rnd_pct": (["R&D-to-sales %", "R&D as a percent of net revenue"],
+                ["R&D / Rev × 100, where Rev = total revenue",
+                 "R&D expense divided by revenue, with the quotient put in percent"]),
+    "sga_pct": (["SG&A-to-sales %", "overhead (SG&A) as a percent of revenue"],
+                ["SGA / Rev × 100, where SGA = selling, general and administrative expense and Rev = total revenue",
+                 "SG&A expense divided by revenue, with the quotient put in percent"]),
+    "capex_pct": (["capex-to-sales %", "capital expenditures as a percent of revenue"],
+                  ["Capex / Rev × 100, where Capex = cash paid for property, plant and equipment and Rev = total revenue",
+                   "the ratio of capital expenditures to revenue, in percent"]),
+    "fcf": (["FCF (simple build)", "free cash flow (operating cash flow after capex)"],
+            ["CFO − Capex, where CFO = net cash from operating activities and Capex = purchases of PP&E",
+             "the amount obtained by subtracting capital expenditures from net cash from operating activities"]),
+    "debt_to_equity": (["LTD/E (long-term debt to equity)", "long-term leverage multiple"],
+                       ["LTD / SE, where LTD = long-term debt excluding the current portion and SE = total shareholders' equity",
+                        "non-current long-term debt divided by shareholders' equity"]),
+    "etr": (["ETR as reported (income tax over pretax income)", "income-tax share of pretax income"],
+            ["Tax / PTI × 100, where Tax = income tax expense and PTI = income before income taxes",
+             "income tax expense divided by pretax income, with the quotient put in percent"]),
+}
+
+ITEM_TEMPLATES["quarry"] = [
+    "Equity research intern here -- filling in a model for {co}. Which value goes in for {item} {per}{scale}?",
+    "I:What amount appears for {item} on {co}'s statement of financial condition {per}{scale}?",
+    "{Per}, the {item} of {co} came in at what amount{scale}?",
+    "L:lookup -- {co} / {item} / {per}{scale}",
+    "X:In {co}'s income statement {per}, what amount is reported as {item}{scale}?",
+    "Reporter at a trade paper. I need {co}'s {item} {per}{scale}, as printed in the annual report.",
+    "Auditor tickmark: agree {co}'s {item} {per} to the 10-K. Amount{scale}?",
+    "Banker prepping a pitch for {co}; can you confirm the {item} {per}{scale}?",
+    "My finance homework asks for {co}'s {item} {per}{scale}. What is the figure?",
+    "Hi there, new to investing. What figure did {co} give for {item} {per}{scale}?",
+    "I am analyst from abroad. Please give me the {item} of {co} {per}{scale}.",
+    "Context: I'm reconciling {co}'s numbers across two data vendors and they disagree. Question: {item} {per}{scale}?",
+    "I:{co} balance sheet, {per}: what is shown for {item}{scale}?",
+    "{item} {per} at {co}{scale} -- what number did they file?",
+]
+
+CHANGE_ABS_TEMPLATES["quarry"] = [
+    "Two numbers from {co}'s filing: (a) {item} for {y1}, (b) {item} for {y0}. What is (a) minus (b){scale}?",
+    "F:Did {co}'s {item} climb or slide between {p0} and {p1}? Report the change with its sign{scale}.",
+    "I:How far did {co}'s {item} travel between {p0} and {p1}, in dollars and with its sign{scale}?",
+    "L:{co} {item}: {y1} minus {y0}, signed{scale}",
+    "Headline draft: \"{co}'s {item} moved by $X from {p0} to {p1}.\" What is X{scale}? Use a negative X if it fell.",
+    "Accounting student: my classmate and I get different signs for the change in {co}'s {item} from {p0} to {p1}. What is the correct change{scale}?",
+    "Sell-side model check -- change in {co}'s {item}, {p0} to {p1} (current less prior){scale}?",
+    "I:Between {p0} and {p1}, did {co}'s {item} expand or shrink, and by how many dollars{scale}?",
+    "F:For {co}, how big was the year-on-year shift in {item} from {p0} to {p1}, in dollars? Keep the sign{scale}.",
+]
+
+CHANGE_PCT_TEMPLATES["quarry"] = [
+    "F:Relative to the {y0} base, by how many percent did {co}'s {item} grow or shrink in {p1}{fmt}?",
+    "g = {y1} / {y0} − 1, shown in percent. Compute g for {co}'s {item}{fmt}.",
+    "L:{co} {item} growth pct, {y0} vs {y1}{fmt}",
+    "Buy-side PM here, putting {co}'s {item} next to CPI. First I need its percent change from {p0} to {p1}{fmt}.",
+    "I:{co}'s {item}: from {p0} to {p1}, what percent up or down{fmt}?",
+    "Please tell me how much percent the {item} of {co} changed from {p0} to {p1}{fmt}.",
+    "For a bank credit review I'm tracking {co}'s {item}. % change from {p0} to {p1}{fmt}? Negative if it dropped.",
+    "F:Year over year, {co}'s {item} grew (or fell) by what percentage in {p1} versus {p0}{fmt}?",
+]
+
+AVG_BAL_TEMPLATES["quarry"] = [
+    "Denominator for a return ratio: {co}'s {item} averaged between the {y0} and {y1} year-ends{scale}?",
+    "L:{co} {item}: midpoint of the {y0} and {y1} year-end balances{scale}?",
+    "I'm an auditor building an expectation. What is {co}'s {item} averaged over the balance sheets at the start and end of {p1}{scale}?",
+    "Average {item} for {co} in {p1}, where average = (balance at the end of {y0} + balance at the end of {y1}) / 2{scale}?",
+    "Kindly help -- for {co} I must compute the average {item} of {p1}, meaning the {y0} year-end and {y1} year-end amounts added and divided by 2. What is the result{scale}?",
+]
+
+AVG3_TEMPLATES["quarry"] = [
+    "Normalizing {co}'s {item} over a cycle: what's the per-year average across {span}{scale}?",
+    "L:{co} {item} avg of {y2}, {y0}, {y1}{scale}",
+    "Three data points -- {co}'s {item} in {y2}, {y0} and {y1}. Their mean{scale}?",
+    "Private credit lender here. I look at average annual {item} over {span}; what is it for {co}{scale}?",
+    "What did {co} average in {item} per fiscal year over {span}{scale}?",
+]
+
+AVG3_RATIO_TEMPLATES["quarry"] = [
+    "I want the average of three yearly percentages for {co}: {metric} as a share of that year's revenue, over {span}{fmt}.",
+    "L:{co} avg({metric} / rev) over {span}, yearly ratios averaged, in %{fmt}",
+    "Industry analyst question -- across {span}, what percent of revenue did {co} put toward {metric} in a typical year? Use the mean of the three annual ratios, not cumulative totals{fmt}.",
+    "Mean over {y2}, {y0} and {y1} of ({metric} ÷ that year's revenue × 100) for {co}{fmt}?",
+]
+
+METRIC_TEMPLATES["quarry"] = {
+    "plain": [
+        "Sell-side desk note: need {co}'s {metric} {per}{fmt}.",
+        "{Per}, how did {co} do on {metric}{fmt}?",
+        "L:{metric} -- {co} -- {per}{fmt}?",
+        "A credit analyst asked me for {co}'s {metric} {per}. What is it{fmt}?",
+        "Please compute the {metric} of {co} {per}{fmt}. I am not so good with formulas.",
+        "Retail shareholder here. People online argue about {co}'s {metric} {per}. What does the 10-K actually give{fmt}?",
+        "Bank coverage team, prepping a pitch on {co}: what does the {metric} come to {per}{fmt}?",
+        "Audit senior here -- recalculating {co}'s {metric} {per} for our planning memo{fmt}.",
+    ],
+    "defn": [
+        "Let {metric} be {defn}. Evaluate it for {co} {per}{fmt}.",
+        "Context: our screen defines {metric} as {defn}. Question: {co}'s value {per}{fmt}?",
+        "How much is {co}'s {metric} {per} if it is taken to be {defn}{fmt}?",
+        "L:{co} {metric} {per}, defn = {defn}{fmt}",
+        "Exam prep: {metric} is {defn}. Work it out for {co} {per}{fmt}.",
+        "We're a ratings team and our {metric} is {defn}. What is {co}'s reading {per}{fmt}?",
+        "Please calculate {metric} for {co} {per}{fmt}. Our definition: {defn}.",
+        "Buy-side analyst, using {metric} = {defn}: what comes out for {co} {per}{fmt}?",
+    ],
+}
+
+COMPARE_TEMPLATES["quarry"] = [
+    "{A} and {B} both file 10-Ks. {Per}, which posted the {adj} {metric}?",
+    "Pick one -- {A} or {B} -- with the {adj} {metric} {per}.",
+    "L:{metric} {per}: {A} vs {B}, who's {win}?",
+    "I hold bonds of both {A} and {B}. {Per}, whose {metric} was {adj}?",
+    "Compare {A}'s {metric} with {B}'s {per}: which company's number is {adj}?",
+    "For a market column: {per}, was {A} or {B} the one with the {adj} {metric}?",
+    "{A} and {B} both file 10-Ks. {Per}, which reported {more} {item}?",
+    "Pick one -- {A} or {B} -- with the {adj} {item} {per}.",
+    "L:{item} {per}: {A} vs {B}, who's {win}?",
+    "I hold bonds of both {A} and {B}. {Per}, whose {item} was {adj}?",
+    "Which of the pair had {more} {item} {per}: {B} or {A}?",
+    "For a market column: {per}, was {A} or {B} the company with {more} {item}?",
+]
+
+
+def compare_period_quarry(a, b, instant, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+             and a.F.fy_end.year == b.F.fy_end.year)
+    na, nb = a.names[0], b.names[0]
+    if same:
+        if instant:
+            opts = [f"as of their FY-{yy(a.fy)} year-ends", f"at each company's F/Y {a.fy} balance-sheet date"]
+            if dec31:
+                opts.append(f"once the books closed on {date_us(a.F.fy_end)}")
+        else:
+            opts = [f"for FY-{yy(a.fy)}", f"in the {a.fy} reporting year of each company"]
+            if dec31:
+                opts.append(f"for the fiscal year that finished on {date_us(a.F.fy_end)}")
+        return rng.choice(opts)
+    if instant:
+        return rng.choice([f"at the end of each company's most recently filed year ({na}: {date_eu(a.F.fy_end)}; {nb}: {date_eu(b.F.fy_end)})",
+                           f"as of the FY-{yy(a.fy)} year-end for {na} and the FY-{yy(b.fy)} year-end for {nb}"])
+    return rng.choice([f"for the fiscal years that finished on {date_us(a.F.fy_end)} ({na}) and {date_us(b.F.fy_end)} ({nb})",
+                       f"each in its last completed fiscal year ({na}: FY-{yy(a.fy)}; {nb}: FY-{yy(b.fy)})"])
+
+
 def compare_period_new(a, b, instant, split, rng):
     same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
     dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
              and a.F.fy_end.year == b.F.fy_end.year)
     na, nb = a.names[0], b.names[0]
+    if split == "quarry":
+        return compare_period_quarry(a, b, instant, rng)
     if split == "harbor":
         return compare_period_harbor(a, b, instant, rng)
     if split == "zenith":
@@ -3787,6 +4149,8 @@ def compare_period_new(a, b, instant, split, rng):
 
 
 def metric_names(m, split):
+    if split == "quarry":
+        return METRICS_QUARRY[m][0]
     if split == "harbor":
         return METRICS_HARBOR[m][0]
     if split == "zenith":
@@ -3807,6 +4171,8 @@ def metric_names(m, split):
 
 
 def metric_defs(m, split):
+    if split == "quarry":
+        return METRICS_QUARRY[m][1]
     if split == "harbor":
         return METRICS_HARBOR[m][1]
     if split == "zenith":
@@ -3975,6 +4341,8 @@ def fill(tpl, **kw):
 
 
 def pick_label(rng, key, split):
+    if split == "quarry":
+        return rng.choice(ITEM_LABELS_QUARRY[key])
     if split == "harbor":
         return rng.choice(ITEM_LABELS_HARBOR[key])
     if split == "zenith":
@@ -4015,7 +4383,9 @@ def gen_items(co, rng, split, n=8):
         used.add(k)
         v, evid = co.val(k, fy)
         per = rng.choice(inst_phrases(co, fy, split) if k in INSTANT_KEYS else dur_phrases(co, fy, split))
-        if k == "eps_diluted" and split == "harbor":
+        if k == "eps_diluted" and split == "quarry":
+            scale = rng.choice([("", None, None), (" (per share, precision $0.01)", None, 2)])
+        elif k == "eps_diluted" and split == "harbor":
             scale = rng.choice([("", None, None), (" (dollars per share, 2 places)", None, 2)])
         elif k == "eps_diluted" and split == "zenith":
             scale = rng.choice([("", None, None), (" (per share, round to cents)", None, 2)])
@@ -4183,7 +4553,8 @@ def gen_averages(co, rng, split, n=2):
     p0, p1, y0, y1 = yr_forms(co, fy, split, rng)
     if split in NEW_SPLITS:
         y2 = {"novel": f"FY{yy(fy - 2)}", "vault": f"fiscal '{yy(fy - 2)}", "ledger": f"FY{fy - 2}", "atlas": f"FY {fy - 2}",
-              "zenith": y0.replace(str(fy - 1), str(fy - 2)), "harbor": harbor_y2(y0, fy)}[split]
+              "zenith": y0.replace(str(fy - 1), str(fy - 2)), "harbor": harbor_y2(y0, fy),
+              "quarry": harbor_y2(y0, fy)}[split]   # quarry's FY-23 / F/Y 2023 labels step back the same way
     else:
         y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final", "sealed") else f"fiscal {fy - 2}"
     yl = f"fiscal years {fy - 2}, {fy - 1} and {fy}"          # (final only)
@@ -4230,7 +4601,8 @@ def gen_averages(co, rng, split, n=2):
             f = pct_fmt(rng, split)
             if split in NEW_SPLITS:
                 lab = rng.choice({"novel": AVG3_RATIO_NOVEL, "vault": AVG3_RATIO_VAULT, "ledger": AVG3_RATIO_LEDGER,
-                                  "atlas": AVG3_RATIO_ATLAS, "zenith": AVG3_RATIO_ZENITH, "harbor": AVG3_RATIO_HARBOR}[split][k])
+                                  "atlas": AVG3_RATIO_ATLAS, "zenith": AVG3_RATIO_ZENITH, "harbor": AVG3_RATIO_HARBOR,
+                                  "quarry": AVG3_RATIO_QUARRY}[split][k])
                 span = span_new(co, fy, split, rng)
                 q = fill2(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0], span=span)
             elif split == "sealed":
@@ -4330,6 +4702,8 @@ DIR_WORDS["atlas"] = {"higher": [("higher", "more"), ("bigger", "more")],
 DIR_WORDS["zenith"] = {"higher": [("higher", "more"), ("larger", "more")],
                        "lower": [("lower", "less"), ("smaller", "less")]}
 DIR_WORDS["harbor"] = {"higher": [("higher", "more"), ("greater", "more")],
+                       "lower": [("lower", "less"), ("smaller", "less")]}
+DIR_WORDS["quarry"] = {"higher": [("higher", "more"), ("bigger", "more")],
                        "lower": [("lower", "less"), ("smaller", "less")]}
 ADJ_BAD = {"stronger", "weaker"}   # only for margins / returns
 # "who comes out ahead on ..." (fresh) is asked only for figures where more is plainly better
@@ -4512,7 +4886,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith", "harbor"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")
