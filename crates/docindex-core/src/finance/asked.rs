@@ -45,6 +45,13 @@ impl AskedColumns {
                     .iter()
                     .map(|p| p.column_year(offset))
                     .collect();
+                // "From the prior year to the latest": the years counted back from the
+                // filing's latest.
+                if years.is_empty() {
+                    if let Some(latest) = latest {
+                        years = question.relative_years.iter().map(|r| latest + r).collect();
+                    }
+                }
                 years.sort_unstable();
                 years.dedup();
                 // One year named: the change is from the year before.

@@ -359,7 +359,7 @@ fn term_of(table: &ConceptTable, phrase: &str, asked: Option<i32>) -> Result<Ter
 /// The formula without its scaling to percent ("… / revenue x 100", "…, then multiply by
 /// 100", "… times 100"), and whether it had one: the result is then a percentage, which the
 /// answer shows once (the quotient is not multiplied by a hundred twice).
-fn without_percent_scaling(formula: &str) -> (String, bool) {
+pub(super) fn without_percent_scaling(formula: &str) -> (String, bool) {
     static HUNDRED: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
             r"(?i)[,;\s]*(?:\band\s+|\bthen\s+)*(?:\bmultiply(?:\s+(?:it|that|this|the\s+result))?\s+by|\bmultiplied\s+by|\btimes|\bx|×|\*)\s*100\b(?:\s*%)?\.?\s*$",

@@ -13,6 +13,7 @@ pub mod located;
 pub mod metrics;
 pub mod named;
 pub mod parts;
+pub(crate) mod period_formula;
 pub mod rows;
 pub mod sections;
 mod shape;

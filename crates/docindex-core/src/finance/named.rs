@@ -34,7 +34,11 @@ fn is_edge_word(word: &str) -> bool {
 /// The ad-hoc concept of the row labels `question` names, longest first; `None` when the
 /// question asks for no figure or names nothing longer than the table's own phrasings.
 pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> {
-    if !crate::question::asks_for_a_printed_figure(question) {
+    // A figure glossed by the table's own name ("obligations due within a year (total
+    // current liabilities)") is that line item, whatever the paraphrase before it holds.
+    if !crate::question::asks_for_a_printed_figure(question)
+        || super::wording::whole_gloss(table, question).is_some()
+    {
         return None;
     }
     let tokens = words(question);

@@ -135,6 +135,20 @@ pub fn without_glossed<'t>(
     asked
 }
 
+/// The line item a parenthesis names wholly, in two words or more ("obligations due within a
+/// year (total current liabilities)"): the asker's own words before it only paraphrase it.
+pub fn whole_gloss<'t>(table: &'t ConceptTable, question: &str) -> Option<&'t Concept> {
+    crate::question::units::groups(question)
+        .filter(|&(_, (open, _))| question.as_bytes()[open] == b'(')
+        .find_map(|(inside, _)| {
+            let (words, glossed) = table.spans_in(inside);
+            match glossed.as_slice() {
+                [(only, 0, end)] if *end == words && words >= 2 && !only.is_metric() => Some(*only),
+                _ => None,
+            }
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

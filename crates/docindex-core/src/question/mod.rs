@@ -19,6 +19,7 @@ pub use passage::{Judgment, JudgmentKind, PassageKind};
 pub use periods::{fiscal_offset, AskedPeriod, YearBasis};
 pub use vocabulary::{vocabulary, Vocabulary};
 
+use crate::finance::period_formula::operation_over_periods;
 use crate::finance::Statement;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -123,6 +124,11 @@ pub struct Question {
     /// filing's own latest year; `None` when no relative period is named.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relative_year: Option<i32>,
+    /// Every year named relative to the filing's latest, earliest first ("from the prior year
+    /// to the latest" is `[-1, 0]`, "the three most recent fiscal years" `[-2, -1, 0]`);
+    /// empty when the question names its years or none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub relative_years: Vec<i32>,
     /// A turnover or days metric asked on year-end balances ("DSO on year-end
     /// receivables"), not on the average of the year's opening and closing ones.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -1315,12 +1321,18 @@ impl Question {
         let periods = with_the_year_compared_against(periods, &content_lower, v);
         let percent =
             holds_any(&content_lower, &v.percent_phrases) || holds_any(&lower, &v.percent_phrases);
+        // "From the year before to the latest year": years named relative to the filing's.
+        let relative_years = match periods.is_empty() {
+            true => periods::relative_years(&content_lower, v),
+            false => Vec::new(),
+        };
+        let named_periods = periods.len().max(relative_years.len());
         let operation = v
             .operations
             .iter()
             .find(|o| {
                 holds_any(&content_lower, &o.phrases)
-                    && (periods.len() >= o.needs_periods
+                    && (named_periods >= o.needs_periods
                         || (o.operation == Operation::Average
                             && periods::spanned_years(&content, &periods).is_some()))
             })
@@ -1371,7 +1383,27 @@ impl Question {
         // "Growth rate (%) = (fiscal 2022 value - fiscal 2021 value) / fiscal 2021 value x 100.
         // Apply it to Boeing's revenue.": the definition is of the operation, over whatever
         // figure the question names, not a metric of line items.
-        let defines_operation = definition.as_ref().and_then(|d| {
+        // "Compute (fiscal 2023 value − fiscal 2022 value) ÷ fiscal 2022 value", "take X for
+        // FY23, deduct the FY22 amount": an operation spelled out over the periods' values,
+        // known by what it computes. The words of a definition that spells one out are the
+        // question's (they name the figure).
+        let spelled_out = definition
+            .as_ref()
+            .and_then(|d| operation_over_periods(&d.formula))
+            .or_else(|| {
+                static COMPUTE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+                    Regex::new(r"(?i)\b(?:compute|calculate|work\s+out|take|determine)\s+(.+)$")
+                        .ok()
+                });
+                let caps = COMPUTE.as_ref()?.captures(&content)?;
+                operation_over_periods(&without_instructions(&caps[1]))
+            });
+        let content = match (&spelled_out, &definition) {
+            (Some(_), Some(d)) => format!("{content} {}", d.formula),
+            _ => content,
+        };
+        let defines_operation = spelled_out.map(|(op, _)| op).or_else(|| {
+            let d = definition.as_ref()?;
             let name = d.name.to_lowercase();
             let over_values = d.formula.to_lowercase().contains("value");
             match (
@@ -1409,12 +1441,7 @@ impl Question {
             Operation::Average | Operation::Cagr => periods::spanned_years(&content, &periods),
             _ => None,
         };
-        let relative_year = match periods.is_empty() {
-            false => None,
-            true if holds_any(&content_lower, &v.prior_period_phrases) => Some(-1),
-            true if holds_any(&content_lower, &v.latest_period_phrases) => Some(0),
-            true => None,
-        };
+        let relative_year = relative_years.last().copied();
         // A question that defines its metric asks the figure, unless it asks yes or no.
         // "Sort A and B by current ratio (liquidity), largest to smallest" ranks figures:
         // a comparison asking which is higher judges neither company.
@@ -1436,6 +1463,7 @@ impl Question {
             periods,
             spanned_years,
             relative_year,
+            relative_years,
             year_end_balances: holds_any(&content_lower, &v.year_end_basis_phrases)
                 && !holds_any(&content_lower, &v.balance_average_phrases),
             operation,

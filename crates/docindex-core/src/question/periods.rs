@@ -2,6 +2,7 @@
 //! "H1 2023", "the fiscal year ended January 31, 2024", "FY2015 – FY2017"), and how they
 //! map to a filing's own columns through its fiscal calendar.
 
+use super::vocabulary::Vocabulary;
 use crate::model::DocumentIndex;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -138,9 +139,10 @@ pattern!(
         r"(?i)\b(?:\d{{1,2}}[/.]\d{{1,2}}[/.](\d{{4}}|\d{{2}})|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?[\s-]+{MONTH},?[\s-]+(\d{{4}}|\d{{2}})|(\d{{4}})-\d{{2}}-\d{{2}})\b"
     )
 );
+// "FY23", "FY-23", "fiscal '23", "CY2023", "F23".
 pattern!(
     FISCAL_YEAR,
-    r"(?i)\b(?:(?:FYE|FY|CY|YE|fiscal(?:\s+year)?|financial\s+year|calendar(?:\s+year)?)\s*['’]?|F)(\d{4}|\d{2})[AEae]?\b"
+    r"(?i)\b(?:(?:FYE|FY|CY|YE|fiscal(?:\s+year)?|financial\s+year|calendar(?:\s+year)?)(?:\s*-)?\s*['’]?|F)(\d{4}|\d{2})[AEae]?\b"
 );
 // "2023", and "2023A"/"2024E" as models write actuals and estimates.
 pattern!(BARE_YEAR, r"\b(19[5-9]\d|20\d{2})[AE]?\b");
@@ -369,6 +371,73 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
     out
 }
 
+/// The years a question names relative to the filing's latest (0 the latest, -1 the one
+/// before), earliest first: "from the prior year to the latest year" and "the two most recent
+/// fiscal years" are [-1, 0], "the most recent fiscal year" is [0]; empty when it names none.
+pub fn relative_years(lower: &str, v: &Vocabulary) -> Vec<i32> {
+    static SPAN: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        let v = super::vocabulary::vocabulary().ok()?;
+        let alternation = |words: &[String]| {
+            let mut words: Vec<&String> = words.iter().collect();
+            words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+            words
+                .iter()
+                .map(|w| regex::escape(w).replace(' ', r"\s+"))
+                .collect::<Vec<_>>()
+                .join("|")
+        };
+        let (recent, years) = (
+            alternation(&v.recent_span_words),
+            alternation(&v.span_year_words),
+        );
+        let count = "2|3|4|5|two|three|four|five";
+        Regex::new(&format!(
+            r"\b(?:(?:{recent})\s+({count})|({count})\s+(?:{recent}))\s+(?:(?:fiscal|full|reported|annual|complete|completed)\s+)?(?:{years})\b"
+        ))
+        .ok()
+    });
+    if let Some(caps) = SPAN.as_ref().and_then(|re| re.captures(lower)) {
+        let count = caps.get(1).or(caps.get(2)).map_or("", |m| m.as_str());
+        let n = match count {
+            "two" => 2,
+            "three" => 3,
+            "four" => 4,
+            "five" => 5,
+            digits => digits.parse().unwrap_or(1),
+        };
+        return (1 - n..=0).collect();
+    }
+    // Where each phrase stands, so "the year before the latest" is the prior year alone.
+    let spans = |phrases: &[String]| -> Vec<(usize, usize)> {
+        phrases
+            .iter()
+            .flat_map(|p| {
+                let mut found = Vec::new();
+                let mut from = 0;
+                while let Some(at) = lower
+                    .get(from..)
+                    .and_then(|rest| super::vocabulary::find_phrase(rest, p))
+                {
+                    found.push((from + at, from + at + p.len()));
+                    from += at + p.len();
+                }
+                found
+            })
+            .collect()
+    };
+    let prior = spans(&v.prior_period_phrases);
+    let latest = spans(&v.latest_period_phrases)
+        .into_iter()
+        .filter(|(a, b)| !prior.iter().any(|(c, d)| a < d && c < b))
+        .count();
+    match (prior.is_empty(), latest) {
+        (false, 0) => vec![-1],
+        (false, _) => vec![-1, 0],
+        (true, 0) => Vec::new(),
+        (true, _) => vec![0],
+    }
+}
+
 /// The years a question's span covers when it asks for every year of one: "FY2015 – FY2017"
 /// is 2015, 2016 and 2017; "the 3 year average to FY2017" is 2015 to 2017.
 pub fn spanned_years(text: &str, periods: &[AskedPeriod]) -> Option<Vec<i32>> {
@@ -458,6 +527,7 @@ mod tests {
             "year end FY2018 capex",
             "FY18 capex",
             "capex in FY '18",
+            "capex in FY-18",
         ] {
             assert_eq!(years(text), vec![(2018, None, None)], "{text}");
         }
@@ -509,6 +579,24 @@ mod tests {
             years("the company's 10-K, '22 vs '23"),
             vec![(2022, None, None), (2023, None, None)]
         );
+    }
+
+    #[test]
+    fn years_named_relative_to_the_latest_are_read() {
+        let v = crate::question::vocabulary::vocabulary().unwrap();
+        let relative = |text: &str| relative_years(&text.to_lowercase(), v);
+        assert_eq!(
+            relative("revenue from the year before to the latest year"),
+            vec![-1, 0]
+        );
+        assert_eq!(
+            relative("capex over the three most recent fiscal years"),
+            vec![-2, -1, 0]
+        );
+        assert_eq!(relative("the last two balance sheet dates"), vec![-1, 0]);
+        assert_eq!(relative("revenue in the most recent fiscal year"), vec![0]);
+        assert_eq!(relative("revenue in the year before the latest"), vec![-1]);
+        assert_eq!(relative("revenue in 2023"), Vec::<i32>::new());
     }
 
     #[test]

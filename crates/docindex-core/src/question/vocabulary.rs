@@ -88,6 +88,10 @@ pub struct Vocabulary {
     /// Words that ask which company: with a direction word, the answer opens with a verdict.
     pub which_words: Vec<String>,
     /// Phrases that ask the mean of one year's opening and closing balances.
+    /// "The two most recent fiscal years": the words that run a span up to the latest year,
+    /// and those that name its years.
+    pub recent_span_words: Vec<String>,
+    pub span_year_words: Vec<String>,
     pub balance_average_phrases: Vec<String>,
     /// Phrases that ask a metric on year-end balances rather than averages.
     pub year_end_basis_phrases: Vec<String>,
@@ -132,7 +136,7 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 42] = [
+        let lists: [(&str, Vec<&String>); 44] = [
             ("referring_words", self.referring_words.iter().collect()),
             ("units.currency", self.units.currency.iter().collect()),
             ("units.percent", self.units.percent.iter().collect()),
@@ -217,6 +221,8 @@ impl Vocabulary {
                 "balance_average_phrases",
                 self.balance_average_phrases.iter().collect(),
             ),
+            ("recent_span_words", self.recent_span_words.iter().collect()),
+            ("span_year_words", self.span_year_words.iter().collect()),
             (
                 "year_end_basis_phrases",
                 self.year_end_basis_phrases.iter().collect(),
