@@ -1030,7 +1030,7 @@ fn without_unit_words(sentence: &str, v: &Vocabulary) -> String {
     static UNIT_CLAUSE: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(
         || {
             regex::Regex::new(
-            r"(?i),?\s*\b(?:in|expressed in|stated in)\s+(?:units\s+of\s+)?(?:usd|us\$|u\.s\.\s+dollars|\$)\s*(?:millions?|billions?|thousands?|mm|bn|mn|per\s+share)?\b|,?\s*\bin\s+(?:millions|billions|thousands)\s+of\s+(?:usd|dollars)\b",
+            r"(?i),?\s*\b(?:in|expressed in|stated in)\s+(?:units\s+of\s+)?(?:usd|us\$|u\.s\.\s+dollars|\$)\s*(?:millions?|billions?|thousands?|mm|bn|mn|m|b|k|per\s+share)?\b|,?\s*\bin\s+(?:millions|billions|thousands)\s+of\s+(?:usd|dollars)\b",
         )
         .ok()
         },
@@ -1235,7 +1235,14 @@ impl Question {
                 || asks_unit_only
                 || signs_only;
             let cleaned = without_unit_words(&without_source_clause(&sentence, v), v);
-            if instructs && !asks(&cleaned) {
+            // "I need Visa's net income for fiscal 2023 -- answer in $m.": a sentence that
+            // names a figure and a period says what is asked, whatever it instructs besides.
+            let names_figure_and_period = || {
+                !periods::periods_in(&cleaned).is_empty()
+                    && crate::finance::concepts::concept_table()
+                        .is_ok_and(|t| !t.asked_in(&cleaned).is_empty())
+            };
+            if instructs && !asks(&cleaned) && !names_figure_and_period() {
                 continue;
             }
             // A question sentence that also instructs ("Using the cash flow statement, answer
@@ -1451,8 +1458,16 @@ impl Question {
             (Some(_), None) => None,
             _ => passage::judgment_of(&content)?,
         };
+        // "What did RTX carry for assets expected to turn into cash within a year (total
+        // current assets)?": a line item named in the table's words asks its figure, whatever
+        // the paraphrase before it says ("expected" asks no outlook).
+        let glossed_line_item = crate::finance::concepts::concept_table()
+            .is_ok_and(|t| crate::finance::wording::whole_gloss(t, &content).is_some());
         let passage = match passage::passage_kind_of(&content, asks_for_figure(&content))? {
             PassageKind::Judgment if ranks => PassageKind::Figure,
+            PassageKind::Outlook | PassageKind::Business if glossed_line_item => {
+                PassageKind::Figure
+            }
             kind => kind,
         };
         Ok(Question {
