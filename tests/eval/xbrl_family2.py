@@ -15,8 +15,8 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are twelve disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
-    `vault`, `ledger`, `atlas`, `zenith`, `harbor` and `quarry` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
+    There are thirteen disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
+    `vault`, `ledger`, `atlas`, `zenith`, `harbor`, `quarry` and `summit` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
     and output format are shared).
     `fresh` was added later by another helper that had likewise not seen the engine, written to
     be structurally unlike both earlier sets: chat / e-mail style requests ("pls send over ...",
@@ -198,9 +198,26 @@ Who wrote the wordings
     deliberately not quoted here, and its questions should not be printed where the engine's builders
     read them. The earlier eleven outputs are byte-identical to what they were before `quarry` existed
     (quarry draws from its own random stream, keyed by the split name as before).
+    `summit`, a thirteenth set, was added by yet another helper that had likewise not seen the engine's
+    source, its question templates or the xbrl-templates-*.json files, written after reading the twelve
+    earlier sets and avoiding their templates, labels, metric names, definitions and period phrasings.
+    It imitates a broad mix of people (equity and credit analysts, portfolio managers, bankers,
+    auditors, management consultants, students, podcasters and journalists, retirees and other retail
+    holders, terse chat-box typists, non-native English writers, people who paste context before the
+    question), questions, imperatives, statements of need and multi-sentence requests, with the
+    company and period at the start, middle or end; periods as fiscal-year words with two-digit
+    years, year-end dates with the month spelled out (so they cannot be misread), the length of
+    52/53-week years, month-to-month ranges and relative forms anchored on the latest audited year;
+    unit and rounding requests in varied forms; metrics named by the terms and abbreviations readers
+    use or defined as spreadsheet formulas, subscripted formulas, ratios and short procedures;
+    comparisons asking in varied ways which of two companies is higher or lower. Like `vault`,
+    `atlas`, `zenith`, `harbor` and `quarry`, it is a held-out set: its wordings are deliberately not
+    quoted here, and its questions should not be printed where the engine's builders read them. The
+    earlier twelve outputs are byte-identical to what they were before `summit` existed (summit draws
+    from its own random stream, keyed by the split name as before).
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith|harbor|quarry --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith|harbor|quarry|summit --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
@@ -210,8 +227,8 @@ How to run
     /tmp/family2/novel.json and vault.json with --split novel --seed 6 and --split vault --seed 7;
     /tmp/family2/ledger.json with --split ledger --seed 8; /tmp/family2/atlas.json with --split atlas --seed 9;
     /tmp/family2/zenith.json with --split zenith --seed 10; /tmp/family2/harbor.json with --split harbor --seed 14;
-    /tmp/family2/quarry.json with --split quarry --seed 15.
-    `vault`, `atlas`, `zenith`, `harbor` and `quarry` are meant to stay unread by the people who build the engine:
+    /tmp/family2/quarry.json with --split quarry --seed 15; /tmp/family2/summit.json with --split summit --seed 16.
+    `vault`, `atlas`, `zenith`, `harbor`, `quarry` and `summit` are meant to stay unread by the people who build the engine:
     do not print their questions.)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
@@ -222,6 +239,7 @@ How to run
     Stdlib only.
 """
 import argparse
+import calendar
 import json
 import os
 import random
@@ -654,6 +672,8 @@ def dur_phrases(co, fy, split):
         return dur_phrases_harbor(co, fy)
     if split == "quarry":
         return dur_phrases_quarry(co, fy)
+    if split == "summit":
+        return dur_phrases_summit(co, fy)
     if split == "zenith":
         return dur_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -699,6 +719,8 @@ def inst_phrases(co, fy, split):
         return inst_phrases_harbor(co, fy)
     if split == "quarry":
         return inst_phrases_quarry(co, fy)
+    if split == "summit":
+        return inst_phrases_summit(co, fy)
     if split == "zenith":
         return inst_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -734,6 +756,13 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "summit":
+        opts = [("", None, None), (" (dollars in millions, please)", "millions", None), (" (quote it in millions)", "millions", None)]
+        if big:
+            opts += [(" (in billions, rounded to 0.1)", "billions", 1), (" (billions are fine)", "billions", None)]
+        elif small_co:
+            opts += [(" (dollars in thousands)", "thousands", None)]
+        return rng.choice(opts)
     if split == "quarry":
         opts = [("", None, None), (" (in USD mm)", "millions", None), (" (state in millions)", "millions", None)]
         if big:
@@ -818,6 +847,9 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "summit":
+        return rng.choice([("", None), ("", None), (" (basis-point precision)", 2), (" (round to 1/10 of a percent)", 1),
+                           (" (percent, not a decimal fraction)", None)])
     if split == "quarry":
         return rng.choice([("", None), ("", None), (" (precision: 0.1%)", 1), (" (precision: 0.01%)", 2),
                            (" (as a percent figure)", None)])
@@ -852,6 +884,11 @@ def pct_fmt(rng, split):
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "summit":
+        if days:
+            return rng.choice([(" (in days, please)", None), (" (days, rounded to 1/10)", 1), (" (a day count)", None)])
+        return rng.choice([("", None), ("", None), (" (round to 1/100)", 2), (" (round to 1/10)", 1),
+                           (" (as an 'x' multiple, two places)", 2)])
     if split == "quarry":
         if days:
             return rng.choice([(" (days outstanding)", None), (" (result in days, precision 0.1)", 1), (" (answer in calendar days)", None)])
@@ -1942,7 +1979,7 @@ def compare_period_sealed(a, b, instant, rng):
 #   date", "when fiscal 2024 closed", "at year-end fiscal 2024". Definitions as "A expressed as
 #   a percentage of B", "A relative to B", "A for every dollar of B", "A divided by daily revenue".
 
-NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry")   # ledger, atlas, zenith, harbor and quarry (eighth to twelfth sets, below) were added later with the same wiring
+NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit")   # ledger, atlas, zenith, harbor, quarry and summit (eighth to thirteenth sets, below) were added later with the same wiring
 
 
 def yy(y):
@@ -2015,7 +2052,9 @@ def inst_phrases_vault(co, fy):
 
 
 def yr_forms_new(co, fy, split, rng, instant=False):
-    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith / harbor / quarry."""
+    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith / harbor / quarry / summit."""
+    if split == "summit":
+        return yr_forms_summit(co, fy, rng, instant)
     if split == "quarry":
         return yr_forms_quarry(co, fy, rng, instant)
     if split == "harbor":
@@ -2054,6 +2093,8 @@ def yr_forms_new(co, fy, split, rng, instant=False):
 
 def span_new(co, fy, split, rng):
     """the three fiscal years fy-2..fy, for averages"""
+    if split == "summit":
+        return span_summit(co, fy, rng)
     if split == "quarry":
         return span_quarry(co, fy, rng)
     if split == "harbor":
@@ -4099,12 +4140,373 @@ def compare_period_quarry(a, b, instant, rng):
     return rng.choice([f"for the fiscal years that finished on {date_us(a.F.fy_end)} ({na}) and {date_us(b.F.fy_end)} ({nb})",
                        f"each in its last completed fiscal year ({na}: FY-{yy(a.fy)}; {nb}: FY-{yy(b.fy)})"])
 
+# ---------------------------------------------------------------------------------------
+# Thirteenth wording set ("summit")
+# ---------------------------------------------------------------------------------------
+# Written by another helper that had not seen the engine's source, its question templates or the
+# xbrl-templates-*.json files, after reading the twelve earlier sets and avoiding their wordings,
+# labels, metric names, definitions and period phrasings. A broad mix of people (equity and credit
+# analysts, portfolio managers, bankers, auditors, management consultants, students, podcasters and
+# journalists, retirees and other retail holders, terse chat-box typists, non-native English
+# writers, people who paste context before the question), questions, imperatives, statements of
+# need and multi-sentence requests, with the company and period at the start, middle or end;
+# periods as fiscal-year words with spaced two-digit years, year-end dates with the month spelled
+# out (with the weekday, year-first with a short month, or in the DDMONYYYY banking style), the
+# length of 52/53-week years, the last weekday of a month for such years, month-to-month ranges and
+# relative forms anchored on the latest audited year; unit and rounding requests in varied forms;
+# metrics named as analysts and other readers name them and defined as spreadsheet formulas,
+# t / t-1 subscript formulas, ratio colons or short procedures. Template flags as for novel /
+# vault / ledger / atlas / zenith / harbor / quarry (F:, I:, X:, L:). Like vault, atlas, zenith,
+# harbor and quarry, a held-out set: not to be printed or quoted where the engine's builders read.
+
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+
+def date_wd(d):
+    """weekday, full month, day and year (month spelled, so it cannot be misread)"""
+    return f"{WEEKDAYS[d.weekday()]}, {MONTHS[d.month - 1]} {d.day}, {d.year}"
+
+
+def date_ymon(d):
+    """year, short month and day with dashes (month spelled, so it cannot be misread)"""
+    return f"{d.year}-{MON3[d.month - 1]}-{d.day:02d}"
+
+
+def date_sas(d):
+    """DDMONYYYY, as banking and statistics systems print dates (month spelled)"""
+    return f"{d.day:02d}{MON3[d.month - 1].upper()}{d.year}"
+
+
+def fy_weeks(co, fy):
+    """52 or 53 when fiscal year fy is a whole number of weeks of that length (else None)"""
+    s, e = start_date(co, fy), co.end_date(fy)
+    if s is None or e is None:
+        return None
+    n = (e - s).days + 1
+    return n // 7 if n % 7 == 0 and n // 7 in (52, 53) else None
+
+
+def last_weekday(d):
+    """'the last Saturday of September 2024', only when d is in the month's last week but not its last day"""
+    ndays = calendar.monthrange(d.year, d.month)[1]
+    if d.day == ndays or d.day <= ndays - 7:
+        return None
+    return f"the last {WEEKDAYS[d.weekday()]} of {MONTHS[d.month - 1]} {d.year}"
+
+
+def month_pair(co, fy):
+    """'Oct–Sep', only for a non-January start early in a month and an end late in one (else None)"""
+    s, e = start_date(co, fy), co.end_date(fy)
+    if s is None or e is None or s.day > 7 or e.day < 20 or s.month == 1:
+        return None
+    return f"{MON3[s.month - 1]}–{MON3[e.month - 1]}"
+
+
+def dur_phrases_summit(co, fy):
+    end = co.end_date(fy)
+    out = [f"in FY {yy(fy)}", f"for the year ending {date_wd(end)}", f"for the fiscal year through {date_ymon(end)}"]
+    if fy_weeks(co, fy):
+        out += [f"for the {fy_weeks(co, fy)}-week fiscal year ended {date_eu(end)}"]
+    if last_weekday(end):
+        out += [f"for the fiscal year that ended on {last_weekday(end)}"]
+    if month_pair(co, fy):
+        out += [f"for the {month_pair(co, fy)} fiscal year that ended in {MONTHS[end.month - 1]} {end.year}"]
+    if fy == co.fy:
+        out += [f"in FY {yy(fy)}, its most recently audited fiscal year", f"in {fy}, the year its newest 10-K reports on"]
+    if fy == co.fy - 1:
+        out += [f"in FY {yy(fy)}, the year before its most recently audited one"]
+    return out
+
+
+def inst_phrases_summit(co, fy):
+    end = co.end_date(fy)
+    out = [f"at the close of {date_wd(end)}", f"as of {date_sas(end)}", f"on the {date_ymon(end)} balance sheet",
+           f"at the FY {yy(fy)} balance-sheet date"]
+    if last_weekday(end):
+        out += [f"as of {last_weekday(end)}, its fiscal year-end"]
+    if fy == co.fy:
+        out += [f"on its most recently audited balance sheet, dated {date_ymon(end)}"]
+    if fy == co.fy - 1:
+        out += [f"on its prior audited balance sheet, dated {date_ymon(end)}"]
+    return out
+
+
+def yr_forms_summit(co, fy, rng, instant=False):
+    """(p0, p1, y0, y1) for summit."""
+    y0, y1 = fy - 1, fy
+    if instant:
+        style = rng.choice(["sas", "ymon", "bsd"])
+        f = {"sas": lambda y: date_sas(co.end_date(y)), "ymon": lambda y: f"the {date_ymon(co.end_date(y))} year-end",
+             "bsd": lambda y: f"the FY {yy(y)} balance-sheet date"}[style]
+    else:
+        style = rng.choice(["fy", "wd", "thru", "weeks", "pair"])
+        if style == "weeks" and not (fy_weeks(co, y0) and fy_weeks(co, y1)):
+            style = "fy"
+        if style == "pair" and not (month_pair(co, y0) and month_pair(co, y1)):
+            style = "wd"
+        f = {"fy": lambda y: f"FY {yy(y)}", "wd": lambda y: f"the year ending {date_wd(co.end_date(y))}",
+             "thru": lambda y: f"the fiscal year through {date_ymon(co.end_date(y))}",
+             "weeks": lambda y: f"the {fy_weeks(co, y)}-week fiscal year ended {date_eu(co.end_date(y))}",
+             "pair": lambda y: (f"the {month_pair(co, y)} fiscal year that ended in "
+                                f"{MONTHS[co.end_date(y).month - 1]} {co.end_date(y).year}")}[style]
+    lab = rng.choice(["FY {yy}", "FYE {y}"])
+    return f(y0), f(y1), lab.format(yy=yy(y0), y=y0), lab.format(yy=yy(y1), y=y1)
+
+
+def span_summit(co, fy, rng):
+    """the three fiscal years fy-2..fy, for averages"""
+    return rng.choice([f"FY {yy(fy - 2)}, FY {yy(fy - 1)} and FY {yy(fy)}",
+                       f"its three most recently audited fiscal years ({fy - 2}–{fy})",
+                       f"the {fy - 2}/{yy(fy - 1)}/{yy(fy)} fiscal years"])
+
+
+ITEM_LABELS_SUMMIT = {
+    "revenue": ["consolidated top line", "sales (total revenues)"],
+    "cogs": ["COGS (total cost of sales)", "overall cost of sales"],
+    "gross_profit": ["GP (sales minus cost of sales)", "gross profit in USD"],
+    "operating_income": ["earnings from operations (operating income)", "operating income after all operating costs"],
+    "net_income": ["company-attributable net income", "net income excluding the noncontrolling-interest share"],
+    "eps_diluted": ["earnings per share assuming dilution", "per-share earnings on a diluted count"],
+    "total_assets": ["total consolidated assets", "summed assets (total assets)"],
+    "total_liabilities": ["total consolidated liabilities", "summed liabilities (total liabilities)"],
+    "current_assets": ["current assets in full", "aggregate current assets"],
+    "current_liabilities": ["current liabilities in full", "aggregate current liabilities"],
+    "inventory": ["inventories as stated", "inventory book value"],
+    "cash": ["ready cash (cash and cash equivalents)", "cash plus equivalents held"],
+    "lt_debt": ["long-term debt (noncurrent portion only)", "long-term debt shown outside current liabilities"],
+    "equity": ["stockholders' equity in the accounts", "shareholders' equity at book value"],
+    "total_equity_incl_nci": ["equity total counting minority holders", "NCI-inclusive total equity"],
+    "cfo": ["net operating-activities cash", "CFO (net operating cash)"],
+    "cfi": ["net investing-activities cash", "CFI (net investing cash)"],
+    "cff": ["net financing-activities cash", "CFF (net financing cash)"],
+    "capex": ["PP&E acquired for cash (capex)", "fixed-asset capex"],
+    "dna": ["all-in D&A", "total depreciation-plus-amortization"],
+    "rnd": ["R&D investment (expensed)", "expensed R&D"],
+    "sga": ["SG&A (selling, general and administrative)", "selling plus general-and-administrative expense"],
+    "interest_expense": ["interest expense booked in the P&L", "expense for interest"],
+    "income_tax": ["income taxes charged against earnings", "tax expense (income taxes)"],
+    "dividends": ["cash paid to shareholders as dividends", "dividend outflow per the cash flow statement"],
+    "buybacks": ["cash paid to buy back stock", "cash-basis stock repurchases"],
+    "receivables": ["net amounts due from customers", "A/R net of doubtful accounts"],
+    "ppe": ["net plant and equipment (PP&E)", "net PP&E on the books"],
+}
+
+AVG3_RATIO_SUMMIT = {"capex": ["fixed-asset capex", "PP&E acquired for cash"],
+                     "rnd": ["expensed R&D", "R&D expenditure"],
+                     "sga": ["selling plus G&A expense", "SG&A (selling, general and administrative)"]}
+
+# key: (names, definitions)
+METRICS_SUMMIT = {
+    "gross_margin": (["gross profit ratio", "GM (gross profit as % of sales)"],
+                     ["=100*GrossProfit/TotalRevenue (spreadsheet notation)",
+                      "gross profit for the year divided by total revenue for the year, times one hundred"]),
+    "operating_margin": (["operating income ratio", "operating ROS (return on sales)"],
+                         ["100 · OI_t / Rev_t, with OI = operating income and Rev = total revenue",
+                          "take operating income, divide it by total revenue, and state the result in percent"]),
+    "net_margin": (["net income ratio", "net ROS (net income on sales)"],
+                   ["=100*NetIncomeAttributable/TotalRevenue (Excel)",
+                    "net income attributable to the company out of total revenue, as a percent"]),
+    "roa": (["ROA (average-balance denominator)", "net return on averaged total assets"],
+            ["=100*NetIncome/AVERAGE(TotalAssets_PriorYE,TotalAssets_CurrentYE) (spreadsheet notation)",
+             "add the prior and current year-end total assets, halve the sum, divide net income by the result, and multiply by 100"]),
+    "roe": (["ROE (average-balance denominator)", "net return on averaged shareholders' equity"],
+            ["100 · NI_t / ((SE_{t-1} + SE_t) / 2), with NI = net income and SE = shareholders' equity at each year-end",
+             "add the prior and current year-end shareholders' equity, halve the sum, divide net income by the result, and multiply by 100"]),
+    "asset_turnover": (["average-asset turnover", "total asset turnover (averaged denominator)"],
+                       ["Rev_t / ((TA_{t-1} + TA_t) / 2), with Rev = total revenue and TA = total assets at each year-end",
+                        "=TotalRevenue/AVERAGE(TotalAssets_PriorYE,TotalAssets_CurrentYE) (Excel)"]),
+    "fixed_asset_turnover": (["average net fixed-asset turnover", "PP&E turnover (averaged denominator)"],
+                             ["Rev_t / ((PPE_{t-1} + PPE_t) / 2), with PPE = net property, plant and equipment at each year-end",
+                              "average the prior and current year-end net PP&E, then divide total revenue by that average"]),
+    "inventory_turnover": (["average-inventory turnover", "inventory turnover (COGS over averaged stock)"],
+                           ["COGS_t / ((Inv_{t-1} + Inv_t) / 2), with Inv = inventories at each year-end",
+                            "=CostOfSales/AVERAGE(Inventory_PriorYE,Inventory_CurrentYE) (spreadsheet notation)"]),
+    "dso_avg": (["A/R days (averaged balance)", "receivables turnover in days (average A/R)"],
+                ["365 · ((AR_{t-1} + AR_t) / 2) / Rev_t, with AR = accounts receivable at each year-end and Rev = total revenue",
+                 "average the prior and current year-end receivables, divide by total revenue, then multiply by 365"]),
+    "dso_end": (["A/R days (ending balance)", "receivables turnover in days (closing A/R)"],
+                ["365 · AR_t / Rev_t, with AR_t = accounts receivable at the current year-end and Rev_t = total revenue",
+                 "=365*Receivables_CurrentYE/TotalRevenue (Excel)"]),
+    "quick_ratio": (["acid-test cover (current assets less stock)", "quick ratio on a CA-minus-inventories basis"],
+                    ["=(CurrentAssets-Inventories)/CurrentLiabilities (spreadsheet notation)",
+                     "(current assets − inventories) : current liabilities, read as a multiple"]),
+    "current_ratio": (["current ratio in times", "short-term solvency ratio (current ratio)"],
+                      ["=CurrentAssets/CurrentLiabilities (Excel)", "current assets : current liabilities, read as a multiple"]),
+    "interest_coverage": (["operating income-to-interest multiple", "EBIT interest coverage (x)"],
+                          ["OI_t / IntExp_t, with OI = operating income and IntExp = interest expense",
+                           "take operating income and divide it by interest expense"]),
+    "payout": (["dividends-to-net-income ratio (%)", "earnings payout in cash dividends (%)"],
+               ["=100*DividendsPaid/NetIncome (spreadsheet notation)",
+                "100 · Div_t / NI_t, with Div = cash dividends paid and NI = net income"]),
+    "ebitda": (["EBITDA (EBIT-plus-D&A build)", "reported-basis EBITDA (operating income + D&A)"],
+               ["=OperatingIncome+DepreciationAndAmortization (Excel)",
+                "OI_t + DA_t, i.e. operating income plus depreciation and amortization with no other add-backs"]),
+    "ebitda_margin": (["EBITDA margin (EBIT-plus-D&A build)", "EBITDA as a percent of sales"],
+                      ["100 · (OI_t + DA_t) / Rev_t, with OI = operating income, DA = depreciation and amortization and Rev = total revenue",
+                       "add D&A to operating income, divide by total revenue, and multiply by 100"]),
+    "ebitda_less_capex": (["EBITDA minus capex (EBIT-plus-D&A build)", "pre-tax cash proxy (EBITDA less capex)"],
+                          ["=OperatingIncome+DepreciationAndAmortization-Capex (spreadsheet notation)",
+                           "OI_t + DA_t − Capex_t, with OI = operating income, DA = depreciation and amortization and Capex = cash paid for property, plant and equipment"]),
+    "working_capital": (["balance-sheet working capital", "reported working capital (CA less CL)"],
+                        ["=CurrentAssets-CurrentLiabilities (Excel)",
+                         "current assets with current liabilities netted against them (a negative result is possible)"]),
+    "cash_conversion": (["quality-of-earnings ratio (CFO ÷ net income)", "OCF-to-earnings cover"],
+                        ["CFO_t / NI_t, with CFO = net cash provided by operating activities and NI = net income",
+                         "=OperatingCashFlow/NetIncome (spreadsheet notation)"]),
+    "ocf_ratio": (["cash coverage of current liabilities (CFO basis)", "CFO-to-CL ratio"],
+                  ["CFO_t / CL_t, with CFO = net cash from operating activities and CL_t = total current liabilities at the current year-end",
+                   "=OperatingCashFlow/CurrentLiabilities_CurrentYE (Excel)"]),
+    "rnd_pct": (["R&D share of sales (%)", "R&D spending as a percent of the top line"],
+                ["=100*ResearchAndDevelopment/TotalRevenue (spreadsheet notation)",
+                 "100 · RD_t / Rev_t, with RD = research and development expense and Rev = total revenue"]),
+    "sga_pct": (["SG&A share of sales (%)", "SG&A as a percent of the top line"],
+                ["100 · SGA_t / Rev_t, with SGA = selling, general and administrative expense and Rev = total revenue",
+                 "=100*SGandA/TotalRevenue (Excel)"]),
+    "capex_pct": (["capex share of sales (%)", "capex as a percent of the top line"],
+                  ["100 · Capex_t / Rev_t, with Capex = purchases of property, plant and equipment and Rev = total revenue",
+                   "divide capital expenditures by total revenue and express the answer in percent"]),
+    "fcf": (["FCF (basic build: CFO − capex)", "operating cash left after capex"],
+            ["=OperatingCashFlow-Capex (spreadsheet notation)",
+             "CFO_t − Capex_t, with CFO = net cash from operating activities and Capex = purchases of property, plant and equipment"]),
+    "debt_to_equity": (["long-term D/E (x)", "noncurrent-debt-to-equity multiple"],
+                       ["LTD_t / SE_t, with LTD = long-term debt excluding current maturities and SE = shareholders' equity",
+                        "=LongTermDebtNoncurrent/ShareholdersEquity (Excel)"]),
+    "etr": (["book tax rate (%)", "tax provision as a share of pretax profit"],
+            ["=100*IncomeTaxExpense/PretaxIncome (spreadsheet notation)",
+             "take income tax expense, divide it by income before income taxes, and express the answer in percent"]),
+}
+
+ITEM_TEMPLATES["summit"] = [
+    "On the face of {co}'s financial statements, which figure goes with {item} {per}{scale}?",
+    "L:{item} @ {co}, {per}{scale}?",
+    "Please can you inform me {co}'s {item} {per}{scale}?",
+    "Before adding {co}'s notes to our fixed-income book I want to see its {item} {per}{scale}. What was it?",
+    "Management consultant, first week on the {co} engagement: what {item} did the company disclose {per}{scale}?",
+    "Podcast prep -- we're discussing {co} tomorrow. Can you give me its {item} {per}{scale}?",
+    "X:P&L question on {co}: {item} {per}{scale}?",
+    "I:Snapshot question: {co}'s {item} {per}{scale}?",
+    "Wire-service style: {co}'s {item} stood at $____ {per}. Fill in the blank{scale}.",
+    "{co}, {per} -- {item}{scale}: just the number.",
+    "Retiree with a few {co} shares here. What did the company report as its {item} {per}{scale}?",
+    "Building a covenant test for {co}: I need the {item} {per}{scale}.",
+    "{Per}, what {item} did {co} put in its annual report{scale}?",
+    "I:Balance-sheet figure needed: {co}'s {item} {per}{scale}.",
+]
+
+CHANGE_ABS_TEMPLATES["summit"] = [
+    "Spreadsheet check: cell A1 holds {co}'s {item} for {y0} and B1 holds it for {y1}. What does =B1-A1 return{scale}?",
+    "F:How many dollars separate {co}'s {item} in {p1} from its level in {p0}? Positive if it grew, negative if it fell{scale}.",
+    "I:Compare {co}'s {item} at {p1} with the amount at {p0}: what is the later figure less the earlier one{scale}?",
+    "L:{item} change @ {co}, {y0} to {y1}{scale}?",
+    "Management consultant here, sizing how {co}'s {item} developed from {p0} to {p1}. Net dollar increase or decrease{scale}?",
+    "Covenant monitoring for {co}: {item}, {y1} against {y0}. Report the difference, current year minus prior year{scale}.",
+    "I'm new to reading 10-Ks. Going from {p0} to {p1}, did {co}'s {item} gain or lose dollars, and how many{scale}? A loss should be negative.",
+    "Can you calculate for me the increment in {co}'s {item} from {p0} to {p1}{scale}? If it is decrement, put minus sign.",
+    "Audit flux review -- {co}'s {item}, {p1} compared with {p0}: dollar flux, current less prior{scale}?",
+]
+
+CHANGE_PCT_TEMPLATES["summit"] = [
+    "In spreadsheet terms: A1 = {co}'s {item} for {y0}, B1 = the same line for {y1}. What is =B1/A1-1, shown as a percentage{fmt}?",
+    "F:At what percentage rate did {co}'s {item} move in {p1} against {p0}{fmt}? Show a decline as negative.",
+    "I:Between {p0} and {p1}, {co}'s {item} changed by what percent of the opening value{fmt}?",
+    "L:{item} @ {co}: % diff, {y1} over {y0}{fmt}",
+    "Consultant's slide needs a growth figure: how much, in percent, did {co}'s {item} change from {p0} to {p1}, taking the {y0} amount as the base{fmt}?",
+    "I want to ask by how many percent {co}'s {item} increased from {p0} to {p1}{fmt}. If it decreased, give a minus number.",
+    "Our audit team follows up on any move above 10%. By what percent did {co}'s {item} go up or down from {p0} to {p1}{fmt}?",
+    "F:Portfolio manager asking: did {co} grow its {item} in {p1}? Give the change versus {p0} in percent{fmt}.",
+]
+
+AVG_BAL_TEMPLATES["summit"] = [
+    "For {co}, what does =AVERAGE(closing {item} {y0}, closing {item} {y1}) give{scale}?",
+    "I need a two-date average of {co}'s {item}: the {y0} closing balance and the {y1} closing balance, averaged{scale}.",
+    "L:{item} @ {co}: mean of closing bal. {y0} & {y1}{scale}",
+    "Can you tell me please the average {item} of {co} for {p1}? Average means the balance at the beginning of the year plus the balance at the end, divided by two{scale}.",
+    "Consultant building a returns benchmark: {co}'s mean {item} across {p1}, based on the balance sheets that open and close the year{scale}?",
+]
+
+AVG3_TEMPLATES["summit"] = [
+    "For {co}'s {item}, what does =AVERAGE({y2}, {y0}, {y1}) return{scale}?",
+    "For a base-rate estimate I need {co}'s per-year mean {item} over {span}{scale}.",
+    "L:{item} @ {co}, avg per yr over {span}{scale}",
+    "I want to ask the average yearly {item} of {co} for {y2}, {y0} and {y1}{scale}: the sum of the three years divided by three.",
+    "Podcast fact sheet: {co}'s {item} in a typical year over {span}, measured as the simple average{scale}?",
+]
+
+AVG3_RATIO_TEMPLATES["summit"] = [
+    "Make three percentages -- {co}'s {metric} over revenue in {y2}, in {y0} and in {y1} -- then average them{fmt}.",
+    "L:{metric}/sales @ {co}, yearly %, averaged over {span}{fmt}",
+    "Consultant benchmark: on average across {span}, what percent of {co}'s revenue went to {metric}? The answer should be the mean of the three one-year figures, not a ratio of three-year sums{fmt}.",
+    "Can you compute for {co} the average of the yearly percentages of {metric} to revenue for {y2}, {y0} and {y1}{fmt}?",
+]
+
+METRIC_TEMPLATES["summit"] = {
+    "plain": [
+        "L:{metric} @ {co}, {per}{fmt}",
+        "Management consultant on the {co} project: I need its {metric} {per}{fmt}.",
+        "Podcast prep: what was {co}'s {metric} {per}{fmt}?",
+        "{Per}, {co}'s {metric} -- number only{fmt}.",
+        "Retiree holding {co} here. My broker mentioned {metric}; what was it {per}{fmt}?",
+        "Covenant package review: {metric} for {co} {per}{fmt}?",
+        "Please can you calculate {co}'s {metric} {per}{fmt}? I need it for my report.",
+        "Wire-service style: {co}'s {metric} came to ____ {per}. Fill in the blank{fmt}.",
+    ],
+    "defn": [
+        "{co}, {per}: compute {metric}{fmt}. Formula on file -- {defn}.",
+        "Covenant definition for {metric}: {defn}. Test it on {co} {per}{fmt}.",
+        "L:{co} {per}, {metric}{fmt}. formula: {defn}",
+        "Management consultant here. Our toolkit's recipe for {metric}: {defn}. Apply it to {co} {per}{fmt}.",
+        "My teacher gave this formula for {metric}: {defn}. Can you do it for {co} {per}{fmt}?",
+        "Step by step, please -- {co}'s {metric} {per}{fmt}. How to get it: {defn}.",
+        "A podcast guest quoted {co}'s {metric} {per}. Check the number for me{fmt}. Definition I'd use: {defn}.",
+        "Retiree here, learning ratios from a book. Its formula for {metric}: {defn}. What does {co} score {per}{fmt}?",
+    ],
+}
+
+COMPARE_TEMPLATES["summit"] = [
+    "My hunch is {A} had the {adj} {metric} {per}, but it might be {B}. Which was it?",
+    "L:{metric} {per}, {A} vs {B}: the {win} one is?",
+    "Management consultant benchmarking {A} against {B}: {per}, which of them shows a {win} {metric}?",
+    "Can you say whose {metric} is {adj} {per} -- {A} or {B}?",
+    "Podcast debate: {A} vs {B} on {metric} {per}. Which company's figure was {adj}?",
+    "Covenant-style peer test, {per}: does {A} or {B} show the {adj} {metric}?",
+    "Someone told me {B} had {more} {item} than {A} {per}. Which of the two actually did?",
+    "L:{item} {per}: who had {more}, {A} or {B}?",
+    "Retiree with shares in both {A} and {B}: {per}, which of my two companies had {more} {item}?",
+    "For the podcast: {per}, was there {more} {item} at {A} or at {B}?",
+    "Of {B} and {A}, I need the one with the {adj} {item} {per}. Which is it?",
+    "Consultant's two-company benchmark, {per}: {item} -- which firm is {win}?",
+]
+
+
+def compare_period_summit(a, b, instant, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+             and a.F.fy_end.year == b.F.fy_end.year)
+    na, nb = a.names[0], b.names[0]
+    if same:
+        if instant:
+            opts = [f"at their FY {yy(a.fy)} balance-sheet dates", f"on each one's most recently audited balance sheet (FY {yy(a.fy)})"]
+            if dec31:
+                opts.append(f"on {date_wd(a.F.fy_end)}")
+        else:
+            opts = [f"in FY {yy(a.fy)}", f"across each company's fiscal {a.fy}"]
+            if dec31:
+                opts.append(f"for the year ending {date_wd(a.F.fy_end)}")
+        return rng.choice(opts)
+    if instant:
+        return rng.choice([f"on their most recently audited balance sheets ({na}: {date_ymon(a.F.fy_end)}; {nb}: {date_ymon(b.F.fy_end)})",
+                           f"as of {date_sas(a.F.fy_end)} for {na} and {date_sas(b.F.fy_end)} for {nb}"])
+    return rng.choice([f"in each one's most recently audited fiscal year ({na}: FY {yy(a.fy)}; {nb}: FY {yy(b.fy)})",
+                       f"for the years ending {date_wd(a.F.fy_end)} ({na}) and {date_wd(b.F.fy_end)} ({nb})"])
+
 
 def compare_period_new(a, b, instant, split, rng):
     same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
     dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
              and a.F.fy_end.year == b.F.fy_end.year)
     na, nb = a.names[0], b.names[0]
+    if split == "summit":
+        return compare_period_summit(a, b, instant, rng)
     if split == "quarry":
         return compare_period_quarry(a, b, instant, rng)
     if split == "harbor":
@@ -4149,6 +4551,8 @@ def compare_period_new(a, b, instant, split, rng):
 
 
 def metric_names(m, split):
+    if split == "summit":
+        return METRICS_SUMMIT[m][0]
     if split == "quarry":
         return METRICS_QUARRY[m][0]
     if split == "harbor":
@@ -4171,6 +4575,8 @@ def metric_names(m, split):
 
 
 def metric_defs(m, split):
+    if split == "summit":
+        return METRICS_SUMMIT[m][1]
     if split == "quarry":
         return METRICS_QUARRY[m][1]
     if split == "harbor":
@@ -4341,6 +4747,8 @@ def fill(tpl, **kw):
 
 
 def pick_label(rng, key, split):
+    if split == "summit":
+        return rng.choice(ITEM_LABELS_SUMMIT[key])
     if split == "quarry":
         return rng.choice(ITEM_LABELS_QUARRY[key])
     if split == "harbor":
@@ -4383,7 +4791,9 @@ def gen_items(co, rng, split, n=8):
         used.add(k)
         v, evid = co.val(k, fy)
         per = rng.choice(inst_phrases(co, fy, split) if k in INSTANT_KEYS else dur_phrases(co, fy, split))
-        if k == "eps_diluted" and split == "quarry":
+        if k == "eps_diluted" and split == "summit":
+            scale = rng.choice([("", None, None), (" (round to the penny)", None, 2)])
+        elif k == "eps_diluted" and split == "quarry":
             scale = rng.choice([("", None, None), (" (per share, precision $0.01)", None, 2)])
         elif k == "eps_diluted" and split == "harbor":
             scale = rng.choice([("", None, None), (" (dollars per share, 2 places)", None, 2)])
@@ -4554,7 +4964,8 @@ def gen_averages(co, rng, split, n=2):
     if split in NEW_SPLITS:
         y2 = {"novel": f"FY{yy(fy - 2)}", "vault": f"fiscal '{yy(fy - 2)}", "ledger": f"FY{fy - 2}", "atlas": f"FY {fy - 2}",
               "zenith": y0.replace(str(fy - 1), str(fy - 2)), "harbor": harbor_y2(y0, fy),
-              "quarry": harbor_y2(y0, fy)}[split]   # quarry's FY-23 / F/Y 2023 labels step back the same way
+              "quarry": harbor_y2(y0, fy),   # quarry's FY-23 / F/Y 2023 labels step back the same way
+              "summit": harbor_y2(y0, fy)}[split]   # and so do summit's FY 23 / FYE 2023 labels
     else:
         y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final", "sealed") else f"fiscal {fy - 2}"
     yl = f"fiscal years {fy - 2}, {fy - 1} and {fy}"          # (final only)
@@ -4602,7 +5013,7 @@ def gen_averages(co, rng, split, n=2):
             if split in NEW_SPLITS:
                 lab = rng.choice({"novel": AVG3_RATIO_NOVEL, "vault": AVG3_RATIO_VAULT, "ledger": AVG3_RATIO_LEDGER,
                                   "atlas": AVG3_RATIO_ATLAS, "zenith": AVG3_RATIO_ZENITH, "harbor": AVG3_RATIO_HARBOR,
-                                  "quarry": AVG3_RATIO_QUARRY}[split][k])
+                                  "quarry": AVG3_RATIO_QUARRY, "summit": AVG3_RATIO_SUMMIT}[split][k])
                 span = span_new(co, fy, split, rng)
                 q = fill2(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0], span=span)
             elif split == "sealed":
@@ -4704,6 +5115,8 @@ DIR_WORDS["zenith"] = {"higher": [("higher", "more"), ("larger", "more")],
 DIR_WORDS["harbor"] = {"higher": [("higher", "more"), ("greater", "more")],
                        "lower": [("lower", "less"), ("smaller", "less")]}
 DIR_WORDS["quarry"] = {"higher": [("higher", "more"), ("bigger", "more")],
+                       "lower": [("lower", "less"), ("smaller", "less")]}
+DIR_WORDS["summit"] = {"higher": [("higher", "more"), ("greater", "more")],
                        "lower": [("lower", "less"), ("smaller", "less")]}
 ADJ_BAD = {"stronger", "weaker"}   # only for margins / returns
 # "who comes out ahead on ..." (fresh) is asked only for figures where more is plainly better
@@ -4886,7 +5299,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")
