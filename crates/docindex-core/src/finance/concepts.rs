@@ -394,6 +394,24 @@ impl ConceptTable {
             .collect()
     }
 
+    /// `text` in lower case with every phrasing of two words or more that it holds, as
+    /// written, blanked out: "cash paid to acquire pp&e" names a figure, and its "acquire"
+    /// asks about no acquisition.
+    pub fn without_phrasings(&self, text: &str) -> String {
+        let mut out = text.to_lowercase();
+        for phrasing in self
+            .concepts
+            .iter()
+            .flat_map(|c| &c.asked_as)
+            .filter(|a| a.contains(' '))
+        {
+            while let Some(at) = crate::question::vocabulary::find_phrase(&out, phrasing) {
+                out.replace_range(at..at + phrasing.len(), &" ".repeat(phrasing.len()));
+            }
+        }
+        out
+    }
+
     /// Whether `word` is a word of some phrasing ("operating" of "operating margin").
     pub fn is_phrasing_word(&self, word: &str) -> bool {
         self.concepts.iter().any(|c| {

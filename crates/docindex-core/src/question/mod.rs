@@ -416,6 +416,40 @@ fn with_the_year_compared_against(
     vec![before, only.clone()]
 }
 
+/// "(a) cash for F/Y 2023, (b) cash for F/Y 2022. What is (a) minus (b)?": the formula over
+/// the labelled figures, each written as its year's value ("FY2023 value minus FY2022
+/// value"); `None` when the question labels no figures or combines none.
+fn labelled_formula(text: &str) -> Option<String> {
+    static LABEL: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(r"\(([a-d])\)\s+").ok());
+    static COMBINED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)\(([a-d])\)\s*(minus|less|plus|divided\s+by|over|/|-|−|÷|\+)\s*\(([a-d])\)(\s*(?:-|−|minus)\s*1\b)?").ok()
+    });
+    let labels: Vec<regex::Captures> = LABEL.as_ref()?.captures_iter(text).collect();
+    let mut years: Vec<(String, i32)> = Vec::new();
+    for (i, caps) in labels.iter().enumerate() {
+        let (label, whole) = (caps.get(1)?, caps.get(0)?);
+        let end = labels
+            .get(i + 1)
+            .and_then(|next| next.get(0))
+            .map_or(text.len(), |m| m.start());
+        let segment = &text[whole.end()..end];
+        let segment = segment.split(['.', '?', ';']).next().unwrap_or(segment);
+        let mut found: Vec<i32> = periods::periods_in(segment)
+            .iter()
+            .map(|p| p.year)
+            .collect();
+        found.dedup();
+        if let [year] = found.as_slice() {
+            years.push((label.as_str().to_string(), *year));
+        }
+    }
+    let caps = COMBINED.as_ref()?.captures(text)?;
+    let year_of = |label: &str| years.iter().find(|(l, _)| l == label).map(|(_, y)| *y);
+    let (a, b) = (year_of(&caps[1])?, year_of(&caps[3])?);
+    let minus_one = caps.get(4).map_or("", |_| " minus 1");
+    Some(format!("FY{a} value {} FY{b} value{minus_one}", &caps[2]))
+}
+
 /// A definition's words without the instructions that follow it in the same sentence
 /// ("…over income before taxes, to one decimal place?", "… (x, two decimals)").
 fn without_instructions(formula: &str) -> String {
@@ -794,9 +828,16 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
     if rest.is_empty() {
         return None;
     }
+    // A statement keeps its full stop after the label, so the sentence that follows ("…
+    // to the 10-K. — Auditor tickmark. Amount?") does not run into the label's words.
+    let stop = if rest.trim_end().ends_with('.') {
+        "."
+    } else {
+        ""
+    };
     Some(match kept_labels.is_empty() {
         true => rest.to_string(),
-        false => format!("{rest} — {}", kept_labels.join("; ")),
+        false => format!("{rest} — {}{stop}", kept_labels.join("; ")),
     })
 }
 
@@ -1404,7 +1445,8 @@ impl Question {
                 });
                 let caps = COMPUTE.as_ref()?.captures(&content)?;
                 operation_over_periods(&without_instructions(&caps[1]))
-            });
+            })
+            .or_else(|| operation_over_periods(&labelled_formula(text)?));
         let content = match (&spelled_out, &definition) {
             (Some(_), Some(d)) => format!("{content} {}", d.formula),
             _ => content,
@@ -1461,11 +1503,27 @@ impl Question {
         // "What did RTX carry for assets expected to turn into cash within a year (total
         // current assets)?": a line item named in the table's words asks its figure, whatever
         // the paraphrase before it says ("expected" asks no outlook).
-        let glossed_line_item = crate::finance::concepts::concept_table()
-            .is_ok_and(|t| crate::finance::wording::whole_gloss(t, &content).is_some());
+        let table = crate::finance::concepts::concept_table()
+            .map_err(|e| QuestionError::BadVocabulary(e.to_string()))?;
+        let glossed_line_item = crate::finance::wording::whole_gloss(table, &content).is_some();
+        // The words that name a figure ("cash paid to acquire PP&E") say nothing of the kind
+        // of passage asked ("acquire" asks about no acquisition).
         let passage = match passage::passage_kind_of(&content, asks_for_figure(&content))? {
+            kind @ (PassageKind::Event | PassageKind::Outlook) => passage::passage_kind_of(
+                &table.without_phrasings(&content),
+                asks_for_figure(&content),
+            )
+            .unwrap_or(kind),
+            kind => kind,
+        };
+        let passage = match passage {
             PassageKind::Judgment if ranks => PassageKind::Figure,
-            PassageKind::Outlook | PassageKind::Business if glossed_line_item => {
+            PassageKind::Outlook
+            | PassageKind::Business
+            | PassageKind::NonGaap
+            | PassageKind::Judgment
+                if glossed_line_item =>
+            {
                 PassageKind::Figure
             }
             kind => kind,
@@ -1790,6 +1848,14 @@ mod tests {
                 "total current assets less total current liabilities".to_string()
             ))
         );
+    }
+
+    #[test]
+    fn an_operation_over_labelled_figures_is_read() {
+        let q = read("Two figures from Nike's 10-K: (a) revenue for FY2024, (b) revenue for FY2023. What is (a) minus (b)?");
+        assert_eq!(q.operation, Operation::Change);
+        let q = read("Take (a) Nike's revenue in fiscal 2024 and (b) its revenue in fiscal 2023; what is (a) / (b) - 1, in percent?");
+        assert_eq!(q.operation, Operation::Growth);
     }
 
     #[test]

@@ -144,6 +144,14 @@ pattern!(
     FISCAL_YEAR,
     r"(?i)\b(?:(?:FYE|FY|CY|YE|fiscal(?:\s+year)?|financial\s+year|calendar(?:\s+year)?)(?:\s*-)?\s*['’]?|F)(\d{4}|\d{2})[AEae]?\b"
 );
+// "the fiscal year that began in October 2023", "starting 1 October 2023": a year named by
+// its first month, which ends twelve months later.
+pattern!(
+    STARTED,
+    &format!(
+        r"(?i)\b(?:began|begins|beginning|begun|starting|started|starts|commencing|commenced)\s+(?:on\s+|in\s+)?(?:[a-z]+day,?\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?({MONTH})\s*(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?(\d{{4}})\b"
+    )
+);
 // "2023", and "2023A"/"2024E" as models write actuals and estimates.
 pattern!(BARE_YEAR, r"\b(19[5-9]\d|20\d{2})[AE]?\b");
 // "Dec-23", "Jul-2024", "Sep '24": a month's end written with its year.
@@ -156,7 +164,7 @@ pattern!(CLIPPED_YEAR, r"(?:^|[^\w'’])['’](\d{2})\b");
 // "FY2015 – FY2017", "2015-2017", "from FY2015 to FY2017", "FY2015 through FY2017".
 pattern!(
     RANGE,
-    r"(?i)(\d{2,4})[AE]?\s*(?:–|—|-|\bto\b|\bthrough\b|\bthru\b)\s*(?:FY|fiscal(?:\s+year)?\s*)?'?(\d{2,4})[AE]?\b"
+    r"(?i)(\d{2,4})[AE]?\s*(?:–|—|-|\bto\b|\bthrough\b|\bthru\b)\s*(?:FY-?|fiscal(?:\s+year)?\s*)?'?(\d{2,4})[AE]?\b"
 );
 // "3 year average", "three-year", "the three accounting years ended …". "A two-year-end
 // average" is the mean of two balances, not of two years: the "end" is captured to tell.
@@ -271,6 +279,16 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
             quarter: None,
             half: Some(ordinal(&c[1])?),
             basis: YearBasis::Fiscal,
+            written: written(c),
+        })
+    });
+    scan(&STARTED, &|c| {
+        let (month, year) = month_and_year(&format!("{} {}", &c[1], &c[2]))?;
+        Some(AskedPeriod {
+            year: if month == 1 { year } else { year + 1 },
+            quarter: None,
+            half: None,
+            basis: YearBasis::PeriodEnd,
             written: written(c),
         })
     });
@@ -528,6 +546,8 @@ mod tests {
             "FY18 capex",
             "capex in FY '18",
             "capex in FY-18",
+            "capex in the fiscal year that began in October 2017",
+            "capex in the year starting 1 January 2018",
         ] {
             assert_eq!(years(text), vec![(2018, None, None)], "{text}");
         }
@@ -604,6 +624,9 @@ mod tests {
         let text = "What is the FY2015 – FY2017 3 year average of capex?";
         let p = periods_in(text);
         assert_eq!(spanned_years(text, &p), Some(vec![2015, 2016, 2017]));
+        let text = "average capex over FY-17 through FY-19";
+        let p = periods_in(text);
+        assert_eq!(spanned_years(text, &p), Some(vec![2017, 2018, 2019]));
         let text = "the three-year average capex to FY2019";
         let p = periods_in(text);
         assert_eq!(spanned_years(text, &p), Some(vec![2017, 2018, 2019]));
