@@ -573,6 +573,22 @@ impl ConceptTable {
             .filter(|w| !w.is_empty())
             .collect();
         let averaging = &lexicon().concepts.averaging_words;
+        // "Two-point-average ROE", "ROA (average-asset version)": the metric's one balance is
+        // averaged, though the words do not name it.
+        let balances: Vec<String> = formula_ids(&metric.id, formula)
+            .ok()?
+            .into_iter()
+            .filter(|id| {
+                !id.ends_with(PRIOR_SUFFIX)
+                    && self
+                        .get(id)
+                        .is_some_and(|c| c.statement == Some(Statement::Balance))
+            })
+            .collect();
+        let averages_its_balance = balances.len() == 1
+            && crate::question::vocabulary::vocabulary().is_ok_and(|v| {
+                crate::question::vocabulary::holds_any(&lower, &v.balance_average_phrases)
+            });
         for balance in formula_ids(&metric.id, formula).ok()? {
             if balance.ends_with(PRIOR_SUFFIX) {
                 continue;
@@ -581,16 +597,17 @@ impl ConceptTable {
                 continue;
             };
             // An averaging word right before the balance's name, or before "balance(s)".
-            let averaged = words.iter().enumerate().any(|(at, w)| {
-                averaging.contains(*w) && {
-                    let after = words[at + 1..words.len().min(at + 4)].join(" ");
-                    after.starts_with("balance")
-                        || self
-                            .asked_in_plain(&after)
-                            .iter()
-                            .any(|c| c.id == concept.id)
-                }
-            });
+            let averaged = (averages_its_balance && balances.contains(&balance))
+                || words.iter().enumerate().any(|(at, w)| {
+                    averaging.contains(*w) && {
+                        let after = words[at + 1..words.len().min(at + 4)].join(" ");
+                        after.starts_with("balance")
+                            || self
+                                .asked_in_plain(&after)
+                                .iter()
+                                .any(|c| c.id == concept.id)
+                    }
+                });
             if !averaged {
                 continue;
             }

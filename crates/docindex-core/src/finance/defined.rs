@@ -220,9 +220,12 @@ fn letter(i: usize) -> String {
 /// A definition written in words as an expression: "divide A by B" and "A as a share of B"
 /// are A / B; "the mean of beginning- and end-of-year X" is "average X".
 fn rephrased(formula: &str) -> String {
+    let formula = &procedure(formula).unwrap_or_else(|| formula.to_string());
     static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         [
             (r"(?i)^divide\s+(.+?)\s+by\s+", "$1 divided by "),
+            // "The amount obtained by subtracting capex from operating cash flow".
+            (r"(?i)^(?:the\s+)?(?:amount|figure|value|number|result)?\s*(?:obtained|you\s+get|that\s+you\s+get|left)?\s*(?:by|when|after)\s+(?:subtracting|deducting|taking)\s+(.+?)\s+(?:from|away\s+from|out\s+of)\s+(.+)$", "$2 minus $1"),
             // "Interest expense divided into operating income": the second over the first.
             (r"(?i)^(.+?)\s+divided\s+into\s+(.+)$", "$2 divided by $1"),
             // "Current assets minus inventory vs. current liabilities": all before over all
@@ -301,6 +304,59 @@ fn rephrased(formula: &str) -> String {
     out
 }
 
+/// A formula written as steps ("what you get by first averaging inventory at the two
+/// year-ends, then dividing cost of sales by that average"; "first deducting inventories
+/// from total current assets, then dividing what remains by total current liabilities"),
+/// as one expression: each step works on the value the steps before it made. `None` when
+/// the words are no such steps.
+fn procedure(text: &str) -> Option<String> {
+    static FIRST: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"(?i)^.*?\bfirst\s+").ok());
+    static THEN: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"(?i),?\s*(?:and\s+)?then\s+|,\s+and\s+").ok());
+    static STEP: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
+        // `@value` is the value so far.
+        [
+            (r"(?i)^averaging\s+(.+?)(?:\s+(?:at|over|across)\s+the\s+two\s+year[-\s]?ends?)?$", "average $1"),
+            (r"(?i)^(?:deducting|subtracting)\s+(.+?)\s+from\s+(.+)$", "($2 minus $1)"),
+            (r"(?i)^adding\s+(.+?)\s+to\s+(.+)$", "($2 plus $1)"),
+            (r"(?i)^adding\s+(.+?)\s+and\s+(.+)$", "($1 plus $2)"),
+            (r"(?i)^dividing\s+(.+?)\s+by\s+(?:that|this|the)\s+(?:average|result|sum|total|figure|amount|value)$", "($1 divided by @value)"),
+            (r"(?i)^dividing\s+(?:what\s+remains|the\s+result|it|that|this|the\s+sum|the\s+difference|the\s+total)\s+by\s+(.+)$", "(@value divided by $1)"),
+            (r"(?i)^dividing\s+by\s+(.+)$", "(@value divided by $1)"),
+            // The last scaling stays outside any bracket, where the percent and days
+            // readings find it.
+            (r"(?i)^multiplying\s+(?:it\s+|that\s+|the\s+result\s+)?by\s+(100|365)$", "@value times $1"),
+            (r"(?i)^multiplying\s+(?:it\s+|that\s+|the\s+result\s+)?by\s+(.+)$", "(@value times $1)"),
+            (r"(?i)^(?:deducting|subtracting)\s+(.+)$", "(@value minus $1)"),
+            (r"(?i)^adding\s+(.+)$", "(@value plus $1)"),
+        ]
+        .into_iter()
+        .filter_map(|(p, with)| Some((Regex::new(p).ok()?, with)))
+        .collect()
+    });
+    static AND_STEP: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)\s+and\s+(multiplying|dividing|adding|deducting|subtracting|averaging)\b")
+            .ok()
+    });
+    let start = FIRST.as_ref()?.find(text)?;
+    let text = AND_STEP
+        .as_ref()?
+        .replace_all(&text[start.end()..], ", then $1");
+    let steps: Vec<&str> = THEN.as_ref()?.split(&text).collect();
+    if steps.len() < 2 {
+        return None;
+    }
+    let mut value = String::new();
+    for step in steps {
+        let step = step.trim().trim_end_matches(['.', ' ']);
+        let (re, with) = STEP.iter().find(|(re, _)| re.is_match(step))?;
+        let written = re.replace(step, *with).replace("@value", &value);
+        value = written;
+    }
+    Some(value)
+}
+
 /// The line item a phrase of a definition names ("unadjusted operating income", "COGS").
 fn concept_of<'a>(table: &'a ConceptTable, phrase: &str) -> Result<&'a Concept, String> {
     table
@@ -336,6 +392,25 @@ fn term_of(table: &ConceptTable, phrase: &str, asked: Option<i32>) -> Result<Ter
             year: Some(asked - 1),
         });
     }
+    // "total assets at the prior year-end", "receivables at this year-end": the balance
+    // named, at the year-end said after it.
+    static AT_YEAR_END: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)^(.+?)\s+(?:at|as\s+of|for)\s+(?:the\s+)?(prior|previous|preceding|last|opening|beginning|this|current|closing|ending)(?:[-\s]year)?[-\s]+(?:year[-\s]?end|fiscal\s+year[-\s]?end|balance\s+sheet\s+date)\b").ok()
+    });
+    if let (Some(caps), None, Some(asked)) = (
+        AT_YEAR_END.as_ref().and_then(|re| re.captures(bare)),
+        year,
+        asked,
+    ) {
+        let opens = matches!(
+            &caps[2],
+            "prior" | "previous" | "preceding" | "last" | "opening" | "beginning"
+        );
+        return Ok(Term::Item {
+            concept: concept_of(table, &caps[1])?.id.clone(),
+            year: Some(if opens { asked - 1 } else { asked }),
+        });
+    }
     // "average total assets" with no years: the balances that open and close the year asked.
     if let (Some(rest), Some(to)) = (
         phrase
@@ -362,7 +437,7 @@ fn term_of(table: &ConceptTable, phrase: &str, asked: Option<i32>) -> Result<Ter
 pub(super) fn without_percent_scaling(formula: &str) -> (String, bool) {
     static HUNDRED: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)[,;\s]*(?:\band\s+|\bthen\s+)*(?:\bmultiply(?:\s+(?:it|that|this|the\s+result))?\s+by|\bmultiplied\s+by|\btimes|\bx|×|\*)\s*100\b(?:\s*%)?\.?\s*$",
+            r"(?i)[,;\s]*(?:\band\s+|\bthen\s+)*(?:\bmultiply(?:ing)?(?:\s+(?:it|that|this|the\s+result))?\s+by|\bmultiplied\s+by|\btimes|\bx|×|\*)\s*100\b(?:\s*%)?\.?\s*$",
         )
         .ok()
     });
@@ -431,6 +506,13 @@ pub fn defined_metric(
     rows: &[RowMatch],
 ) -> Option<Result<MetricResult, String>> {
     let definition = question.definition.as_ref()?;
+    // "NI / avgTA × 100, where avgTA = (opening TA + closing TA) / 2": each term the
+    // explanation defines stands for its definition.
+    let substituted = with_terms_defined(&definition.formula);
+    let definition = &crate::question::Definition {
+        name: definition.name.clone(),
+        formula: substituted,
+    };
     // "…, where average total assets is the average of …" explains a term: not a term.
     // "…, with average total assets = (opening + closing) / 2" explains one too.
     // "…, avg = (beginning + ending)/2" says how a term is averaged, which the term does.
@@ -624,6 +706,50 @@ pub fn defined_metric(
     }))
 }
 
+/// `formula` with each term its where-clause defines ("…, where avgTA = (A + B) / 2, CL =
+/// total current liabilities") put in its place, bracketed, and the clause left out; the
+/// formula as written when it defines no term.
+fn with_terms_defined(formula: &str) -> String {
+    static WHERE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)[,;]?\s+(?:where|with)\s+([A-Za-z][\w/&]{0,15})\s*=\s*").ok()
+    });
+    static NEXT_TERM: LazyLock<Option<Regex>> =
+        LazyLock::new(|| Regex::new(r"(?:,|;|\band\b)\s*([A-Za-z][\w/&]{0,15})\s*=\s*").ok());
+    let Some(first) = WHERE.as_ref().and_then(|re| re.captures(formula)) else {
+        return formula.to_string();
+    };
+    let (Some(whole), Some(name)) = (first.get(0), first.get(1)) else {
+        return formula.to_string();
+    };
+    let head = &formula[..whole.start()];
+    let mut rest = &formula[whole.end()..];
+    let mut terms: Vec<(String, String)> = Vec::new();
+    let mut current = name.as_str().to_string();
+    loop {
+        let next = NEXT_TERM.as_ref().and_then(|re| re.captures(rest));
+        match next.as_ref().and_then(|c| Some((c.get(0)?, c.get(1)?))) {
+            Some((at, next_name)) => {
+                terms.push((current, rest[..at.start()].trim().to_string()));
+                current = next_name.as_str().to_string();
+                rest = &rest[at.end()..];
+            }
+            None => {
+                let last = rest.trim().trim_end_matches(['.', ')', ' ']);
+                // A closing bracket of the last term's own group stays.
+                let last = match last.matches('(').count() > last.matches(')').count() {
+                    true => format!("{last})"),
+                    false => last.to_string(),
+                };
+                terms.push((current, last));
+                break;
+            }
+        }
+    }
+    terms.iter().fold(head.to_string(), |out, (name, with)| {
+        replace_word(&out, name, &format!("({with})"))
+    })
+}
+
 /// The line items an explanation after a definition says are averaged ("with equity taken as
 /// the average of last year's and this year's year-end balances"); none when it says no
 /// average.
@@ -728,6 +854,35 @@ mod tests {
         let days = work("Liability days are defined as year-end total current liabilities divided by one day of net income (net income / 365). FY2017?");
         assert_eq!(days.unit, MetricUnit::Days, "{days:?}");
         assert_eq!(days.shown.as_deref(), Some("647.23 days"), "{days:?}");
+    }
+
+    #[test]
+    fn definitions_written_as_steps_or_with_terms_defined_after_them_are_worked_out() {
+        let mean = work("What was the FY2017 return on average assets? Use net income over the mean of beginning- and end-of-year total assets. Express it as a percentage.");
+        let steps = work("Our desk defines asset yield as what you get by first averaging total assets at the two year-ends, then dividing net income by that average and multiplying by 100. Coca Cola, FY2017?");
+        assert_eq!(
+            steps.value.map(|v| (v * 1e6).round()),
+            mean.value.map(|v| (v * 1e6).round()),
+            "{steps:?}"
+        );
+        let terms = work("Asset yield is NI / avgTA × 100, where avgTA = (total assets at the prior year-end + total assets at this year-end) / 2. Work it out for Coca Cola for FY2017.");
+        assert_eq!(
+            terms.value.map(|v| (v * 1e6).round()),
+            mean.value.map(|v| (v * 1e6).round()),
+            "{terms:?}"
+        );
+        let remains = work("Cover is what you get by first deducting net income from operating cash flow, then dividing what remains by total current liabilities. FY2017?");
+        assert_eq!(
+            remains.value,
+            Some((1_469.0 - 1_248.0) / 2_213.0),
+            "{remains:?}"
+        );
+        let subtracting = work("Our screen defines cash surplus as the amount obtained by subtracting net income from operating cash flow. FY2017?");
+        assert_eq!(
+            subtracting.value,
+            Some(1_469.0 - 1_248.0),
+            "{subtracting:?}"
+        );
     }
 
     #[test]

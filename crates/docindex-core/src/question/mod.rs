@@ -223,7 +223,14 @@ fn without_inline_definition(
         Regex::new(r"(?i),\s+where\s+[^,;]{1,80}?\s+(?:means|is\s+defined\s+as|is\s+calculated\s+as|is|=|equals)\s+").ok()
     });
     // "…, where working capital position means current assets - current liabilities, …"
-    if let Some(m) = WHERE_MEANS.as_ref().and_then(|re| re.find(sentence)) {
+    // "ROA is NI / avgTA × 100, where avgTA = …": a where-clause after a formula explains
+    // one of its terms; the formula is the definition.
+    let after_a_formula = |at: usize| sentence[..at].contains(['/', '÷', '×', '*']);
+    if let Some(m) = WHERE_MEANS
+        .as_ref()
+        .and_then(|re| re.find(sentence))
+        .filter(|m| !after_a_formula(m.start()))
+    {
         let formula = without_instructions(&sentence[m.end()..]);
         if !formula.is_empty() {
             let mut kept = sentence[..m.start()].trim_end().to_string();
@@ -479,7 +486,7 @@ fn without_instructions(formula: &str) -> String {
 /// Words of an arithmetic operation in a definition; a slash only between words ("capex /
 /// revenue", "capex/revenue"), not in an abbreviation ("A/R").
 static OPERATION_WORDS: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|scaled\s+by|subtract|add|net\s+of|as\s+a\s+(?:share|percentage|percent|proportion|fraction|multiple)\s+of|numerator|quotient\s+of|ratio\s+of)\b|[÷×]|\s/\s|[a-z&.]{2,}\s*/\s*[a-z&.]{2,}").ok()
+    Regex::new(r"(?i)\b(?:divided\s+by|over|minus|less|plus|times|multiplied\s+by|scaled\s+by|subtract|add|net\s+of|dividing|deducting|subtracting|multiplying|averaging|as\s+a\s+(?:share|percentage|percent|proportion|fraction|multiple)\s+of|numerator|quotient\s+of|ratio\s+of)\b|[÷×]|\s/\s|[a-z&.]{2,}\s*/\s*[a-z&.]{2,}").ok()
 });
 
 /// Where the name ends and the formula begins in "<name> as <formula>" (`text` in ASCII lower
@@ -563,6 +570,26 @@ fn definition_sentence(sentence: &str) -> Option<(String, String)> {
         )
         .ok()
     });
+    // "Two-point-average ROA is NI / avgTA × 100, where avgTA = …": a name, "is" and a
+    // formula written with symbols.
+    static IS_SYMBOLS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"^\s*(?:the\s+)?([^,;:=]{2,60}?)\s+is\s+([^,;]*?[/÷×*][^;]*?)\.?\s*$").ok()
+    });
+    if let Some(caps) = IS_SYMBOLS.as_ref().and_then(|re| re.captures(sentence)) {
+        let formula = without_instructions(&caps[2]);
+        // "ROA is defined as: …" is read with its marker, elsewhere.
+        let marked = vocabulary().is_ok_and(|v| {
+            let lower = formula.to_lowercase();
+            v.definition_markers
+                .iter()
+                .any(|m| find_phrase(&lower, m).is_some_and(|at| at < 3))
+                || lower.starts_with("defined")
+                || lower.starts_with("calculated")
+        });
+        if !asks(sentence) && !formula.is_empty() && !marked {
+            return Some((capitalise(caps[1].trim()), formula));
+        }
+    }
     let caps = DEFINES.as_ref()?.captures(sentence)?;
     let (name, formula) = match (caps.get(1), caps.get(2), caps.get(5), caps.get(6)) {
         (Some(n), Some(f), _, _) => (n.as_str(), f.as_str()),
@@ -813,8 +840,17 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
         {
             break;
         }
+        // "Role: credit analyst." frames the question; "Context: our screen defines ROE as
+        // …" says what is asked, and is read on without its label.
         if v.framing_labels.iter().any(|f| f == label) {
-            return None;
+            let after = rest[colon + 1..].trim_start();
+            let names_a_figure = crate::finance::concepts::concept_table()
+                .is_ok_and(|t| !t.asked_in(after).is_empty());
+            if !names_a_figure {
+                return None;
+            }
+            rest = after;
+            continue;
         }
 
         // "Question: …" labels what follows; "Capex/sales: J&J vs UnitedHealth …" and
@@ -1322,9 +1358,11 @@ impl Question {
             let mut asking = content.iter().filter(|(_, asking)| *asking).peekable();
             asking.peek().is_some()
                 && asking.all(|(sentence, _)| {
+                    // "What does the 10-K actually give?" asks no business description.
                     !names_a_figure(sentence)
-                        && passage::passage_kind_of(sentence, false)
-                            .is_ok_and(|kind| kind == PassageKind::Figure)
+                        && passage::passage_kind_of(sentence, false).is_ok_and(|kind| {
+                            matches!(kind, PassageKind::Figure | PassageKind::Business)
+                        })
                 })
                 && content
                     .iter()
