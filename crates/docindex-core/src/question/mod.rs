@@ -423,6 +423,28 @@ fn with_the_year_compared_against(
     vec![before, only.clone()]
 }
 
+/// The formula a sentence labelled as the definition to use gives ("Use this definition:
+/// operating income + D&A − capex paid in cash."), empty for the label alone; `None` for
+/// any other sentence.
+fn labelled_definition(sentence: &str) -> Option<String> {
+    static LABELLED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(?:please\s+)?(?:use|apply|take)?\s*(?:this|the|our|my|a|your)?\s*(?:house\s+)?(?:definition|formula)(?:\s+(?:to\s+use|we\s+use|i\s+use))?\s*[:=]\s*(.*?)\.?\s*$").ok()
+    });
+    let caps = LABELLED.as_ref()?.captures(sentence)?;
+    if caps[1].trim().is_empty() {
+        return Some(String::new());
+    }
+    let formula = without_instructions(&caps[1]);
+    let sums = [" + ", " − ", " - ", " – "]
+        .iter()
+        .any(|s| formula.contains(s));
+    (sums
+        || OPERATION_WORDS
+            .as_ref()
+            .is_some_and(|re| re.is_match(&formula)))
+    .then_some(formula)
+}
+
 /// "(a) cash for F/Y 2023, (b) cash for F/Y 2022. What is (a) minus (b)?": the formula over
 /// the labelled figures, each written as its year's value ("FY2023 value minus FY2022
 /// value"); `None` when the question labels no figures or combines none.
@@ -1198,7 +1220,29 @@ impl Question {
         // (sentence kept, whether it asks)
         let mut content: Vec<(String, bool)> = Vec::new();
         let mut definition = None;
+        let mut labelled_as_definition = false;
         for sentence in sentences(text) {
+            // "Use this definition: operating income + D&A − capex paid in cash." (the
+            // label may stand as a sentence of its own, split at its colon).
+            let labelled = match labelled_as_definition {
+                true => format!("definition: {sentence}"),
+                false => sentence.clone(),
+            };
+            labelled_as_definition = false;
+            match (labelled_definition(&labelled), &definition) {
+                (Some(formula), None) if formula.is_empty() => {
+                    labelled_as_definition = true;
+                    continue;
+                }
+                (Some(formula), None) => {
+                    definition = Some(Definition {
+                        name: String::new(),
+                        formula,
+                    });
+                    continue;
+                }
+                _ => {}
+            }
             let Some(sentence) = without_label(&sentence, v) else {
                 continue;
             };
@@ -1575,8 +1619,15 @@ impl Question {
             spanned_years,
             relative_year,
             relative_years,
+            // "cost of sales / ((opening inventory + closing inventory) / 2)": a closing
+            // balance beside an opening one is half of an average, no year-end basis.
             year_end_balances: holds_any(&content_lower, &v.year_end_basis_phrases)
-                && !holds_any(&content_lower, &v.balance_average_phrases),
+                && !holds_any(&content_lower, &v.balance_average_phrases)
+                && !crate::lexicon::lexicon()
+                    .concepts
+                    .opening_balance_words
+                    .iter()
+                    .any(|w| find_phrase(&content_lower, w).is_some()),
             operation,
             scale,
             percent,
@@ -1886,6 +1937,17 @@ mod tests {
                 "total current assets less total current liabilities".to_string()
             ))
         );
+    }
+
+    #[test]
+    fn a_sentence_labelled_as_the_definition_to_use_defines() {
+        let q = read("What was Walmart's cash EBITDA in fiscal 2024? Use this definition: operating income + D&A − capex paid in cash.");
+        assert_eq!(
+            q.definition.map(|d| d.formula).as_deref(),
+            Some("operating income + D&A − capex paid in cash")
+        );
+        let q = read("Nike's inventory turns in fiscal 2024, as cost of sales / ((opening inventory + closing inventory) / 2)?");
+        assert!(!q.year_end_balances);
     }
 
     #[test]
