@@ -423,6 +423,57 @@ fn with_the_year_compared_against(
     vec![before, only.clone()]
 }
 
+/// The operation a question spells out over one figure's values in the periods it names:
+/// in its definition, after a verb of working out ("compute (fiscal 2023 value − fiscal
+/// 2022 value) ÷ fiscal 2022 value", "take X for FY23, deduct the FY22 amount"), or over
+/// figures it labels ("(a) minus (b)"); known by what it computes.
+fn spelled_out_operation(
+    definition: Option<&Definition>,
+    content: &str,
+    text: &str,
+) -> Option<(Operation, Vec<i32>)> {
+    static COMPUTE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:compute|calculate|work\s+out|take|determine)\s+(.+)$").ok()
+    });
+    definition
+        .and_then(|d| operation_over_periods(&d.formula))
+        .or_else(|| {
+            let caps = COMPUTE.as_ref()?.captures(content)?;
+            operation_over_periods(&without_instructions(&caps[1]))
+        })
+        .or_else(|| operation_over_periods(&labelled_formula(text)?))
+}
+
+/// The kind of passage `content` asks for, with a ranking (`ranks`) asking figures. The
+/// words that name a figure ("cash paid to acquire PP&E") say nothing of the kind asked
+/// ("acquire" asks about no acquisition), and a line item named in the table's words
+/// ("assets expected to turn into cash within a year (total current assets)") asks its
+/// figure, whatever the paraphrase before it says ("expected" asks no outlook).
+fn passage_of(content: &str, ranks: bool) -> Result<PassageKind, QuestionError> {
+    let table = crate::finance::concepts::concept_table()
+        .map_err(|e| QuestionError::BadVocabulary(e.to_string()))?;
+    let glossed_line_item = crate::finance::wording::whole_gloss(table, content).is_some();
+    let kind = match passage::passage_kind_of(content, asks_for_figure(content))? {
+        kind @ (PassageKind::Event | PassageKind::Outlook) => {
+            passage::passage_kind_of(&table.without_phrasings(content), asks_for_figure(content))
+                .unwrap_or(kind)
+        }
+        kind => kind,
+    };
+    Ok(match kind {
+        PassageKind::Judgment if ranks => PassageKind::Figure,
+        PassageKind::Outlook
+        | PassageKind::Business
+        | PassageKind::NonGaap
+        | PassageKind::Judgment
+            if glossed_line_item =>
+        {
+            PassageKind::Figure
+        }
+        kind => kind,
+    })
+}
+
 /// The formula a sentence labelled as the definition to use gives ("Use this definition:
 /// operating income + D&A − capex paid in cash."), empty for the label alone; `None` for
 /// any other sentence.
@@ -1517,18 +1568,7 @@ impl Question {
         // FY23, deduct the FY22 amount": an operation spelled out over the periods' values,
         // known by what it computes. The words of a definition that spells one out are the
         // question's (they name the figure).
-        let spelled_out = definition
-            .as_ref()
-            .and_then(|d| operation_over_periods(&d.formula))
-            .or_else(|| {
-                static COMPUTE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-                    Regex::new(r"(?i)\b(?:compute|calculate|work\s+out|take|determine)\s+(.+)$")
-                        .ok()
-                });
-                let caps = COMPUTE.as_ref()?.captures(&content)?;
-                operation_over_periods(&without_instructions(&caps[1]))
-            })
-            .or_else(|| operation_over_periods(&labelled_formula(text)?));
+        let spelled_out = spelled_out_operation(definition.as_ref(), &content, text);
         let content = match (&spelled_out, &definition) {
             (Some(_), Some(d)) => format!("{content} {}", d.formula),
             _ => content,
@@ -1582,34 +1622,7 @@ impl Question {
             (Some(_), None) => None,
             _ => passage::judgment_of(&content)?,
         };
-        // "What did RTX carry for assets expected to turn into cash within a year (total
-        // current assets)?": a line item named in the table's words asks its figure, whatever
-        // the paraphrase before it says ("expected" asks no outlook).
-        let table = crate::finance::concepts::concept_table()
-            .map_err(|e| QuestionError::BadVocabulary(e.to_string()))?;
-        let glossed_line_item = crate::finance::wording::whole_gloss(table, &content).is_some();
-        // The words that name a figure ("cash paid to acquire PP&E") say nothing of the kind
-        // of passage asked ("acquire" asks about no acquisition).
-        let passage = match passage::passage_kind_of(&content, asks_for_figure(&content))? {
-            kind @ (PassageKind::Event | PassageKind::Outlook) => passage::passage_kind_of(
-                &table.without_phrasings(&content),
-                asks_for_figure(&content),
-            )
-            .unwrap_or(kind),
-            kind => kind,
-        };
-        let passage = match passage {
-            PassageKind::Judgment if ranks => PassageKind::Figure,
-            PassageKind::Outlook
-            | PassageKind::Business
-            | PassageKind::NonGaap
-            | PassageKind::Judgment
-                if glossed_line_item =>
-            {
-                PassageKind::Figure
-            }
-            kind => kind,
-        };
+        let passage = passage_of(&content, ranks)?;
         Ok(Question {
             text: asked.to_string(),
             passage,
