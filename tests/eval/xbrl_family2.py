@@ -15,8 +15,8 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are thirteen disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
-    `vault`, `ledger`, `atlas`, `zenith`, `harbor`, `quarry` and `summit` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
+    There are fourteen disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
+    `vault`, `ledger`, `atlas`, `zenith`, `harbor`, `quarry`, `summit` and `tundra` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
     and output format are shared).
     `fresh` was added later by another helper that had likewise not seen the engine, written to
     be structurally unlike both earlier sets: chat / e-mail style requests ("pls send over ...",
@@ -215,9 +215,26 @@ Who wrote the wordings
     quoted here, and its questions should not be printed where the engine's builders read them. The
     earlier twelve outputs are byte-identical to what they were before `summit` existed (summit draws
     from its own random stream, keyed by the split name as before).
+    `tundra`, a fourteenth set, was added by yet another helper that had likewise not seen the engine's
+    source, its question templates or the xbrl-templates-*.json files, written after reading the
+    thirteen earlier sets and avoiding their templates, labels, metric names, definitions and period
+    phrasings. It imitates the working formats in which people ask about 10-Ks (investor-relations
+    e-mails, sell-side model-update and estimate-versus-actual notes, credit committee memos, terse
+    terminal-style queries, exam-style items, questions placed after a paragraph of background,
+    questions with a hedge or a typo), with the company and period at the start, middle or end;
+    periods named by the fiscal year-end month and year (only where that cannot be misread), by
+    dates in forms that cannot be misread and by relative forms anchored on the latest 10-K; unit
+    and rounding requests in varied forms; metrics named by acronyms and terms with their basis
+    spelled out, or defined as spreadsheet formulas over labelled cells and in prose; comparisons
+    asking in varied ways which of two companies leads or trails, always tied to the higher or lower
+    figure. Like `vault`, `atlas`, `zenith`, `harbor`, `quarry` and `summit`, it is a held-out set:
+    its wordings are deliberately not quoted here, and its questions should not be printed where the
+    engine's builders read them. The earlier thirteen outputs are byte-identical to what they were
+    before `tundra` existed (tundra draws from its own random stream, keyed by the split name as
+    before).
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith|harbor|quarry|summit --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith|harbor|quarry|summit|tundra --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
@@ -227,8 +244,9 @@ How to run
     /tmp/family2/novel.json and vault.json with --split novel --seed 6 and --split vault --seed 7;
     /tmp/family2/ledger.json with --split ledger --seed 8; /tmp/family2/atlas.json with --split atlas --seed 9;
     /tmp/family2/zenith.json with --split zenith --seed 10; /tmp/family2/harbor.json with --split harbor --seed 14;
-    /tmp/family2/quarry.json with --split quarry --seed 15; /tmp/family2/summit.json with --split summit --seed 16.
-    `vault`, `atlas`, `zenith`, `harbor`, `quarry` and `summit` are meant to stay unread by the people who build the engine:
+    /tmp/family2/quarry.json with --split quarry --seed 15; /tmp/family2/summit.json with --split summit --seed 16;
+    /tmp/family2/tundra.json with --split tundra --seed 17.
+    `vault`, `atlas`, `zenith`, `harbor`, `quarry`, `summit` and `tundra` are meant to stay unread by the people who build the engine:
     do not print their questions.)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
@@ -674,6 +692,8 @@ def dur_phrases(co, fy, split):
         return dur_phrases_quarry(co, fy)
     if split == "summit":
         return dur_phrases_summit(co, fy)
+    if split == "tundra":
+        return dur_phrases_tundra(co, fy)
     if split == "zenith":
         return dur_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -721,6 +741,8 @@ def inst_phrases(co, fy, split):
         return inst_phrases_quarry(co, fy)
     if split == "summit":
         return inst_phrases_summit(co, fy)
+    if split == "tundra":
+        return inst_phrases_tundra(co, fy)
     if split == "zenith":
         return inst_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -756,6 +778,13 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "tundra":
+        opts = [("", None, None), (" (I work in millions)", "millions", None), (" -- answer in USD millions", "millions", None)]
+        if big:
+            opts += [(" (in $bn, to one decimal)", "billions", 1), (" -- $bn is fine", "billions", None)]
+        elif small_co:
+            opts += [(" (our sheet is in $ thousands)", "thousands", None)]
+        return rng.choice(opts)
     if split == "summit":
         opts = [("", None, None), (" (dollars in millions, please)", "millions", None), (" (quote it in millions)", "millions", None)]
         if big:
@@ -847,6 +876,9 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "tundra":
+        return rng.choice([("", None), ("", None), (" (one decimal, in %)", 1), (" (to two decimals, as a %)", 2),
+                           (" (a % figure is fine)", None)])
     if split == "summit":
         return rng.choice([("", None), ("", None), (" (basis-point precision)", 2), (" (round to 1/10 of a percent)", 1),
                            (" (percent, not a decimal fraction)", None)])
@@ -884,6 +916,11 @@ def pct_fmt(rng, split):
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "tundra":
+        if days:
+            return rng.choice([(" (answer in days of revenue)", None), (" (days, to one decimal)", 1), (" (how many days?)", None)])
+        return rng.choice([("", None), ("", None), (" (to two decimals)", 2), (" (one decimal is plenty)", 1),
+                           (" (as N.NNx)", 2)])
     if split == "summit":
         if days:
             return rng.choice([(" (in days, please)", None), (" (days, rounded to 1/10)", 1), (" (a day count)", None)])
@@ -1979,7 +2016,7 @@ def compare_period_sealed(a, b, instant, rng):
 #   date", "when fiscal 2024 closed", "at year-end fiscal 2024". Definitions as "A expressed as
 #   a percentage of B", "A relative to B", "A for every dollar of B", "A divided by daily revenue".
 
-NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit")   # ledger, atlas, zenith, harbor, quarry and summit (eighth to thirteenth sets, below) were added later with the same wiring
+NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra")   # ledger, atlas, zenith, harbor, quarry, summit and tundra (eighth to fourteenth sets, below) were added later with the same wiring
 
 
 def yy(y):
@@ -2052,7 +2089,9 @@ def inst_phrases_vault(co, fy):
 
 
 def yr_forms_new(co, fy, split, rng, instant=False):
-    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith / harbor / quarry / summit."""
+    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith / harbor / quarry / summit / tundra."""
+    if split == "tundra":
+        return yr_forms_tundra(co, fy, rng, instant)
     if split == "summit":
         return yr_forms_summit(co, fy, rng, instant)
     if split == "quarry":
@@ -2093,6 +2132,8 @@ def yr_forms_new(co, fy, split, rng, instant=False):
 
 def span_new(co, fy, split, rng):
     """the three fiscal years fy-2..fy, for averages"""
+    if split == "tundra":
+        return span_tundra(co, fy, rng)
     if split == "summit":
         return span_summit(co, fy, rng)
     if split == "quarry":
@@ -4500,6 +4541,357 @@ def compare_period_summit(a, b, instant, rng):
                        f"for the years ending {date_wd(a.F.fy_end)} ({na}) and {date_wd(b.F.fy_end)} ({nb})"])
 
 
+# ---------------------------------------------------------------------------------------
+# Fourteenth wording set ("tundra")
+# ---------------------------------------------------------------------------------------
+# Written by another helper that had not seen the engine's source, its question templates or the
+# xbrl-templates-*.json files, after reading the thirteen earlier sets and avoiding their wordings,
+# labels, metric names, definitions and period phrasings. The people who write about 10-Ks in
+# their working formats: investor-relations e-mails and replies, sell-side model-update and
+# estimate-versus-actual notes, credit committee memos and pre-reads, terse terminal-style queries,
+# CFA-exam-style items (some multiple choice between two companies), questions placed after a
+# paragraph of background, questions with a hedge or a typo; periods named by the fiscal year-end
+# month and year (numeric month/year only when the year-end falls on or after the 20th, so the
+# month is the one the year closes in), year-first dotted dates (only when the day is after the
+# 12th), spoken dates, and relative forms anchored on the latest 10-K (the year just ended, the
+# comparative year, the beginning of the latest fiscal year, two years back); unit and rounding
+# requests in varied forms; metrics named by acronyms written with dots or in lower case (each
+# with its basis spelled out) and defined as spreadsheet formulas over cell references with a
+# legend, or in prose; comparisons asking in varied ways which company leads or trails the other,
+# always pinned to the higher or lower figure.
+# Template flags as for novel / vault / ledger / atlas / zenith / harbor / quarry / summit (F:, I:,
+# X:, L:). Like vault, atlas, zenith, harbor, quarry and summit, a held-out set: not to be printed
+# or quoted where the engine's builders read.
+
+def date_spoken(d):
+    """month, 'the', ordinal day and year, as people say it (month spelled, so it cannot be misread)"""
+    return f"{MONTHS[d.month - 1]} the {ordinal(d.day)}, {d.year}"
+
+
+def date_ydot(d):
+    """year.month.day, only when the day cannot be read as a month (day > 12; else None)"""
+    return f"{d.year}.{d.month:02d}.{d.day:02d}" if d.day > 12 else None
+
+
+def fye_my(d):
+    """month/year of a fiscal year-end, only when it falls late in its month (so the month is the closing one; else None)"""
+    return f"{d.month:02d}/{d.year}" if d is not None and d.day >= 20 else None
+
+
+def dur_phrases_tundra(co, fy):
+    end = co.end_date(fy)
+    out = [f"for the year ended {date_spoken(end)}", f"for fiscal-year {fy} as filed"]
+    if fye_my(end):
+        out += [f"for FYE {fye_my(end)}", f"in the fiscal year ended {fye_my(end)}"]
+    if date_ydot(end):
+        out += [f"in the year to {date_ydot(end)}"]
+    if fy == co.fy:
+        out += ["in the year just ended", f"in the fiscal year just ended ({fy})"]
+    if fy == co.fy - 1:
+        out += [f"in the comparative year (FY{fy})", f"in the year before the one just ended (FY{fy})"]
+    return out
+
+
+def inst_phrases_tundra(co, fy):
+    end = co.end_date(fy)
+    out = [f"as of {date_spoken(end)}", f"on the fiscal-year {fy} balance sheet as filed"]
+    if fye_my(end):
+        out += [f"at FYE {fye_my(end)}"]
+    if date_ydot(end):
+        out += [f"at {date_ydot(end)}"]
+    if fy == co.fy:
+        out += ["on the balance sheet for the year just ended", f"at the close of the year just ended ({fy})"]
+    if fy == co.fy - 1:
+        out += [f"at the beginning of fiscal {fy + 1}", f"on the comparative balance sheet (FY{fy} year-end)"]
+    return out
+
+
+def yr_forms_tundra(co, fy, rng, instant=False):
+    """(p0, p1, y0, y1) for tundra."""
+    y0, y1 = fy - 1, fy
+    e0, e1 = co.end_date(y0), co.end_date(y1)
+    if instant:
+        style = rng.choice(["fye", "ydot", "spoken", "rel"])
+        if style == "fye" and not (fye_my(e0) and fye_my(e1)):
+            style = "spoken"
+        if style == "ydot" and not (date_ydot(e0) and date_ydot(e1)):
+            style = "rel"
+        f = {"fye": lambda y: f"FYE {fye_my(co.end_date(y))}", "ydot": lambda y: date_ydot(co.end_date(y)),
+             "spoken": lambda y: date_spoken(co.end_date(y)),
+             "rel": lambda y: f"the end of fiscal {y1}" if y == y1 else f"the beginning of fiscal {y1}"}[style]
+    else:
+        style = rng.choice(["fye", "ydot", "spoken", "rel"])
+        if style == "fye" and not (fye_my(e0) and fye_my(e1)):
+            style = "rel"
+        if style == "ydot" and not (date_ydot(e0) and date_ydot(e1)):
+            style = "spoken"
+        f = {"fye": lambda y: f"the fiscal year ended {fye_my(co.end_date(y))}",
+             "ydot": lambda y: f"the year to {date_ydot(co.end_date(y))}",
+             "spoken": lambda y: f"the year ended {date_spoken(co.end_date(y))}",
+             "rel": lambda y: f"the year just ended (FY{y})" if y == co.fy else f"the comparative year (FY{y})"}[style]
+    lab = rng.choice(["FY{y}", "FY'{yy}"])
+    return f(y0), f(y1), lab.format(yy=yy(y0), y=y0), lab.format(yy=yy(y1), y=y1)
+
+
+def span_tundra(co, fy, rng):
+    """the three fiscal years fy-2..fy, for averages"""
+    opts = [f"two years back through the year just ended (FY{fy - 2}–FY{fy})",
+            f"the year just ended and the two before it ({fy - 2}, {fy - 1} and {fy})"]
+    e2, e0 = co.end_date(fy - 2), co.end_date(fy)
+    if fye_my(e2) and fye_my(e0) and fye_my(co.end_date(fy - 1)):
+        opts.append(f"FYE {fye_my(e2)} through FYE {fye_my(e0)} (three fiscal years)")
+    return rng.choice(opts)
+
+
+ITEM_LABELS_TUNDRA = {
+    "revenue": ["aggregate revenue", "revenue (the consolidated total)"],
+    "cogs": ["C.O.G.S.", "cost-of-revenue total"],
+    "gross_profit": ["gross profit in absolute dollars", "gross profit, pre-opex"],
+    "operating_income": ["op inc", "profit at the operating line (operating income)"],
+    "net_income": ["attributable earnings (net income)", "n.i. attributable to the parent"],
+    "eps_diluted": ["diluted e.p.s.", "per-share profit on a diluted basis"],
+    "total_assets": ["total assets (the asset-side total)", "total assets (every category)"],
+    "total_liabilities": ["total liabilities (equity excluded)", "liabilities in sum (total liabilities)"],
+    "current_assets": ["t.c.a. (total current assets)", "current assets (all lines combined)"],
+    "current_liabilities": ["t.c.l. (total current liabilities)", "current liabilities (all lines combined)"],
+    "inventory": ["net book inventory", "inventories shown net"],
+    "cash": ["cash and cash equivalents (excluding any investments)", "c&e (cash and cash equivalents only)"],
+    "lt_debt": ["non-current debt (long-term debt, current portion stripped out)", "LTD excluding the current piece"],
+    "equity": ["equity per the balance sheet (stockholders')", "s/h equity (total)"],
+    "total_equity_incl_nci": ["total equity with the non-controlling share added in", "group equity incl. NCI"],
+    "cfo": ["c.f.o. (net)", "net cash flow, operating section"],
+    "cfi": ["c.f.i. (net)", "net cash flow, investing section"],
+    "cff": ["c.f.f. (net)", "net cash flow, financing section"],
+    "capex": ["cap-ex (purchases of PP&E)", "cash spent on PP&E"],
+    "dna": ["d&a (total)", "depreciation together with amortization"],
+    "rnd": ["r&d charged to expense", "R&D (expensed in the year)"],
+    "sga": ["s.g.&a.", "selling, general and administrative (SG&A) line"],
+    "interest_expense": ["annual interest expense", "interest expense charged against earnings"],
+    "income_tax": ["income tax expense (current + deferred)", "provision for income taxes, all components"],
+    "dividends": ["dividends paid (financing outflow)", "dividends to shareholders, cash basis"],
+    "buybacks": ["share repurchases paid in cash", "common stock bought back (cash paid)"],
+    "receivables": ["a/r (net)", "accounts receivable (net of the credit-loss allowance)"],
+    "ppe": ["p.p.&e. (net)", "plant, property & equipment after depreciation"],
+}
+
+AVG3_RATIO_TUNDRA = {"capex": ["cap-ex", "cash spent on PP&E"],
+                     "rnd": ["r&d charged to expense", "R&D (expensed in the year)"],
+                     "sga": ["s.g.&a.", "selling, general and administrative outlays"]}
+
+# key: (names, definitions); spreadsheet definitions use column C for the current year and B for
+# the prior year-end, with a legend naming every cell.
+METRICS_TUNDRA = {
+    "gross_margin": (["g.p. margin (%)", "gross margin, % of revenue"],
+                     ["=D7/D5*100, where D5 is revenue and D7 is gross profit",
+                      "the profit left after cost of sales but before operating expenses (gross profit), as a percent of revenue"]),
+    "operating_margin": (["o.p.m. (op inc as % of revenue)", "operating margin, % of revenue"],
+                         ["=E9/E5*100, where E5 is revenue and E9 is operating income",
+                          "operating income -- the profit after operating expenses but before interest and taxes -- as a percent of revenue"]),
+    "net_margin": (["n.p.m. (attributable NI as % of revenue)", "net margin, % of revenue (attributable net income)"],
+                   ["=F14/F5*100, where F5 is revenue and F14 is net income attributable to the company",
+                    "net income attributable to the company, after tax and excluding the noncontrolling interests' share, as a percent of revenue"]),
+    "roa": (["r.o.a. (average-assets basis)", "r.o.a.a. (return on average assets, %)"],
+            ["=100*C14/AVERAGE(B20,C20), where C14 is net income and B20 and C20 are total assets at the prior and current year-ends",
+             "net income as a percent of total assets, the latter averaged across the opening and closing balance sheets"]),
+    "roe": (["r.o.e. (average-equity basis)", "r.o.a.e. (return on average equity, %)"],
+            ["=100*C14/AVERAGE(B35,C35), where C14 is net income and B35 and C35 are shareholders' equity at the prior and current year-ends",
+             "net income as a percent of shareholders' equity, the latter averaged across the opening and closing balance sheets"]),
+    "asset_turnover": (["a.t.o. (asset turnover on average assets)", "revenue-to-average-total-assets turns"],
+                       ["=C5/AVERAGE(B20,C20), where C5 is revenue and B20 and C20 are total assets at the prior and current year-ends",
+                        "revenue for the year over total assets averaged across the opening and closing balance sheets"]),
+    "fixed_asset_turnover": (["f.a.t.o. (revenue over average net PP&E)", "revenue-to-average-net-PP&E turns"],
+                             ["=C5/AVERAGE(B18,C18), where C5 is revenue and B18 and C18 are net PP&E at the prior and current year-ends",
+                              "revenue for the year over net PP&E (after accumulated depreciation) averaged across the opening and closing balance sheets"]),
+    "inventory_turnover": (["inventory turns, c.o.g.s. over average inventory", "cost-of-sales-to-average-inventory turns"],
+                           ["=C6/AVERAGE(B12,C12), where C6 is cost of sales and B12 and C12 are inventories at the prior and current year-ends",
+                            "cost of sales for the year over inventories averaged across the opening and closing balance sheets"]),
+    "dso_avg": (["d.s.o. (average receivables)", "collection days on average a/r (365-day basis)"],
+                ["=AVERAGE(B10,C10)/C5*365, where C5 is revenue and B10 and C10 are accounts receivable at the prior and current year-ends",
+                 "accounts receivable averaged across the opening and closing balance sheets, divided by revenue and multiplied by 365"]),
+    "dso_end": (["d.s.o. (closing receivables)", "collection days on closing a/r (365-day basis)"],
+                ["=C10/C5*365, where C5 is revenue and C10 is accounts receivable at the current year-end",
+                 "the number of days of revenue (at revenue ÷ 365 per day) that closing accounts receivable represent"]),
+    "quick_ratio": (["q.r. (inventories excluded from current assets)", "inventory-excluded liquidity ratio"],
+                    ["=(C15-C12)/C25, where C15 is total current assets, C12 is inventories and C25 is total current liabilities",
+                     "everything in current assets except inventories, over current liabilities"]),
+    "current_ratio": (["c.r. (current ratio)", "times current liabilities are covered by current assets"],
+                      ["=C15/C25, where C15 is total current assets and C25 is total current liabilities",
+                       "how many times total current liabilities go into total current assets"]),
+    "interest_coverage": (["i.c.r. (op-inc cover of interest expense)", "interest cover, op-inc basis (x)"],
+                          ["=C9/C11, where C9 is operating income and C11 is interest expense",
+                           "operating income -- which is stated before interest and taxes -- divided by interest expense"]),
+    "payout": (["d.p.r. (cash dividends ÷ net income)", "cash distributions as % of net income (dividends only)"],
+               ["=100*C40/C14, where C40 is cash dividends paid and C14 is net income",
+                "cash dividends paid in the year as a percent of the year's net income"]),
+    "ebitda": (["ebitda, op-inc-plus-d&a version", "EBITDA built as operating income plus D&A"],
+               ["=C9+C30, where C9 is operating income and C30 is depreciation and amortization",
+                "operating income before depreciation and amortization are deducted, i.e. operating income with D&A added back"]),
+    "ebitda_margin": (["ebitda margin (op inc + d&a, % of revenue)", "EBITDA-to-revenue (%), op-inc-plus-D&A build"],
+                      ["=100*(C9+C30)/C5, where C5 is revenue, C9 is operating income and C30 is depreciation and amortization",
+                       "operating income before depreciation and amortization, as a percent of revenue"]),
+    "ebitda_less_capex": (["ebitda − capex (op inc + d&a − capex)", "EBITDA after capex, built from operating income"],
+                          ["=C9+C30-C45, where C9 is operating income, C30 is depreciation and amortization and C45 is purchases of property, plant and equipment",
+                           "operating income before D&A, net of cash paid for property, plant and equipment"]),
+    "working_capital": (["n.w.c. ($, may be negative)", "working-capital dollars (net)"],
+                        ["=C15-C25, where C15 is total current assets and C25 is total current liabilities",
+                         "total current assets net of total current liabilities (the result can be negative)"]),
+    "cash_conversion": (["c.f.o./n.i. (cash conversion)", "cash backing of earnings (CFO ÷ net income)"],
+                        ["=C50/C14, where C50 is net cash from operating activities and C14 is net income",
+                         "the multiple of net income that came in as net operating cash (net cash provided by operating activities)"]),
+    "ocf_ratio": (["c.f.o./c.l. (cash flow to current liabilities)", "current-liability cover from operating cash (x)"],
+                  ["=C50/C25, where C50 is net cash from operating activities and C25 is total current liabilities at the year-end",
+                   "the year's operating cash flow divided by current liabilities at the year-end"]),
+    "rnd_pct": (["r&d-to-revenue, %", "R&D as a slice of revenue (%)"],
+                ["=100*C7/C5, where C5 is revenue and C7 is research and development expense",
+                 "the percent of revenue consumed by research and development expense"]),
+    "sga_pct": (["s.g.&a./revenue (%)", "SG&A as a slice of revenue (%)"],
+                ["=100*C8/C5, where C5 is revenue and C8 is selling, general and administrative expense",
+                 "the percent of revenue consumed by selling, general and administrative expense"]),
+    "capex_pct": (["cap-ex-to-revenue, %", "capex as a slice of revenue (%)"],
+                  ["=100*C45/C5, where C5 is revenue and C45 is purchases of property, plant and equipment",
+                   "the percent of revenue spent on purchases of property, plant and equipment"]),
+    "fcf": (["f.c.f. (c.f.o. less capex)", "FCF before dividends (operating cash flow net of capex)"],
+            ["=C50-C45, where C50 is net cash from operating activities and C45 is purchases of property, plant and equipment",
+             "operating cash flow net of capital expenditures, before dividends and buybacks"]),
+    "debt_to_equity": (["l.t.d.-to-book-equity (x)", "non-current debt to stockholders' equity (x)"],
+                       ["=C28/C35, where C28 is long-term debt excluding the current portion and C35 is shareholders' equity",
+                        "long-term debt, excluding the portion due within a year, divided by shareholders' equity"]),
+    "etr": (["e.t.r. (%)", "GAAP tax rate (income tax expense ÷ pretax income)"],
+            ["=100*C13/C12, where C12 is income before income taxes and C13 is income tax expense",
+             "the percent of income before income taxes taken by income tax expense"]),
+}
+
+ITEM_TEMPLATES["tundra"] = [
+    "Hi team -- following up on the IR call. Could you confirm the {item} {co} reported {per}{scale}? Thanks in advance.",
+    "Model update note ({co}): rolling the {item} line forward. What was the reported figure {per}{scale}?",
+    "FA screen> {co}: {item}, {per}{scale} <GO>",
+    "Credit committee memo, financial profile of the borrower ({co}): {item} {per}{scale}?",
+    "CFA-style item set: refer to {co}'s annual report. What amount is shown for {item} {per}{scale}?",
+    "Background: we're reviewing {co} ahead of its next earnings date and our consensus file looks stale, so I want to anchor on audited numbers. Question: {item} {per}{scale}?",
+    "I believe {co}'s {item} {per} is roughly what I have in my notes, but I'd rather not guess. What's the exact figure{scale}?",
+    "Quick qustion -- what did {co} report as {item} {per}{scale}?",
+    "X:Reading down {co}'s income statement {per}, at what amount does the {item} line come in{scale}?",
+    "I:Balance sheet as printed in {co}'s 10-K, {per}: what does the {item} line read{scale}?",
+    "Re: your note on {co} -- can you send me the {item} {per}{scale}? I want to tie it to our model before the morning call.",
+    "F:Summing the whole year, what was {co}'s {item} {per}{scale}?",
+    "Estimate-vs-actual check: our number for {co}'s {item} {per} looks off. What did the company actually report{scale}?",
+    "Analyst-training exercise: open {co}'s annual report and find the {item} {per}. Amount{scale}?",
+    "I:{Per}, what {item} did {co} show? Balance sheet figure, please{scale}.",
+]
+
+CHANGE_ABS_TEMPLATES["tundra"] = [
+    "Model update note: {co}'s {item} moved from the {y0} print to the {y1} print by how much{scale}? Signed, negative if down.",
+    "CFA-style question: what is the change in {co}'s {item} from {p0} to {p1}, later figure minus earlier figure{scale}?",
+    "F:Credit memo, trend section -- {co}'s {item}: {p1} versus {p0}. Dollar change, with a minus sign for a decline{scale}?",
+    "I:Credit memo, balance sheet trend -- {co}'s {item} at {p1} versus {p0}: signed dollar change{scale}?",
+    "{y0}->{y1} chg, {item}, {co}{scale}?",
+    "Background: {co} described its {item} as broadly stable on the last call, and I'd like to test that. How much did it actually change from {p0} to {p1}{scale}? Negative if it fell.",
+    "Not sure I'm reading the filing right. Between {p0} and {p1}, what's the net dollar difference in {co}'s {item} (later year less earlier year){scale}?",
+    "Dear {co} IR team, for our records could you confirm the change in {item}, {y1} less {y0}{scale}?",
+    "F:L:how much did {co}'s {item} incrase in {p1} vs {p0}{scale}? (if it dropped, give a negative)",
+]
+
+CHANGE_PCT_TEMPLATES["tundra"] = [
+    "Model update note: by what % did {co}'s {item} move from {y0} to {y1}{fmt}?",
+    "CFA-style question: compute the percentage change in {co}'s {item} from {p0} to {p1}, using {y0} as the base{fmt}.",
+    "F:Credit memo, trend section -- {co}'s {item} grew (or contracted) by what percent in {p1} relative to {p0}{fmt}?",
+    "I:Credit memo, balance sheet trend -- {co}'s {item}: percent change from {p0} to {p1}{fmt}?",
+    "L:pct chg {item} {co} {y0}->{y1}{fmt}",
+    "Background: {co}'s shareholder letter calls {item} a highlight of the year. Testing that claim -- what was the % change from {p0} to {p1}{fmt}? Negative if it shrank.",
+    "I may be misreading the filing, so please check: by what percent did {co}'s {item} change between {p0} and {p1}{fmt}? (Negative if it fell.)",
+    "Hello {co} IR -- quick one for our model: {item} growth, {y1} over {y0}, in %{fmt}?",
+]
+
+AVG_BAL_TEMPLATES["tundra"] = [
+    "Credit memo needs an average-balance figure: {co}'s {item} at the {y0} year-end and at the {y1} year-end, summed and halved{scale}.",
+    "CFA-style: an analyst computes {co}'s average {item} for {p1} as the mean of the opening and closing balances. What result should she get{scale}?",
+    "L:{co} {item} -- mean of the beginning-of-{y1} and end-of-{y1} balances{scale}",
+    "Background: I'm computing a return ratio for {co} and want a denominator that isn't distorted by a single year-end. What is the average of the {item} balance at the start of {p1} and at its end{scale}?",
+    "I think the standard approach is to average the two year-end balances. Doing that for {co}'s {item} ({y0} and {y1} year-ends), what comes out{scale}?",
+]
+
+AVG3_TEMPLATES["tundra"] = [
+    "Credit memo, three-year lookback: {co}'s average annual {item} across {span}{scale}?",
+    "CFA-style: {co} reported {item} for {y2}, {y0} and {y1}. What is the three-year arithmetic mean{scale}?",
+    "L:3-yr simple avg of {item}, {co}, {span}{scale}",
+    "Model update: I'm replacing a single-year {item} assumption for {co} with the average over {span}. What number do I plug in{scale}?",
+    "Some years are lumpy for {co}, so rather than one year: what's the mean {item} from two years back through the year just ended ({y2}–{y1}){scale}?",
+]
+
+AVG3_RATIO_TEMPLATES["tundra"] = [
+    "Model update: for {co}, compute {metric} ÷ revenue separately for {y2}, {y0} and {y1}, then take the plain mean of those three percentages{fmt}.",
+    "Credit memo: across {span}, average {co}'s yearly {metric}-to-revenue percentage (the mean of the three annual ratios -- not three-year totals divided){fmt}.",
+    "L:avg of yearly {metric}/revenue %, {co}, {span}{fmt}",
+    "CFA-style: an analyst measures {co}'s {metric} as a percent of revenue in each of {y2}, {y0} and {y1} and averages the three results. What does she get{fmt}?",
+]
+
+METRIC_TEMPLATES["tundra"] = {
+    "plain": [
+        "Model update note: {co} {metric} {per}{fmt}?",
+        "Credit committee memo, key ratios: what was {co}'s {metric} {per}{fmt}?",
+        "Terminal query> {co}, {metric}, {per}{fmt} <GO>",
+        "CFA-style: based on {co}'s 10-K, its {metric} {per} is closest to what value{fmt}?",
+        "Hi, IR here at a peer company -- we're benchmarking. What {metric} did {co} post {per}{fmt}?",
+        "Background: our screen flagged {co} on {metric}, and I want to confirm it against the filing. What was the figure {per}{fmt}?",
+        "Probably a simple one, but what was {co}'s {metric} {per}{fmt}? I keep geting different answers.",
+        "{Per}, {co} printed what {metric}{fmt}?",
+    ],
+    "defn": [
+        "Model update note -- our template computes {metric} as {defn}. What does {co} show {per}{fmt}?",
+        "Credit memo footnote 4 defines {metric} as {defn}. Plug in {co}'s numbers {per}{fmt}.",
+        "CFA-style: {metric} is calculated as {defn}. What is it for {co} {per}{fmt}?",
+        "{co}, {metric} {per}{fmt} -- formula in our sheet: {defn}",
+        "Background: the sell-side and our internal sheet disagree on {co}'s {metric} {per}, likely a definition issue. Using {defn}, what do you get{fmt}?",
+        "I'm fairly sure the right formula for {metric} is {defn}. On that basis, what is {co}'s number {per}{fmt}?",
+        "Dear IR team, our analyst calculates {co}'s {metric} as {defn}. Could you confirm the resulting figure {per}{fmt}?",
+        "Sell-side note: we define {metric} as {defn}. {co}'s print {per}{fmt}?",
+    ],
+}
+
+# compare: {lead} = "edges out" / "trails" and {pos} = "ahead" / "behind" (the stated direction),
+# always pinned to the {adj} (higher / lower) figure in the same question
+COMPARE_TEMPLATES["tundra"] = [
+    "Credit committee pre-read: on {metric} {per}, does {A} or {B} come out {adj}?",
+    "{A} v. {B} on {metric} {per} -- which one {lead} the other? I mean the {adj} number, whether or not that's good.",
+    "CFA-style: based on their 10-Ks, which company reports the {adj} {metric} {per}? A. {A} B. {B}",
+    "Our IR team benchmarks {A} against {B}. {Per}, which of the two is {pos} on {metric}, i.e. shows the {adj} value?",
+    "My sense is the two are close, but {per} which of {A} and {B} has the {adj} {metric}?",
+    "Model update, peer tab: {A} and {B} {per} -- flag whichever posts the {adj} {metric}.",
+    "Credit committee pre-read: {per}, who shows {more} {item}, {B} or {A}?",
+    "{A} v. {B}, {item} {per}: which name {lead} the other (the {adj} amount)?",
+    "CFA-style: which company reports {more} {item} {per}? A. {A} B. {B}",
+    "RV screen, {A}/{B}: {item} {per} -- which one is {pos}, meaning the {adj} figure?",
+    "Context first: we're choosing between {A} and {B} for a sector write-up and want to lead with {item}. {Per}, which company recorded {more} of it?",
+    "Im tryng to settle a bet: {per}, did {A} or {B} have {more} {item}?",
+]
+
+
+def compare_period_tundra(a, b, instant, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+             and a.F.fy_end.year == b.F.fy_end.year)
+    na, nb = a.names[0], b.names[0]
+    if same:
+        if instant:
+            opts = [f"at their FY{a.fy} year-ends", f"on each one's balance sheet for the year just ended (FY{a.fy})"]
+            if dec31:
+                opts.append(f"as of {date_spoken(a.F.fy_end)}")
+        else:
+            opts = [f"in fiscal-year {a.fy}", f"in the year each of them just ended (FY{a.fy})"]
+            if dec31:
+                opts.append(f"for FYE 12/{a.F.fy_end.year}")
+        return rng.choice(opts)
+    if instant:
+        opts = [f"on their latest balance sheets ({na} as of {date_spoken(a.F.fy_end)}; {nb} as of {date_spoken(b.F.fy_end)})"]
+        if fye_my(a.F.fy_end) and fye_my(b.F.fy_end):
+            opts.append(f"at FYE {fye_my(a.F.fy_end)} for {na} and FYE {fye_my(b.F.fy_end)} for {nb}")
+        return rng.choice(opts)
+    opts = [f"in each one's year just ended ({na}: FY{a.fy}; {nb}: FY{b.fy})"]
+    if fye_my(a.F.fy_end) and fye_my(b.F.fy_end):
+        opts.append(f"for their latest fiscal years ({na}: FYE {fye_my(a.F.fy_end)}; {nb}: FYE {fye_my(b.F.fy_end)})")
+    return rng.choice(opts)
+
+
 def compare_period_new(a, b, instant, split, rng):
     same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
     dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
@@ -4507,6 +4899,8 @@ def compare_period_new(a, b, instant, split, rng):
     na, nb = a.names[0], b.names[0]
     if split == "summit":
         return compare_period_summit(a, b, instant, rng)
+    if split == "tundra":
+        return compare_period_tundra(a, b, instant, rng)
     if split == "quarry":
         return compare_period_quarry(a, b, instant, rng)
     if split == "harbor":
@@ -4553,6 +4947,8 @@ def compare_period_new(a, b, instant, split, rng):
 def metric_names(m, split):
     if split == "summit":
         return METRICS_SUMMIT[m][0]
+    if split == "tundra":
+        return METRICS_TUNDRA[m][0]
     if split == "quarry":
         return METRICS_QUARRY[m][0]
     if split == "harbor":
@@ -4577,6 +4973,8 @@ def metric_names(m, split):
 def metric_defs(m, split):
     if split == "summit":
         return METRICS_SUMMIT[m][1]
+    if split == "tundra":
+        return METRICS_TUNDRA[m][1]
     if split == "quarry":
         return METRICS_QUARRY[m][1]
     if split == "harbor":
@@ -4749,6 +5147,8 @@ def fill(tpl, **kw):
 def pick_label(rng, key, split):
     if split == "summit":
         return rng.choice(ITEM_LABELS_SUMMIT[key])
+    if split == "tundra":
+        return rng.choice(ITEM_LABELS_TUNDRA[key])
     if split == "quarry":
         return rng.choice(ITEM_LABELS_QUARRY[key])
     if split == "harbor":
@@ -4793,6 +5193,8 @@ def gen_items(co, rng, split, n=8):
         per = rng.choice(inst_phrases(co, fy, split) if k in INSTANT_KEYS else dur_phrases(co, fy, split))
         if k == "eps_diluted" and split == "summit":
             scale = rng.choice([("", None, None), (" (round to the penny)", None, 2)])
+        elif k == "eps_diluted" and split == "tundra":
+            scale = rng.choice([("", None, None), (" (two decimals, $ per diluted share)", None, 2)])
         elif k == "eps_diluted" and split == "quarry":
             scale = rng.choice([("", None, None), (" (per share, precision $0.01)", None, 2)])
         elif k == "eps_diluted" and split == "harbor":
@@ -4965,7 +5367,8 @@ def gen_averages(co, rng, split, n=2):
         y2 = {"novel": f"FY{yy(fy - 2)}", "vault": f"fiscal '{yy(fy - 2)}", "ledger": f"FY{fy - 2}", "atlas": f"FY {fy - 2}",
               "zenith": y0.replace(str(fy - 1), str(fy - 2)), "harbor": harbor_y2(y0, fy),
               "quarry": harbor_y2(y0, fy),   # quarry's FY-23 / F/Y 2023 labels step back the same way
-              "summit": harbor_y2(y0, fy)}[split]   # and so do summit's FY 23 / FYE 2023 labels
+              "summit": harbor_y2(y0, fy),   # and so do summit's FY 23 / FYE 2023 labels
+              "tundra": harbor_y2(y0, fy)}[split]   # and tundra's FY2023 / FY'23 labels
     else:
         y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final", "sealed") else f"fiscal {fy - 2}"
     yl = f"fiscal years {fy - 2}, {fy - 1} and {fy}"          # (final only)
@@ -5013,7 +5416,8 @@ def gen_averages(co, rng, split, n=2):
             if split in NEW_SPLITS:
                 lab = rng.choice({"novel": AVG3_RATIO_NOVEL, "vault": AVG3_RATIO_VAULT, "ledger": AVG3_RATIO_LEDGER,
                                   "atlas": AVG3_RATIO_ATLAS, "zenith": AVG3_RATIO_ZENITH, "harbor": AVG3_RATIO_HARBOR,
-                                  "quarry": AVG3_RATIO_QUARRY, "summit": AVG3_RATIO_SUMMIT}[split][k])
+                                  "quarry": AVG3_RATIO_QUARRY, "summit": AVG3_RATIO_SUMMIT,
+                                  "tundra": AVG3_RATIO_TUNDRA}[split][k])
                 span = span_new(co, fy, split, rng)
                 q = fill2(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0], span=span)
             elif split == "sealed":
@@ -5117,6 +5521,8 @@ DIR_WORDS["harbor"] = {"higher": [("higher", "more"), ("greater", "more")],
 DIR_WORDS["quarry"] = {"higher": [("higher", "more"), ("bigger", "more")],
                        "lower": [("lower", "less"), ("smaller", "less")]}
 DIR_WORDS["summit"] = {"higher": [("higher", "more"), ("greater", "more")],
+                       "lower": [("lower", "less"), ("smaller", "less")]}
+DIR_WORDS["tundra"] = {"higher": [("higher", "more"), ("larger", "more")],
                        "lower": [("lower", "less"), ("smaller", "less")]}
 ADJ_BAD = {"stronger", "weaker"}   # only for margins / returns
 # "who comes out ahead on ..." (fresh) is asked only for figures where more is plainly better
@@ -5234,7 +5640,9 @@ def gen_compare(cos, rng, split, n=30):
             label = pick_label(rng, k, split) if is_item else rng.choice(metric_names(k, split))
             q = fill2(tpl, A=rng.choice(A.names), B=rng.choice(B.names), adj=adj, more=more, metric=label, item=label,
                       per=per, win=direction, gt="greater than" if direction == "higher" else "less than",
-                      sortdir="largest to smallest" if direction == "higher" else "smallest to largest")
+                      sortdir="largest to smallest" if direction == "higher" else "smallest to largest",
+                      lead="edges out" if direction == "higher" else "trails",
+                      pos="ahead" if direction == "higher" else "behind")
         elif split == "sealed":
             instant = (k in INSTANT_KEYS) or (k in INSTANT_METRICS) or k == "current_ratio" or k == "quick_ratio"
             A, B = (a, b) if rng.random() < 0.5 else (b, a)
@@ -5299,7 +5707,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")
