@@ -306,9 +306,17 @@ impl Library {
                 // So is any figure asked in words the concept table does not know (measured:
                 // passages answered unseen wordings of investing cash flow and total
                 // liabilities at HIGH, wrong).
+                // And a figure asked of a period ("… in FY23?") in any words: passages that
+                // happen to share the question's words are no figure worked out for it
+                // (measured: unseen wordings of financing cash flow and free cash flow were
+                // answered at HIGH with statement rows of other figures, and with exhibits).
                 let asks_statement_figure = reading.operation != Operation::Value
                     || (reading.passage == PassageKind::Figure
-                        && (!table.asked_in(content).is_empty() || asks_for_figure(content)));
+                        && (!table.asked_in(content).is_empty()
+                            || asks_for_figure(content)
+                            || !reading.periods.is_empty()
+                            || !reading.relative_years.is_empty()
+                            || reading.relative_year.is_some()));
                 if asks_statement_figure && answer.confidence.label == ConfidenceLabel::High {
                     answer.confidence.label = ConfidenceLabel::Medium;
                 }

@@ -116,6 +116,9 @@ pub struct NamedRowWords {
 pub struct ConceptWords {
     pub comparison_shorthand: WordList,
     pub modifiers: WordList,
+    /// Names of a balance's carrying value ("book value"): after another balance's name they
+    /// qualify it.
+    pub carrying_value_names: WordList,
     /// Verbs between a modifier and the figure it qualifies ("cash *spent on* dividends").
     pub modifier_links: WordList,
     /// Words that average a balance ("ROE on *mean* equity").

@@ -11,7 +11,8 @@ use crate::search::asks_why;
 
 /// Whether the question asks for a kind of figure the lead does not state: a ratio, margin
 /// or rate answered with an amount ("working capital ratio" answered with working capital).
-fn asks_unmet_kind(question: &str, lead: &FiguresLead) -> bool {
+fn asks_unmet_kind(reading: &Question, lead: &FiguresLead) -> bool {
+    let question = reading.content.as_str();
     let lower = question.to_lowercase();
     // "What share of revenue did capex represent?" asks a quotient too.
     let asks_kind = crate::search::words(&lower)
@@ -23,10 +24,14 @@ fn asks_unmet_kind(question: &str, lead: &FiguresLead) -> bool {
                     .match_indices(p)
                     .any(|(at, _)| !lower[..at].ends_with("per "))
         });
+    // A percentage asked of one figure (no change between years) is a quotient too, in
+    // whatever words it is asked.
+    let asks_percent_of_a_figure =
+        reading.percent && reading.operation == crate::question::Operation::Value;
     let states_kind = !lead.metrics.is_empty()
         || lead.figures.iter().any(|f| f.unit != MetricUnit::Amount)
         || lead.computed.iter().any(|c| c.ends_with('%'));
-    asks_kind && !states_kind
+    (asks_kind || asks_percent_of_a_figure) && !states_kind
 }
 
 /// Whether the lead's figures can be trusted as the answer: every figure from a row of its
@@ -105,7 +110,7 @@ pub fn with_figures(
         && lead.operation_done
         && !one_figure_for_two_years
         && !amounts_for_a_quotient
-        && !asks_unmet_kind(question, &lead);
+        && !asks_unmet_kind(reading, &lead);
     let mut out = answer;
     let mut text = lead.text.clone();
     let mut citations = lead.citations.clone();

@@ -123,8 +123,30 @@ struct Claims {
     chosen: Vec<(usize, usize)>,
 }
 
+/// The phrasings a question holds: its stems, each phrasing found as (concept, first stem,
+/// stem count), and whether each stem runs straight on into the next (`runs_on`).
+struct Phrasings {
+    stems: Vec<String>,
+    found: Vec<(usize, usize, usize)>,
+    joins: Vec<bool>,
+}
+
 /// Words that tell no concept from another.
 const FILLER_WORDS: &[&str] = &["of", "the"];
+
+/// Whether a word of a two-word name can stand as a noun on its own: not an adjective or a
+/// participle ("net", "operating", "capital", "deferred"), not an abbreviation with symbols.
+fn is_noun_like(word: &str) -> bool {
+    const ADJECTIVES: [&str; 8] = [
+        "net", "total", "gross", "free", "long", "short", "non", "cash",
+    ];
+    const ADJECTIVE_ENDINGS: [&str; 9] =
+        ["ing", "ed", "al", "ive", "ent", "ant", "ous", "ary", "ble"];
+    word.chars().all(|c| c.is_ascii_alphabetic())
+        && word.len() > 2
+        && !ADJECTIVES.contains(&word)
+        && !ADJECTIVE_ENDINGS.iter().any(|e| word.ends_with(e))
+}
 
 /// Stems of a phrasing or question; "capital-intensive" and "capital intensive" are one.
 fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
@@ -148,6 +170,37 @@ fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
         })
         .filter(|s| !s.is_empty())
         .collect()
+}
+
+/// For each of `text`'s stems (as `phrase_stems` gives them), whether it runs straight on
+/// into the next: only a space or a hyphen between ("fixed-asset capex"), no comma, slash,
+/// colon or parenthesis ("capex/revenue", "capex (revenue)").
+fn runs_on(stemmer: &Stemmer, text: &str) -> Vec<bool> {
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let mut out = Vec::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let count = phrase_stems(stemmer, token).len();
+        let inner = token.trim_matches(|c: char| !c.is_alphanumeric());
+        let joined_inside = inner
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '&' | '.' | '\'' | '’'));
+        let trailing = token.trim_start_matches(|c: char| !c.is_alphanumeric());
+        let ends_clean = trailing
+            .trim_end_matches(['\'', '’', 's'])
+            .ends_with(|c: char| c.is_alphanumeric())
+            || trailing.ends_with(|c: char| c.is_alphanumeric());
+        let next_starts_clean = tokens
+            .get(i + 1)
+            .is_some_and(|t| t.starts_with(|c: char| c.is_alphanumeric()));
+        for k in 0..count {
+            out.push(if k + 1 < count {
+                joined_inside
+            } else {
+                ends_clean && next_starts_clean
+            });
+        }
+    }
+    out
 }
 
 /// `formula` with the variable `id` (a whole identifier) replaced by `with`.
@@ -233,6 +286,34 @@ static TABLE: LazyLock<Result<ConceptTable, FinanceError>> = LazyLock::new(|| {
     for (c, concept) in table.concepts.iter().enumerate() {
         for phrase in &concept.asked_as {
             phrasings.push((c, phrase_stems(&stemmer, phrase)));
+        }
+    }
+    // "Expense for interest", "tax on income", "costs for research": a name of two nouns said
+    // the other way round, its head first and linked by a preposition.
+    let inverted: Vec<(usize, Vec<String>)> = table
+        .concepts
+        .iter()
+        .enumerate()
+        .flat_map(|(c, concept)| concept.asked_as.iter().map(move |p| (c, p)))
+        .filter_map(|(c, phrase)| {
+            let [modifier, head] = phrase.split_whitespace().collect::<Vec<_>>()[..] else {
+                return None;
+            };
+            let stems = phrase_stems(&stemmer, phrase);
+            (stems.len() == 2 && is_noun_like(modifier) && is_noun_like(head)).then(|| {
+                ["for", "on"].map(|link| {
+                    (
+                        c,
+                        vec![stems[1].clone(), link.to_string(), stems[0].clone()],
+                    )
+                })
+            })
+        })
+        .flatten()
+        .collect();
+    for (c, stems) in inverted {
+        if !phrasings.iter().any(|(_, s)| *s == stems) {
+            phrasings.push((c, stems));
         }
     }
     // A label two concepts print ("total net revenues") names neither for sure: left out.
@@ -342,7 +423,7 @@ impl ConceptTable {
 
     /// Every phrasing `question` holds: (concept, first word, word count), in stems, and
     /// the question's stems.
-    fn phrasings_in(&self, question: &str) -> (Vec<String>, Vec<(usize, usize, usize)>) {
+    fn phrasings_in(&self, question: &str) -> Phrasings {
         let stemmer = Stemmer::create(Algorithm::English);
         // "Based on the cash flow statement, what were its dividends?" asks no cash.
         let question = crate::question::without_statement_names(question);
@@ -353,15 +434,22 @@ impl ConceptTable {
         let question = super::wording::evened(&question);
         // "net income YoY growth" is "net income growth": the comparison's shorthand sits
         // inside the concept's name without being part of it.
-        let question_stems: Vec<String> = phrase_stems(&stemmer, &question)
+        let shorthand = |stem: &String| {
+            lexicon()
+                .concepts
+                .comparison_shorthand
+                .contains(stem.as_str())
+        };
+        let all_stems = phrase_stems(&stemmer, &question);
+        let mut joins = runs_on(&stemmer, &question);
+        if joins.len() != all_stems.len() {
+            joins = vec![false; all_stems.len()];
+        }
+        let (question_stems, joins): (Vec<String>, Vec<bool>) = all_stems
             .into_iter()
-            .filter(|stem| {
-                !lexicon()
-                    .concepts
-                    .comparison_shorthand
-                    .contains(stem.as_str())
-            })
-            .collect();
+            .zip(joins)
+            .filter(|(stem, _)| !shorthand(stem))
+            .unzip();
         let mut found: Vec<(usize, usize, usize)> = Vec::new();
         for (c, wanted) in &self.phrasings {
             if wanted.len() > question_stems.len() {
@@ -375,19 +463,23 @@ impl ConceptTable {
                 }
             }
         }
-        (question_stems, found)
+        Phrasings {
+            stems: question_stems,
+            found,
+            joins,
+        }
     }
 
     /// The word count of the longest phrasing `question` holds (0 when it names no
     /// concept).
     pub fn longest_phrasing_in(&self, question: &str) -> usize {
-        let (_, found) = self.phrasings_in(question);
+        let Phrasings { found, .. } = self.phrasings_in(question);
         found.iter().map(|f| f.2).max().unwrap_or(0)
     }
 
     /// The stems of the phrasings `question` holds ("deposit" of "total deposits").
     pub fn claimed_stems(&self, question: &str) -> BTreeSet<String> {
-        let (stems, found) = self.phrasings_in(question);
+        let Phrasings { stems, found, .. } = self.phrasings_in(question);
         found
             .iter()
             .flat_map(|&(_, at, len)| stems[at..at + len].iter().cloned())
@@ -424,7 +516,12 @@ impl ConceptTable {
     /// Which concept claims each of the question's stems, and the concepts named with the
     /// first stem each claims, in the order named.
     fn claims(&self, question: &str) -> Claims {
-        let (question_stems, mut found) = self.phrasings_in(question);
+        let Phrasings {
+            stems: question_stems,
+            mut found,
+            joins,
+        } = self.phrasings_in(question);
+        let stemmer = Stemmer::create(Algorithm::English);
         found.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.cmp(&b.1)));
         // Which concept claimed each word. A shorter phrasing of the concept that claimed
         // some of its words claims the rest too: in "cash generated from operations",
@@ -481,10 +578,60 @@ impl ConceptTable {
                     .is_some_and(|next| next.is_some_and(|n| n != c))
                 && !modifier_listed(question, &question_stems[at])
         };
+        // "Fixed-asset capex": two line items' names run on into each other, and the last
+        // is the head the first qualifies, as English compounds go; but "inventory book
+        // value" is the inventories' carrying value, no equity.
+        let carrying_value = |c: usize| {
+            let words: Vec<&str> = claimed
+                .iter()
+                .zip(&question_stems)
+                .filter(|(x, _)| **x == Some(c))
+                .map(|(_, s)| s.as_str())
+                .collect();
+            lexicon()
+                .concepts
+                .carrying_value_names
+                .iter()
+                .any(|name| phrase_stems(&stemmer, name) == words)
+        };
+        // The line item a compound names with another running on into it: (qualifier, head).
+        let compound = |c: usize| {
+            let first = claimed.iter().position(|x| *x == Some(c))?;
+            let last = claimed.iter().rposition(|x| *x == Some(c))?;
+            let head = (*claimed.get(last + 1)?)?;
+            // A head that is itself a word of another name ("net operating-activities
+            // cash") or a modifier ("cash") names nothing of its own.
+            let generic_head = one_word_of_another(head)
+                || modifies_the_next(head)
+                || (words_claimed(head) == 1
+                    && claimed
+                        .iter()
+                        .position(|x| *x == Some(head))
+                        .is_some_and(|at| {
+                            lexicon()
+                                .concepts
+                                .modifiers
+                                .contains(question_stems[at].as_str())
+                        }));
+            (words_claimed(c) == last + 1 - first
+                && head != c
+                && !generic_head
+                && joins.get(last).copied().unwrap_or(false)
+                && !self.concepts[c].is_metric()
+                && !self.concepts[head].is_metric())
+            .then_some(head)
+        };
+        let qualifiers: Vec<usize> = chosen
+            .iter()
+            .filter_map(|&(c, _)| {
+                let head = compound(c)?;
+                Some(if carrying_value(head) { head } else { c })
+            })
+            .collect();
         let subsumed: Vec<usize> = chosen
             .iter()
             .map(|&(c, _)| c)
-            .filter(|&c| one_word_of_another(c) || modifies_the_next(c))
+            .filter(|&c| one_word_of_another(c) || modifies_the_next(c) || qualifiers.contains(&c))
             .collect();
         chosen.retain(|(c, _)| !subsumed.contains(c));
         chosen.sort_by_key(|(_, at)| *at);

@@ -36,6 +36,15 @@ const OPERATOR_WORDS: &[(&str, char)] = &[
     ("then multiply by", '*'),
     ("then subtract", '-'),
     ("then add", '+'),
+    ("after adding back", '+'),
+    ("before deducting", '+'),
+    ("before subtracting", '+'),
+    ("with added back", '+'),
+    ("adding back", '+'),
+    ("add back", '+'),
+    ("exclusive of", '-'),
+    ("excluding", '-'),
+    ("net of", '-'),
     ("after deducting", '-'),
     ("after subtracting", '-'),
     ("scaled by", '/'),
@@ -265,6 +274,22 @@ mod tests {
 
     fn read(text: &str) -> String {
         shown(&parse_words(text).unwrap())
+    }
+
+    #[test]
+    fn net_of_excluding_and_adding_back_are_operators() {
+        assert_eq!(
+            read("current assets excluding inventories, divided by current liabilities"),
+            "((current assets - inventories) / current liabilities)"
+        );
+        assert_eq!(
+            read("operating cash flow net of capital expenditures"),
+            "(operating cash flow - capital expenditures)"
+        );
+        assert_eq!(
+            read("operating income adding back depreciation and amortization"),
+            "(operating income + depreciation and amortization)"
+        );
     }
 
     #[test]

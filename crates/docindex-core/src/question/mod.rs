@@ -8,6 +8,7 @@ mod asks;
 pub mod passage;
 pub mod periods;
 mod shorthand;
+mod spreadsheet;
 pub(crate) mod units;
 pub mod vocabulary;
 
@@ -744,10 +745,68 @@ fn averages_two_balances(
     }
     let words: Vec<&str> = lower.split_whitespace().collect();
     let bare = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
-    words.iter().enumerate().any(|(i, w)| {
-        matches!(bare(w).as_str(), "average" | "avg" | "averaged")
-            && !(i > 0 && ["on", "over", "by", "to", "of"].contains(&bare(words[i - 1]).as_str()))
-    })
+    let averaged = words.iter().enumerate().any(|(i, w)| {
+        let previous = if i > 0 { words[i - 1] } else { "" };
+        let before = bare(previous);
+        match bare(w).as_str() {
+            "average" | "avg" | "averaged" => {
+                !["on", "over", "by", "to", "of"].contains(&before.as_str())
+            }
+            // "GM's mean inventory", "the mean balance": a noun's mean, not "what does X mean".
+            "mean" => {
+                previous.ends_with("'s")
+                    || previous.ends_with("’s")
+                    || ["the", "its", "a", "their", "his", "her"].contains(&before.as_str())
+            }
+            _ => false,
+        }
+    });
+    // "Based on the balance sheets that open and close the year", with a word of averaging.
+    averaged
+        || (names_both_ends(lower)
+            && v.operations
+                .iter()
+                .any(|o| o.operation == Operation::Average && holds_any(lower, &o.phrases)))
+}
+
+/// Whether `lower` names both of a year's balances: an opening one ("opening", "beginning",
+/// "the balance sheets that open …") and a closing one ("closing", "at the end", "… close
+/// the year"), in any words.
+fn names_both_ends(lower: &str) -> bool {
+    const OPENING: [&str; 9] = [
+        "opening",
+        "open",
+        "opens",
+        "beginning",
+        "begin",
+        "begins",
+        "start",
+        "starting",
+        "starts",
+    ];
+    const CLOSING: [&str; 6] = ["closing", "close", "closes", "end", "ends", "ending"];
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().any(|w| OPENING.contains(w)) && words.iter().any(|w| CLOSING.contains(w))
+}
+
+/// Whether a definition's name is only the word for a mean ("Average means the balance at
+/// the beginning of the year plus the balance at the end, divided by two"): it explains the
+/// averaging, it defines no metric.
+fn names_an_average(name: &str) -> bool {
+    let words: Vec<String> = name
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect();
+    let average = ["average", "avg", "mean", "averaging", "averaged"];
+    words.iter().any(|w| average.contains(&w.as_str()))
+        && words.iter().all(|w| {
+            average.contains(&w.as_str()) || ["the", "an", "a", "here", "by"].contains(&w.as_str())
+        })
 }
 
 /// The verdict a comparison asks for: `Some(true)` for "which had the higher …",
@@ -1186,7 +1245,8 @@ fn without_unit_words(sentence: &str, v: &Vocabulary) -> String {
         },
     );
     let out = match UNIT_CLAUSE.as_ref() {
-        Some(re) => re.replace_all(&out, "").into_owned(),
+        // A space, not nothing: "gross profit in USD in FY 23" keeps "profit" and "in" apart.
+        Some(re) => re.replace_all(&out, " ").into_owned(),
         None => out,
     };
     let out = without_scale_phrases(&out, v);
@@ -1237,7 +1297,7 @@ impl Question {
     /// Read `text`.
     pub fn read(asked: &str) -> Result<Question, QuestionError> {
         let v = vocabulary()?;
-        let written_out = shorthand::expanded(asked, v);
+        let written_out = shorthand::expanded(&spreadsheet::written_out(asked), v);
         let text = written_out.as_str();
         let lower = text.to_lowercase();
         let mut statements: Vec<(usize, Statement)> = Vec::new();
@@ -1489,7 +1549,13 @@ impl Question {
         // "…, measured as the midpoint of the opening and closing figures" says how a balance
         // is averaged: an operation, not a metric of line items.
         let (definition, averaging_described) = match definition {
-            Some(d) if describes_averaging(&d.formula, v) => (None, true),
+            Some(d)
+                if describes_averaging(&d.formula, v)
+                    || (names_an_average(&d.name)
+                        && names_both_ends(&d.formula.to_lowercase())) =>
+            {
+                (None, true)
+            }
             d => (d, false),
         };
         let content_lower = content.to_lowercase();
@@ -1536,6 +1602,19 @@ impl Question {
                 if definition.is_none()
                     && periods.len() == 2
                     && holds_any(&content_lower, &v.balance_average_phrases) =>
+            {
+                Operation::Average
+            }
+            op => op,
+        };
+        // "On average across its three most recent fiscal years (2021–2023), what percent of
+        // revenue …": a mean over a span of three years or more, not a growth between two.
+        let operation = match operation {
+            Operation::Growth | Operation::Change
+                if periods::spanned_years(&content, &periods).is_some_and(|y| y.len() >= 3)
+                    && v.operations.iter().any(|o| {
+                        o.operation == Operation::Average && holds_any(&content_lower, &o.phrases)
+                    }) =>
             {
                 Operation::Average
             }
@@ -1893,6 +1972,15 @@ mod tests {
         assert_eq!(
             comparison_direction("Is Intel's net margin greater than RTX's in fiscal '23?"),
             Some(true)
+        );
+        // Verbs of coming out ahead or falling behind.
+        assert_eq!(
+            comparison_direction("On current ratio, which of Nike and Apple edges out the other?"),
+            Some(true)
+        );
+        assert_eq!(
+            comparison_direction("Which trails on ROE in FY23: GM or Ford?"),
+            Some(false)
         );
     }
 

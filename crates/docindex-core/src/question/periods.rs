@@ -126,19 +126,115 @@ pattern!(
 );
 // A month's name, whole or abbreviated ("Jun", "Sept.").
 const MONTH: &str = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?";
-// "June 30, 2024", "Jun 30, 2024", "December 31st, 2023".
+// A calendar date, in any order of its parts, with or without separators: "June 30, 2024",
+// "Sunday, December 31st, 2023", "31 December 2023", "the 31st of December 2022",
+// "31-Dec-23", "31DEC2023", "2022-Dec-31", "2023 December 31", "12/31/2023", "12/31/23",
+// "30.09.2024", "2023-12-31", "2023/12/31". A day and a year with nothing between them
+// ("Dec 2023") are no date: the month's end is read by MONTH_YEAR.
+const DAY: &str = r"(\d{1,2})(?:st|nd|rd|th)?";
 pattern!(
-    DATE,
-    &format!(r"(?i)\b{MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(\d{{4}})\b")
+    DATE_MONTH_FIRST,
+    &format!(r"(?i)\b({MONTH})[\s\-/.]*{DAY}(?:,\s*|[\s\-/.]+)(\d{{4}})\b")
 );
-// "12/31/2023", "12/31/23", "31 December 2023", "31 Dec 2023", "the 31st of December 2022",
-// "2023-12-31".
 pattern!(
-    OTHER_DATE,
-    &format!(
-        r"(?i)\b(?:\d{{1,2}}[/.]\d{{1,2}}[/.](\d{{4}}|\d{{2}})|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?[\s-]+{MONTH},?[\s-]+(\d{{4}}|\d{{2}})|(\d{{4}})-\d{{2}}-\d{{2}})\b"
-    )
+    DATE_DAY_FIRST,
+    &format!(r"(?i)\b{DAY}(?:\s+of)?[\s\-/.]*({MONTH}),?[\s\-/.']*(\d{{4}}|\d{{2}})\b")
 );
+pattern!(
+    DATE_YEAR_FIRST,
+    &format!(r"(?i)\b(\d{{4}})[\s\-/.]*({MONTH})[\s\-/.]*(\d{{1,2}})\b")
+);
+// Numbers only: month first with slashes or dashes (as US filers write), day first with
+// dots (as European ones do), year first with dashes or slashes.
+pattern!(
+    DATE_NUMERIC,
+    r"\b(?:(\d{1,2})[/-](\d{1,2})[/-](\d{4}|\d{2})|(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})|(\d{4})[-/](\d{2})[-/](\d{2}))\b"
+);
+
+/// A year, a month (1-12) and a day.
+type YearMonthDay = (i32, u32, u32);
+
+/// A date `text` writes: where it stands, and its year, month and day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct CalendarDate {
+    start: usize,
+    end: usize,
+    year: i32,
+    month: u32,
+    day: u32,
+}
+
+impl CalendarDate {
+    /// In the first week of January: the end of a 52/53-week fiscal year named for the
+    /// year before.
+    fn in_first_week(&self) -> bool {
+        self.month == 1 && self.day <= 7
+    }
+}
+
+fn month_number(name: &str) -> Option<u32> {
+    let name = name.to_ascii_lowercase();
+    [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
+    .iter()
+    .position(|m| name.starts_with(m))
+    .map(|i| i as u32 + 1)
+}
+
+/// Every date `text` writes, in the order written, none overlapping another.
+fn calendar_dates(text: &str) -> Vec<CalendarDate> {
+    let mut dates: Vec<CalendarDate> = Vec::new();
+    let number = |c: &regex::Captures, i: usize| c.get(i)?.as_str().parse::<u32>().ok();
+    let read_named = |c: &regex::Captures, year: usize, month: usize, day: usize| {
+        Some((
+            two_or_four_digits(c.get(year)?.as_str())?,
+            month_number(c.get(month)?.as_str())?,
+            number(c, day)?,
+        ))
+    };
+    let mut scan = |re: &LazyLock<Option<Regex>>,
+                    read: &dyn Fn(&regex::Captures) -> Option<YearMonthDay>| {
+        let Some(re) = re.as_ref() else { return };
+        for c in re.captures_iter(text) {
+            let Some(whole) = c.get(0) else { continue };
+            let overlaps = dates
+                .iter()
+                .any(|d| whole.start() < d.end && d.start < whole.end());
+            let Some((year, month, day)) = read(&c) else {
+                continue;
+            };
+            if overlaps || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+                continue;
+            }
+            dates.push(CalendarDate {
+                start: whole.start(),
+                end: whole.end(),
+                year,
+                month,
+                day,
+            });
+        }
+    };
+    scan(&DATE_MONTH_FIRST, &|c| read_named(c, 3, 1, 2));
+    scan(&DATE_DAY_FIRST, &|c| read_named(c, 3, 2, 1));
+    scan(&DATE_YEAR_FIRST, &|c| read_named(c, 1, 2, 3));
+    scan(&DATE_NUMERIC, &|c| {
+        let parts = |y: usize, m: usize, d: usize| {
+            Some((
+                two_or_four_digits(c.get(y)?.as_str())?,
+                number(c, m)?,
+                number(c, d)?,
+            ))
+        };
+        parts(3, 1, 2)
+            .or_else(|| parts(6, 5, 4))
+            .or_else(|| parts(7, 8, 9))
+    });
+    dates.sort_by_key(|d| d.start);
+    dates
+}
+
 // "FY23", "FY-23", "fiscal '23", "CY2023", "F23".
 pattern!(
     FISCAL_YEAR,
@@ -177,24 +273,20 @@ pattern!(
 /// "2023-01-01"): the end of a 52/53-week fiscal year named for the year before, as the
 /// filer's columns name it (Johnson & Johnson's fiscal 2022 ended January 1, 2023); else 0.
 pub fn ends_a_52_53_week_year(date: &str) -> i32 {
+    // A day and month without a year ("Jan. 1"): a column heading writes its year apart.
     static FIRST_WEEK: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"(?i)\bjan(?:uary)?\.?\s+0?[1-7](?:st|nd|rd|th)?\b|\b0?[1-7](?:st|nd|rd|th)?[\s-]+(?:of\s+)?jan(?:uary)?\b|\b0?1/0?[1-7]/(?:\d{4}|\d{2})\b|\b\d{4}-01-0[1-7]\b").ok()
+        Regex::new(r"(?i)\bjan(?:uary)?\.?\s+0?[1-7](?:st|nd|rd|th)?\b|\b0?[1-7](?:st|nd|rd|th)?[\s-]+(?:of\s+)?jan(?:uary)?\b").ok()
     });
-    i32::from(FIRST_WEEK.as_ref().is_some_and(|re| re.is_match(date)))
+    i32::from(
+        calendar_dates(date).iter().any(CalendarDate::in_first_week)
+            || FIRST_WEEK.as_ref().is_some_and(|re| re.is_match(date)),
+    )
 }
 
 /// Whether a written date is the first day of a month ("2023-06-01", "June 1, 2023",
 /// "1 Jan 2023", "01.01.2023"): where a span starts.
 fn starts_a_month(written: &str) -> bool {
-    static FIRST_DAY: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(&format!(
-            r"(?i)^(?:\d{{4}}-\d{{2}}-01|0?1[.-]\d{{1,2}}[.-]\d{{2,4}}|\d{{1,2}}/0?1/\d{{2,4}}|0?1(?:st)?(?:\s+of)?[\s-]+{MONTH},?[\s-]+\d{{2,4}}|{MONTH}\s+0?1(?:st)?,?\s+\d{{4}})$"
-        ))
-        .ok()
-    });
-    FIRST_DAY
-        .as_ref()
-        .is_some_and(|re| re.is_match(written.trim()))
+    calendar_dates(written).first().is_some_and(|d| d.day == 1)
 }
 
 /// The month and year of a month named without its day ("Jun 2022", "June 2022",
@@ -203,13 +295,7 @@ fn month_and_year(written: &str) -> Option<(u32, i32)> {
     static MONTH_ONLY: LazyLock<Option<Regex>> =
         LazyLock::new(|| Regex::new(&format!(r"(?i)^({MONTH})[\s-]*['’]?(\d{{2}}|\d{{4}})$")).ok());
     let caps = MONTH_ONLY.as_ref()?.captures(written.trim())?;
-    let name = caps[1].to_lowercase();
-    let month = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ]
-    .iter()
-    .position(|m| name.starts_with(m))?;
-    Some((month as u32 + 1, two_or_four_digits(&caps[2])?))
+    Some((month_number(&caps[1])?, two_or_four_digits(&caps[2])?))
 }
 
 /// Whether two months named without their days bound one twelve-month period ("Jun 2022 –
@@ -229,22 +315,31 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
     let free = |taken: &[(usize, usize)], s: usize, e: usize| {
         taken.iter().all(|(ts, te)| e <= *ts || s >= *te)
     };
-    let mut scan = |re: &LazyLock<Option<Regex>>,
-                    read: &dyn Fn(&regex::Captures) -> Option<AskedPeriod>| {
-        let Some(re) = re.as_ref() else { return };
-        for caps in re.captures_iter(text) {
-            let Some(whole) = caps.get(0) else { continue };
-            if !free(&taken, whole.start(), whole.end()) {
-                continue;
-            }
-            if let Some(period) = read(&caps) {
-                taken.push((whole.start(), whole.end()));
-                found.push((whole.start(), period));
+    // Each reading, in the order of the patterns: a period of text an earlier pattern read
+    // is not read again.
+    let mut take = |readings: Vec<(usize, usize, Option<AskedPeriod>)>| {
+        for (start, end, period) in readings {
+            if let Some(period) = period.filter(|_| free(&taken, start, end)) {
+                taken.push((start, end));
+                found.push((start, period));
             }
         }
     };
+    let scan = |re: &LazyLock<Option<Regex>>,
+                read: &dyn Fn(&regex::Captures) -> Option<AskedPeriod>| {
+        re.as_ref()
+            .map(|re| {
+                re.captures_iter(text)
+                    .filter_map(|caps| {
+                        let whole = caps.get(0)?;
+                        Some((whole.start(), whole.end(), read(&caps)))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    };
     let written = |caps: &regex::Captures| caps[0].trim().to_string();
-    scan(&QUARTER, &|c| {
+    take(scan(&QUARTER, &|c| {
         let q = c.get(1).or(c.get(2))?.as_str().parse().ok()?;
         Some(AskedPeriod {
             year: two_or_four_digits(&c[3])?,
@@ -253,8 +348,8 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
             basis: YearBasis::Fiscal,
             written: written(c),
         })
-    });
-    scan(&QUARTER_WORDS, &|c| {
+    }));
+    take(scan(&QUARTER_WORDS, &|c| {
         Some(AskedPeriod {
             year: two_or_four_digits(&c[2])?,
             quarter: Some(ordinal(&c[1])?),
@@ -262,8 +357,8 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
             basis: YearBasis::Fiscal,
             written: written(c),
         })
-    });
-    scan(&HALF, &|c| {
+    }));
+    take(scan(&HALF, &|c| {
         let h = c.get(1).or(c.get(2))?.as_str().parse().ok()?;
         Some(AskedPeriod {
             year: two_or_four_digits(&c[3])?,
@@ -272,8 +367,8 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
             basis: YearBasis::Fiscal,
             written: written(c),
         })
-    });
-    scan(&HALF_WORDS, &|c| {
+    }));
+    take(scan(&HALF_WORDS, &|c| {
         Some(AskedPeriod {
             year: two_or_four_digits(&c[2])?,
             quarter: None,
@@ -281,8 +376,8 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
             basis: YearBasis::Fiscal,
             written: written(c),
         })
-    });
-    scan(&STARTED, &|c| {
+    }));
+    take(scan(&STARTED, &|c| {
         let (month, year) = month_and_year(&format!("{} {}", &c[1], &c[2]))?;
         Some(AskedPeriod {
             year: if month == 1 { year } else { year + 1 },
@@ -291,27 +386,23 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
             basis: YearBasis::PeriodEnd,
             written: written(c),
         })
-    });
-    scan(&DATE, &|c| {
-        Some(AskedPeriod {
-            year: two_or_four_digits(&c[1])? - ends_a_52_53_week_year(&c[0]),
-            quarter: None,
-            half: None,
-            basis: YearBasis::PeriodEnd,
-            written: written(c),
-        })
-    });
-    scan(&OTHER_DATE, &|c| {
-        Some(AskedPeriod {
-            year: two_or_four_digits(c.get(1).or(c.get(2)).or(c.get(3))?.as_str())?
-                - ends_a_52_53_week_year(&c[0]),
-            quarter: None,
-            half: None,
-            basis: YearBasis::PeriodEnd,
-            written: written(c),
-        })
-    });
-    scan(&MONTH_YEAR, &|c| {
+    }));
+    take(
+        calendar_dates(text)
+            .into_iter()
+            .map(|date| {
+                let period = AskedPeriod {
+                    year: date.year - i32::from(date.in_first_week()),
+                    quarter: None,
+                    half: None,
+                    basis: YearBasis::PeriodEnd,
+                    written: text[date.start..date.end].trim().to_string(),
+                };
+                (date.start, date.end, Some(period))
+            })
+            .collect(),
+    );
+    take(scan(&MONTH_YEAR, &|c| {
         Some(AskedPeriod {
             year: two_or_four_digits(c.get(1).or(c.get(2))?.as_str())?,
             quarter: None,
@@ -319,9 +410,9 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
             basis: YearBasis::PeriodEnd,
             written: written(c),
         })
-    });
+    }));
     for re in [&FISCAL_YEAR, &BARE_YEAR, &CLIPPED_YEAR] {
-        scan(re, &|c| {
+        take(scan(re, &|c| {
             Some(AskedPeriod {
                 year: two_or_four_digits(&c[1])?,
                 quarter: None,
@@ -329,7 +420,7 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
                 basis: YearBasis::Fiscal,
                 written: written(c),
             })
-        });
+        }));
     }
     found.sort_by_key(|(at, _)| *at);
     // "the prior-year column (FY2023) of its FY2024 10-K": a year that names the filing is
@@ -378,7 +469,17 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
         found.retain(|(at, _)| !filing_years.contains(at));
     }
     let mut out: Vec<AskedPeriod> = Vec::new();
-    for (_, period) in found {
+    for (at, mut period) in found {
+        // "At the beginning of fiscal 2024", "the start of 2023": the balance sheet that opens
+        // the year is the one that closed the year before.
+        let before = text[..at].trim_end().to_lowercase();
+        let opens = ["beginning of", "start of", "opening of", "outset of"]
+            .iter()
+            .any(|w| before.ends_with(w) || before.ends_with(&format!("{w} the")));
+        if opens && period.quarter.is_none() && period.half.is_none() {
+            period.year -= 1;
+            period.basis = YearBasis::PeriodEnd;
+        }
         let same = |p: &AskedPeriod| {
             p.year == period.year && p.quarter == period.quarter && p.half == period.half
         };
@@ -424,6 +525,30 @@ pub fn relative_years(lower: &str, v: &Vocabulary) -> Vec<i32> {
             digits => digits.parse().unwrap_or(1),
         };
         return (1 - n..=0).collect();
+    }
+    // "Two years back", "three fiscal years ago", "the year before the comparative year":
+    // so many years before the latest.
+    static YEARS_BACK: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"\b(two|three|four|2|3|4)\s+(?:fiscal\s+|full\s+|financial\s+)?years?\s+(?:back|ago|earlier|before|prior|previously)\b|\byear\s+before\s+the\s+(?:prior|previous|preceding|comparative)\b").ok()
+    });
+    if let Some(caps) = YEARS_BACK.as_ref().and_then(|re| re.captures(lower)) {
+        let n = match caps.get(1).map_or("2", |m| m.as_str()) {
+            "three" | "3" => 3,
+            "four" | "4" => 4,
+            _ => 2,
+        };
+        return vec![-n];
+    }
+    // "At the beginning of the latest fiscal year": the balance sheet that opens it, the
+    // prior year-end's.
+    static OPENING_OF_LATEST: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"\b(?:beginning|start|opening|outset)\s+of\s+(?:the\s+|its\s+)?(?:latest|most\s+recent|current|last\s+reported|newest|this)\s+(?:fiscal\s+|financial\s+|reporting\s+)?year\b").ok()
+    });
+    if OPENING_OF_LATEST
+        .as_ref()
+        .is_some_and(|re| re.is_match(lower))
+    {
+        return vec![-1];
     }
     // Where each phrase stands, so "the year before the latest" is the prior year alone.
     let spans = |phrases: &[String]| -> Vec<(usize, usize)> {
@@ -533,6 +658,33 @@ mod tests {
             [2024, 2023]
         );
         assert_eq!(years("D&A in FY2023 (y/e 31 Dec 23)?"), [2023]);
+        // The balance that opens a year is the prior year-end's.
+        assert_eq!(
+            years("cash from the beginning of fiscal 2023 to the end of fiscal 2023"),
+            [2022, 2023]
+        );
+        assert_eq!(years("equity at the start of FY2024"), [2023]);
+        // A date's parts in any order, with or without separators.
+        for text in [
+            "current liabilities on the 2022-Dec-31 balance sheet",
+            "cash at 31DEC2022",
+            "cash at 2022 December 31",
+            "cash at 2022/12/31",
+            "cash at 12-31-2022",
+            "cash at Saturday, December 31st, 2022",
+        ] {
+            assert_eq!(years(text), [2022], "{text}");
+        }
+        assert_eq!(years("equity at 2023-Jan-01"), [2022]);
+        assert_eq!(years("equity at 01JAN2023"), [2022]);
+        assert_eq!(
+            years("Going from 31DEC2022 to 31DEC2023, did cash gain?"),
+            [2022, 2023]
+        );
+        assert_eq!(
+            years("Nike's EPS for the period 2023-Jun-01 to 2024-May-31?"),
+            [2024]
+        );
     }
 
     #[test]
@@ -617,6 +769,18 @@ mod tests {
         assert_eq!(relative("revenue in the most recent fiscal year"), vec![0]);
         assert_eq!(relative("revenue in the year before the latest"), vec![-1]);
         assert_eq!(relative("revenue in 2023"), Vec::<i32>::new());
+        assert_eq!(relative("revenue in the year just ended"), vec![0]);
+        assert_eq!(relative("revenue in the comparative year"), vec![-1]);
+        assert_eq!(relative("revenue two years back"), vec![-2]);
+        assert_eq!(relative("revenue three fiscal years ago"), vec![-3]);
+        assert_eq!(
+            relative("revenue in the year before the prior year"),
+            vec![-2]
+        );
+        assert_eq!(
+            relative("total assets at the beginning of the latest fiscal year"),
+            vec![-1]
+        );
     }
 
     #[test]

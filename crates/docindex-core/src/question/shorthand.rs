@@ -3,13 +3,37 @@
 //! vocabulary's `shorthand`.
 
 use super::vocabulary::Vocabulary;
+use regex::Regex;
+use std::sync::LazyLock;
 
 /// Characters a token may carry around its word: "(ttl", "liabs,", "exp.?".
 const EDGE: &[char] = &['(', ')', '[', ']', ',', ';', ':', '?', '!', '"', '“', '”'];
 
+/// "E.P.S.", "e.b.i.t.d.a.", "R.O.E": an acronym written with a dot after each letter.
+static DOTTED_ACRONYM: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"\b(?:[A-Za-z]\.){2,}(?:[A-Za-z]\b\.?)?").ok());
+
+/// `text` with acronyms written with dots ("E.P.S.") written as one word ("EPS"); "i.e.",
+/// "e.g." and "U.S." stay as they are.
+fn undotted(text: &str) -> String {
+    let Some(re) = DOTTED_ACRONYM.as_ref() else {
+        return text.to_string();
+    };
+    re.replace_all(text, |c: &regex::Captures| {
+        let written = &c[0];
+        let letters: String = written.chars().filter(char::is_ascii_alphabetic).collect();
+        match letters.to_ascii_lowercase().as_str() {
+            "ie" | "eg" | "us" | "uk" | "am" | "pm" => written.to_string(),
+            _ => letters,
+        }
+    })
+    .into_owned()
+}
+
 /// `text` with every shorthand written out, matched on whole tokens and case-insensitively,
 /// the longest first; the rest is kept as written.
 pub fn expanded(text: &str, v: &Vocabulary) -> String {
+    let text = undotted(text);
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let lower: Vec<String> = tokens
         .iter()
@@ -175,6 +199,11 @@ mod tests {
         assert_eq!(
             expand("J&J's OCF-to-CL ratio, and CL's revenue"),
             "J&J's operating cash flow-to-current liabilities ratio, and CL's revenue"
+        );
+        // An acronym written with dots is the acronym; "i.e." and "U.S." stay.
+        assert_eq!(
+            expand("Nike's E.P.S. growth and e.b.i.t.d.a. in FY23, i.e. U.S. GAAP"),
+            "Nike's EPS growth and ebitda in FY23, i.e. U.S. GAAP"
         );
         // Words that only begin like a shorthand are kept.
         assert_eq!(
