@@ -502,6 +502,13 @@ impl CompanyDirectory {
             let after_article = i > 0
                 && ["the", "a", "an", "your", "our", "my", "their", "his", "her"]
                     .contains(&tokens[i - 1].to_lowercase().as_str());
+            // "Consultant's two-company benchmark: …": a sentence's first word is capitalised
+            // whatever it is; beside the two companies compared, it names none.
+            let opens_a_sentence =
+                i == 0 || tokens[i - 1].ends_with(['.', ':', '?', '!']) || tokens[i - 1] == "--";
+            if opens_a_sentence && mentions.known.len() >= 2 {
+                continue;
+            }
             if lexicon()
                 .companies
                 .not_companies
@@ -682,6 +689,11 @@ mod tests {
         // Roles, audiences and a percentage are no companies.
         assert!(absent("You are preparing the CFO's board slides. What was Apple's operating margin in FY2023?").is_empty());
         assert!(absent("Lender's covenant check on Apple: what is the current ratio?").is_empty());
+        // A sentence's first word beside the two companies compared is none.
+        let two = shared_corpus()
+            .mentions("Strategist's benchmark: Apple vs Tesla on revenue -- which is higher?");
+        assert_eq!(two.known.len(), 2);
+        assert!(two.absent.is_empty());
         let with_gm = CompanyDirectory::new([
             (Some("GENERAL MOTORS COMPANY"), Some("GM")),
             (Some("Meta Platforms, Inc."), Some("META")),

@@ -31,7 +31,24 @@ fn asks_unmet_kind(reading: &Question, lead: &FiguresLead) -> bool {
     let states_kind = !lead.metrics.is_empty()
         || lead.figures.iter().any(|f| f.unit != MetricUnit::Amount)
         || lead.computed.iter().any(|c| c.ends_with('%'));
-    (asks_kind || asks_percent_of_a_figure) && !states_kind
+    // "Diluted earnings per share" answered with net income: a per-share figure asked, none
+    // stated.
+    let per_share = |text: &str| {
+        let text = text.to_lowercase();
+        [
+            "per share",
+            "per-share",
+            "a share",
+            "/share",
+            "per diluted share",
+            "per basic share",
+            "eps",
+        ]
+        .iter()
+        .any(|p| crate::question::vocabulary::find_phrase(&text, p).is_some())
+    };
+    let unmet_per_share = per_share(question) && !per_share(&lead.text);
+    unmet_per_share || ((asks_kind || asks_percent_of_a_figure) && !states_kind)
 }
 
 /// Whether the lead's figures can be trusted as the answer: every figure from a row of its

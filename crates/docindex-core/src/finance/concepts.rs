@@ -124,11 +124,22 @@ struct Claims {
 }
 
 /// The phrasings a question holds: its stems, each phrasing found as (concept, first stem,
-/// stem count), and whether each stem runs straight on into the next (`runs_on`).
+/// stem count), and how each stem joins the next (`runs_on`).
 struct Phrasings {
     stems: Vec<String>,
     found: Vec<(usize, usize, usize)>,
-    joins: Vec<bool>,
+    joins: Vec<Join>,
+}
+
+/// How a stem of a question joins the next one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Join {
+    /// A comma, a slash, a colon or a parenthesis between, or the end.
+    Apart,
+    /// A space only.
+    Spaced,
+    /// Within one written word: "fixed-asset", "PP&E".
+    Within,
 }
 
 /// Words that tell no concept from another.
@@ -172,10 +183,10 @@ fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
         .collect()
 }
 
-/// For each of `text`'s stems (as `phrase_stems` gives them), whether it runs straight on
-/// into the next: only a space or a hyphen between ("fixed-asset capex"), no comma, slash,
-/// colon or parenthesis ("capex/revenue", "capex (revenue)").
-fn runs_on(stemmer: &Stemmer, text: &str) -> Vec<bool> {
+/// For each of `text`'s stems (as `phrase_stems` gives them), how it joins the next: within
+/// one written word ("fixed-asset"), by a space only ("asset capex"), or apart (a comma,
+/// slash, colon or parenthesis between: "capex/revenue", "capex (revenue)").
+fn runs_on(stemmer: &Stemmer, text: &str) -> Vec<Join> {
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let mut out = Vec::new();
     for (i, token) in tokens.iter().enumerate() {
@@ -193,11 +204,18 @@ fn runs_on(stemmer: &Stemmer, text: &str) -> Vec<bool> {
             .get(i + 1)
             .is_some_and(|t| t.starts_with(|c: char| c.is_alphanumeric()));
         for k in 0..count {
-            out.push(if k + 1 < count {
-                joined_inside
-            } else {
-                ends_clean && next_starts_clean
-            });
+            out.push(
+                match (
+                    k + 1 < count,
+                    joined_inside,
+                    ends_clean && next_starts_clean,
+                ) {
+                    (true, true, _) => Join::Within,
+                    (true, false, _) => Join::Apart,
+                    (false, _, true) => Join::Spaced,
+                    (false, _, false) => Join::Apart,
+                },
+            );
         }
     }
     out
@@ -427,11 +445,12 @@ impl ConceptTable {
         let stemmer = Stemmer::create(Algorithm::English);
         // "Based on the cash flow statement, what were its dividends?" asks no cash.
         let question = crate::question::without_statement_names(question);
+        // "Net cash used in/provided by financing" is net cash from financing (before the
+        // linking verbs go: "used for investing" is a flow's direction).
+        let question = super::wording::evened(&question);
         // "Cash spent on dividends" is cash dividends: the modifier joins the figure it
         // qualifies across a linking verb.
         let question = without_modifier_links(&question);
-        // "Net cash used in/provided by financing" is net cash from financing.
-        let question = super::wording::evened(&question);
         // "net income YoY growth" is "net income growth": the comparison's shorthand sits
         // inside the concept's name without being part of it.
         let shorthand = |stem: &String| {
@@ -443,9 +462,9 @@ impl ConceptTable {
         let all_stems = phrase_stems(&stemmer, &question);
         let mut joins = runs_on(&stemmer, &question);
         if joins.len() != all_stems.len() {
-            joins = vec![false; all_stems.len()];
+            joins = vec![Join::Apart; all_stems.len()];
         }
-        let (question_stems, joins): (Vec<String>, Vec<bool>) = all_stems
+        let (question_stems, joins): (Vec<String>, Vec<Join>) = all_stems
             .into_iter()
             .zip(joins)
             .filter(|(stem, _)| !shorthand(stem))
@@ -578,9 +597,9 @@ impl ConceptTable {
                     .is_some_and(|next| next.is_some_and(|n| n != c))
                 && !modifier_listed(question, &question_stems[at])
         };
-        // "Fixed-asset capex": two line items' names run on into each other, and the last
-        // is the head the first qualifies, as English compounds go; but "inventory book
-        // value" is the inventories' carrying value, no equity.
+        // "Fixed-asset capex": a line item's name written as one word runs on into
+        // another's, and the last is the head the first qualifies, as English compounds go;
+        // but "inventory book value" is the inventories' carrying value, no equity.
         let carrying_value = |c: usize| {
             let words: Vec<&str> = claimed
                 .iter()
@@ -594,13 +613,29 @@ impl ConceptTable {
                 .iter()
                 .any(|name| phrase_stems(&stemmer, name) == words)
         };
-        // The line item a compound names with another running on into it: (qualifier, head).
+        // Of a line item's name running on into another's, the one that only qualifies.
         let compound = |c: usize| {
             let first = claimed.iter().position(|x| *x == Some(c))?;
             let last = claimed.iter().rposition(|x| *x == Some(c))?;
             let head = (*claimed.get(last + 1)?)?;
             // A head that is itself a word of another name ("net operating-activities
             // cash") or a modifier ("cash") names nothing of its own.
+            // So is one word that ends many other line items' names ("D&A expense":
+            // "expense" ends interest expense, R&D expense, tax expense and more).
+            let shared_by_other_names = |stem: &str| {
+                self.phrasings
+                    .iter()
+                    .filter(|(o, stems)| {
+                        *o != head
+                            && !self.concepts[*o].is_metric()
+                            && stems.len() > 1
+                            && stems.last().is_some_and(|s| s == stem)
+                    })
+                    .map(|(o, _)| *o)
+                    .collect::<BTreeSet<usize>>()
+                    .len()
+                    >= 3
+            };
             let generic_head = one_word_of_another(head)
                 || modifies_the_next(head)
                 || (words_claimed(head) == 1
@@ -608,26 +643,26 @@ impl ConceptTable {
                         .iter()
                         .position(|x| *x == Some(head))
                         .is_some_and(|at| {
-                            lexicon()
-                                .concepts
-                                .modifiers
-                                .contains(question_stems[at].as_str())
+                            let stem = question_stems[at].as_str();
+                            lexicon().concepts.modifiers.contains(stem)
+                                || shared_by_other_names(stem)
                         }));
-            (words_claimed(c) == last + 1 - first
+            let runs_on_to_head = words_claimed(c) == last + 1 - first
                 && head != c
-                && !generic_head
-                && joins.get(last).copied().unwrap_or(false)
+                && joins.get(last) == Some(&Join::Spaced)
                 && !self.concepts[c].is_metric()
-                && !self.concepts[head].is_metric())
-            .then_some(head)
+                && !self.concepts[head].is_metric();
+            // Written as one word ("fixed-asset", "PP&E") and then a space: an adjective of
+            // the head ("gross profit earned" is no compound).
+            let one_word = last > first && joins[first..last].iter().all(|j| *j == Join::Within);
+            match runs_on_to_head {
+                false => None,
+                true if carrying_value(head) => Some(head),
+                true if one_word && !generic_head => Some(c),
+                true => None,
+            }
         };
-        let qualifiers: Vec<usize> = chosen
-            .iter()
-            .filter_map(|&(c, _)| {
-                let head = compound(c)?;
-                Some(if carrying_value(head) { head } else { c })
-            })
-            .collect();
+        let qualifiers: Vec<usize> = chosen.iter().filter_map(|&(c, _)| compound(c)).collect();
         let subsumed: Vec<usize> = chosen
             .iter()
             .map(|&(c, _)| c)
@@ -965,6 +1000,27 @@ mod tests {
         assert_eq!(
             ids("Boeing's days of sales in receivables for 2023?"),
             ["days_sales_outstanding"]
+        );
+    }
+
+    #[test]
+    fn a_compound_is_read_head_last_and_a_name_said_head_first_is_the_name() {
+        assert_eq!(ids("How did Meta's fixed-asset capex develop?"), ["capex"]);
+        assert_eq!(
+            ids("Walmart's mean inventory book value in FY23"),
+            ["inventories"]
+        );
+        // A participle after a name qualifies nothing; a comma or slash joins no compound.
+        assert_eq!(
+            ids("Cisco's gross profit earned in FY23")[0],
+            "gross_profit"
+        );
+        assert_eq!(ids("What was capex/revenue in FY23?"), ["capex_intensity"]);
+        // A word that ends many names is no head of its own.
+        assert!(ids("Boeing's D&A expense in FY23").contains(&"depreciation".to_string()));
+        assert_eq!(
+            ids("Palantir's expense for interest in FY22"),
+            ["interest_expense"]
         );
     }
 

@@ -98,6 +98,43 @@ fn single_year(phrase: &str) -> Option<i32> {
     found.dedup();
     match found.as_slice() {
         [year] => Some(*year),
+        [] => year_by_position(phrase),
+        _ => None,
+    }
+}
+
+/// Stand-ins for the years a term names only by its place, "the later year's value" and
+/// "the earlier year's": they order as those years do.
+const EARLIER_YEAR: i32 = 1;
+const LATER_YEAR: i32 = 9999;
+
+fn year_by_position(phrase: &str) -> Option<i32> {
+    let words: Vec<String> = crate::search::words(phrase)
+        .iter()
+        .flat_map(|w| w.split('-').map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    let later = has(&[
+        "later", "latest", "current", "recent", "second", "closing", "ending", "new", "newer",
+    ]);
+    let earlier = has(&[
+        "earlier",
+        "prior",
+        "previous",
+        "first",
+        "base",
+        "opening",
+        "beginning",
+        "starting",
+        "old",
+        "older",
+    ]);
+    let names_a_year = has(&[
+        "year", "year's", "period", "period's", "value", "amount", "balance", "figure", "fy",
+    ]);
+    match (later, earlier, names_a_year) {
+        (true, false, true) => Some(LATER_YEAR),
+        (false, true, true) => Some(EARLIER_YEAR),
         _ => None,
     }
 }
@@ -160,6 +197,18 @@ mod tests {
         assert_eq!(
             read("(FY21 + FY22 + FY23) / 3"),
             Some((Operation::Average, vec![2021, 2022, 2023]))
+        );
+    }
+
+    #[test]
+    fn terms_named_by_their_place_order_as_their_years() {
+        assert_eq!(
+            read("later year minus earlier year").map(|(op, _)| op),
+            Some(Operation::Change)
+        );
+        assert_eq!(
+            read("(current-year value - prior-year value) / prior-year value").map(|(op, _)| op),
+            Some(Operation::Growth)
         );
     }
 

@@ -25,6 +25,15 @@ static INFLOW_OUTFLOW: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:in|out)flows?(?:\s*(?:/|\bor\b)\s*\(?(?:in|out)flows?\)?)?\b").ok()
 });
 
+/// "Net cash used for investing activities", "cash absorbed by financing": one direction
+/// of a section's flow is the flow.
+static ONE_DIRECTION: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(?:{FLOW_VERBS}|spent\s+on|applied\s+to|absorbed\s+by|consumed\s+by|used\s+by|put\s+into|raised\s+(?:by|from|in))\s+(?:the\s+|its\s+)?(operating|investing|financing|operations)\b"
+    ))
+    .ok()
+});
+
 static SECTION_FLOW: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(operating|investing|financing)(?:[\s-]+(?:section|activities|activity|net|total|related))+[\s-]+(?:net[\s-]+)?cash[\s-]+flows?\b").ok()
 });
@@ -42,6 +51,9 @@ pub fn evened(text: &str) -> String {
                 c.get(1).or(c.get(2)).map_or("", |m| m.as_str()).to_string()
             })
             .into_owned();
+    }
+    if let Some(re) = ONE_DIRECTION.as_ref() {
+        out = re.replace_all(&out, "from $1").into_owned();
     }
     if let Some(re) = INFLOW_OUTFLOW.as_ref() {
         out = re.replace_all(&out, "flow").into_owned();
@@ -160,6 +172,7 @@ mod tests {
         assert!(RESULT_OR_LOSS.is_some());
         assert!(INFLOW_OUTFLOW.is_some());
         assert!(SECTION_FLOW.is_some());
+        assert!(ONE_DIRECTION.is_some());
     }
 
     #[test]
@@ -177,12 +190,17 @@ mod tests {
             "cash from operations"
         );
         assert_eq!(evened("operating profit/loss"), "operating profit");
+        assert_eq!(
+            evened("net cash used for investing activities"),
+            "net cash from investing activities"
+        );
+        assert_eq!(evened("cash absorbed by financing"), "cash from financing");
         assert_eq!(evened("net income (loss)"), "net income");
         assert_eq!(
             evened("net operating cash inflow"),
             "net operating cash flow"
         );
-        assert_eq!(evened("cash used in investing"), "cash used in investing");
+        assert_eq!(evened("cash used in investing"), "cash from investing");
         assert_eq!(
             evened("Cisco's financing-section net cash flow in fiscal '24"),
             "Cisco's financing cash flow in fiscal '24"

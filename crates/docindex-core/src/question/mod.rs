@@ -964,6 +964,27 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
             rest = rest[colon + 1..].trim_start();
             continue;
         }
+        // "Debt investors asked about Nike: what were total current assets in FY23?": a
+        // preamble of no period before a question that names its own figure and period is
+        // the asker's context ("debt" asks no debt); the names it holds stay.
+        let after = &rest[colon + 1..];
+        let context = words > 3
+            && !defines
+            && !inside_parenthesis
+            && !label.contains('?')
+            && periods::periods_in(label).is_empty()
+            && !periods::periods_in(after).is_empty()
+            && crate::finance::concepts::concept_table()
+                .is_ok_and(|t| !t.asked_in(after).is_empty() && !t.asked_in(label).is_empty());
+        if context {
+            let names: Vec<&str> = rest[..colon]
+                .split_whitespace()
+                .skip(1)
+                .filter(|w| w.starts_with(char::is_uppercase))
+                .collect();
+            let kept = format!("{} {}", names.join(" "), after.trim_start());
+            return without_label(kept.trim(), v);
+        }
         if words == 0
             || words > 3
             || defines
@@ -1696,12 +1717,27 @@ impl Question {
         // "Sort A and B by current ratio (liquidity), largest to smallest" ranks figures:
         // a comparison asking which is higher judges neither company.
         let ranks = comparison_direction(&content).is_some();
+        // "How did equity develop from FY22 to FY23, in millions?": a change between two
+        // periods asked with a unit, a rounding or a figure's words is that change, not a
+        // verdict on a trend.
+        let asks_the_change = operation != Operation::Value
+            && periods.len().max(relative_years.len()) == 2
+            && (scale.is_some() || decimals.is_some() || percent || asks_for_figure(&content));
         let judgment = match (&definition, passage::asked_sense(&content)) {
-            _ if ranks => None,
+            _ if ranks || asks_the_change => None,
             (Some(_), None) => None,
             _ => passage::judgment_of(&content)?,
         };
-        let passage = passage_of(&content, ranks)?;
+        // "Ahead of the bond deal, Nike's revenue in FY23?": a line item asked of a period is
+        // its figure, whatever the words around it say of events.
+        let names_a_figure_of_a_period = !periods.is_empty()
+            && crate::finance::concepts::concept_table()
+                .is_ok_and(|t| t.asked_in(&content).iter().any(|c| !c.is_metric()));
+        let passage = match passage_of(&content, ranks)? {
+            PassageKind::Judgment if asks_the_change => PassageKind::Figure,
+            PassageKind::Event if names_a_figure_of_a_period => PassageKind::Figure,
+            kind => kind,
+        };
         Ok(Question {
             text: asked.to_string(),
             passage,
@@ -2276,6 +2312,43 @@ mod tests {
         // The period named only in the instruction around the question.
         let q = read("Imagine you are an auditor tying out AbbVie's fiscal year 2022 financial statements. What amount is shown in the income statement for revenue?");
         assert_eq!(q.latest_period().unwrap().year, 2022);
+    }
+
+    #[test]
+    fn the_askers_context_names_no_figure_and_a_figure_of_a_period_is_a_figure() {
+        let ids = |text: &str| {
+            let q = read(text);
+            crate::finance::concepts::concept_table()
+                .unwrap()
+                .asked_in(&q.content)
+                .iter()
+                .map(|c| c.id.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            ids("Debt investors asked about Nike: what were total current assets in FY23?"),
+            ["current_assets"]
+        );
+        assert_eq!(
+            ids("For our leverage review of Nike: total current assets in FY23?"),
+            ["current_assets"]
+        );
+        // A label alone names the figure when the rest names none.
+        assert_eq!(ids("Revenue: what was it in FY23?"), ["revenue"]);
+        assert_eq!(
+            read("Ahead of the bond deal, Nike's revenue in FY23?").passage,
+            PassageKind::Figure
+        );
+        // A change between two periods asked in a unit is the change, not a verdict.
+        let q = read("How did Nike's equity develop from FY22 to FY23, in $ millions?");
+        assert_eq!(q.passage, PassageKind::Figure);
+        assert!(q.judgment.is_none());
+        // Averaging explained in words of its own.
+        let q = read("What was the average net PP&E of Boeing for fiscal 2023? Average means the balance at the beginning of the year plus the balance at the end, divided by two.");
+        assert_eq!(q.operation, Operation::Average);
+        assert!(q.definition.is_none());
+        let q = read("GM's mean inventory across FY 23, based on the balance sheets that open and close the year?");
+        assert_eq!(q.operation, Operation::Average);
     }
 
     #[test]

@@ -34,6 +34,7 @@ fn undotted(text: &str) -> String {
 /// the longest first; the rest is kept as written.
 pub fn expanded(text: &str, v: &Vocabulary) -> String {
     let text = undotted(text);
+    let text = with_figures_for_titles(&text, v);
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let lower: Vec<String> = tokens
         .iter()
@@ -75,6 +76,38 @@ pub fn expanded(text: &str, v: &Vocabulary) -> String {
         }
     }
     out.join(" ")
+}
+
+/// `text` with a title that is also a figure's shorthand ("CFO") written as the figure when
+/// the question names a period and asks nothing of a person: "Nike's CFO in FY23?" asks
+/// its operating cash flow, "Who was Nike's CFO in FY23?" its officer.
+fn with_figures_for_titles(text: &str, v: &Vocabulary) -> String {
+    let lower = text.to_lowercase();
+    let words = crate::search::words(&lower);
+    let about_a_person = words.iter().any(|w| v.person_words.contains(w));
+    if about_a_person || super::periods::periods_in(text).is_empty() {
+        return text.to_string();
+    }
+    text.split_whitespace()
+        .map(|token| {
+            let bare = token
+                .trim_matches(EDGE)
+                .trim_end_matches("'s")
+                .to_lowercase();
+            match v
+                .figure_or_person_shorthand
+                .iter()
+                .find(|[short, _]| *short == bare)
+            {
+                Some([short, long]) => {
+                    let lead: String = token.chars().take_while(|c| EDGE.contains(c)).collect();
+                    format!("{lead}{long}{}", trailing(token, short.len()))
+                }
+                None => token.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A token joined by hyphens or slashes with each of its parts written out
@@ -199,6 +232,15 @@ mod tests {
         assert_eq!(
             expand("J&J's OCF-to-CL ratio, and CL's revenue"),
             "J&J's operating cash flow-to-current liabilities ratio, and CL's revenue"
+        );
+        // A title that is also a figure's shorthand is the figure when a period is asked.
+        assert_eq!(
+            expand("Nike's CFO in FY23, in $m?"),
+            "Nike's operating cash flow in FY23, in $m?"
+        );
+        assert_eq!(
+            expand("Who was Nike's CFO in FY23?"),
+            "Who was Nike's CFO in FY23?"
         );
         // An acronym written with dots is the acronym; "i.e." and "U.S." stay.
         assert_eq!(
