@@ -15,8 +15,8 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are fourteen disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
-    `vault`, `ledger`, `atlas`, `zenith`, `harbor`, `quarry`, `summit` and `tundra` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
+    There are fifteen disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
+    `vault`, `ledger`, `atlas`, `zenith`, `harbor`, `quarry`, `summit`, `tundra` and `ridge` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
     and output format are shared).
     `fresh` was added later by another helper that had likewise not seen the engine, written to
     be structurally unlike both earlier sets: chat / e-mail style requests ("pls send over ...",
@@ -232,9 +232,26 @@ Who wrote the wordings
     engine's builders read them. The earlier thirteen outputs are byte-identical to what they were
     before `tundra` existed (tundra draws from its own random stream, keyed by the split name as
     before).
+    `ridge`, a fifteenth set, was added by yet another helper that had likewise not seen the engine's
+    source, its question templates or the xbrl-templates-*.json files, written after reading the
+    fourteen earlier sets and avoiding their templates, labels, metric names, definitions and period
+    phrasings. It imitates people outside the usual analyst desk who still read 10-Ks (company
+    directors, lawyers, academic researchers, suppliers, unions, employees, teachers, translators,
+    landlords, stewardship teams, data people, forum readers and people talking to a phone), each in
+    their own register, with the company and period at the start, middle or end; periods anchored on
+    the fiscal year's start date, on its closing quarter count, on the company's own name for the
+    year, on spoken years, on month-end year-ends (only where the year really ends on the month's
+    last day) and on relative forms with the year in brackets; unit and rounding requests in varied
+    forms; metrics named in plain words or as code identifiers and defined as code expressions or in
+    words; comparisons asking in varied ways for the company with the higher or the lower figure.
+    Like `vault`, `atlas`, `zenith`, `harbor`, `quarry`, `summit` and `tundra`, it is a held-out set:
+    its wordings are deliberately not quoted here, and its questions should not be printed where the
+    engine's builders read them. The earlier fourteen outputs are byte-identical to what they were
+    before `ridge` existed (ridge draws from its own random stream, keyed by the split name as
+    before).
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith|harbor|quarry|summit|tundra --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith|harbor|quarry|summit|tundra|ridge --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
@@ -245,8 +262,8 @@ How to run
     /tmp/family2/ledger.json with --split ledger --seed 8; /tmp/family2/atlas.json with --split atlas --seed 9;
     /tmp/family2/zenith.json with --split zenith --seed 10; /tmp/family2/harbor.json with --split harbor --seed 14;
     /tmp/family2/quarry.json with --split quarry --seed 15; /tmp/family2/summit.json with --split summit --seed 16;
-    /tmp/family2/tundra.json with --split tundra --seed 17.
-    `vault`, `atlas`, `zenith`, `harbor`, `quarry`, `summit` and `tundra` are meant to stay unread by the people who build the engine:
+    /tmp/family2/tundra.json with --split tundra --seed 17; /tmp/family2/ridge.json with --split ridge --seed 18.
+    `vault`, `atlas`, `zenith`, `harbor`, `quarry`, `summit`, `tundra` and `ridge` are meant to stay unread by the people who build the engine:
     do not print their questions.)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
@@ -694,6 +711,8 @@ def dur_phrases(co, fy, split):
         return dur_phrases_summit(co, fy)
     if split == "tundra":
         return dur_phrases_tundra(co, fy)
+    if split == "ridge":
+        return dur_phrases_ridge(co, fy)
     if split == "zenith":
         return dur_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -743,6 +762,8 @@ def inst_phrases(co, fy, split):
         return inst_phrases_summit(co, fy)
     if split == "tundra":
         return inst_phrases_tundra(co, fy)
+    if split == "ridge":
+        return inst_phrases_ridge(co, fy)
     if split == "zenith":
         return inst_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -778,6 +799,13 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "ridge":
+        opts = [("", None, None), (" (give it in millions)", "millions", None), (" (USD, millions)", "millions", None)]
+        if big:
+            opts += [(" (in billions of dollars, tenths place)", "billions", 1), (" (billions of dollars)", "billions", None)]
+        elif small_co:
+            opts += [(" (USD, thousands)", "thousands", None)]
+        return rng.choice(opts)
     if split == "tundra":
         opts = [("", None, None), (" (I work in millions)", "millions", None), (" -- answer in USD millions", "millions", None)]
         if big:
@@ -876,6 +904,9 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "ridge":
+        return rng.choice([("", None), ("", None), (" (percent, tenths place)", 1), (" (percent, hundredths place)", 2),
+                           (" (reply in percent)", None)])
     if split == "tundra":
         return rng.choice([("", None), ("", None), (" (one decimal, in %)", 1), (" (to two decimals, as a %)", 2),
                            (" (a % figure is fine)", None)])
@@ -916,6 +947,12 @@ def pct_fmt(rng, split):
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "ridge":
+        if days:
+            return rng.choice([(" (how many days' worth of revenue?)", None), (" (days, tenths place)", 1),
+                               (" (days of revenue, please)", None)])
+        return rng.choice([("", None), ("", None), (" (hundredths place)", 2), (" (tenths place)", 1),
+                           (" (as a multiple, hundredths place)", 2)])
     if split == "tundra":
         if days:
             return rng.choice([(" (answer in days of revenue)", None), (" (days, to one decimal)", 1), (" (how many days?)", None)])
@@ -2016,7 +2053,7 @@ def compare_period_sealed(a, b, instant, rng):
 #   date", "when fiscal 2024 closed", "at year-end fiscal 2024". Definitions as "A expressed as
 #   a percentage of B", "A relative to B", "A for every dollar of B", "A divided by daily revenue".
 
-NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra")   # ledger, atlas, zenith, harbor, quarry, summit and tundra (eighth to fourteenth sets, below) were added later with the same wiring
+NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra", "ridge")   # ledger, atlas, zenith, harbor, quarry, summit, tundra and ridge (eighth to fifteenth sets, below) were added later with the same wiring
 
 
 def yy(y):
@@ -2089,9 +2126,11 @@ def inst_phrases_vault(co, fy):
 
 
 def yr_forms_new(co, fy, split, rng, instant=False):
-    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith / harbor / quarry / summit / tundra."""
+    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith / harbor / quarry / summit / tundra / ridge."""
     if split == "tundra":
         return yr_forms_tundra(co, fy, rng, instant)
+    if split == "ridge":
+        return yr_forms_ridge(co, fy, rng, instant)
     if split == "summit":
         return yr_forms_summit(co, fy, rng, instant)
     if split == "quarry":
@@ -2134,6 +2173,8 @@ def span_new(co, fy, split, rng):
     """the three fiscal years fy-2..fy, for averages"""
     if split == "tundra":
         return span_tundra(co, fy, rng)
+    if split == "ridge":
+        return span_ridge(co, fy, rng)
     if split == "summit":
         return span_summit(co, fy, rng)
     if split == "quarry":
@@ -4892,6 +4933,384 @@ def compare_period_tundra(a, b, instant, rng):
     return rng.choice(opts)
 
 
+# ---------------------------------------------------------------------------------------
+# Fifteenth wording set ("ridge")
+# ---------------------------------------------------------------------------------------
+# Written by another helper that had not seen the engine's source, its question templates or the
+# xbrl-templates-*.json files, after reading the fourteen earlier sets and avoiding their wordings,
+# labels, metric names, definitions and period phrasings. People outside the usual analyst desk who
+# still read 10-Ks, each in their own register; periods anchored on the fiscal year's start date,
+# on its closing quarter count, on the company's own name for the year, on spoken years, on
+# month-end year-ends (only where the year really ends on the month's last day) and on relative
+# forms with the year in brackets; unit and rounding requests in school-style place values;
+# metrics named in plain words or as code identifiers and defined as code expressions or as
+# fractions described aloud; comparisons asking in varied ways for the company with the higher or
+# the lower figure. Template flags as for novel / vault / ledger / atlas / zenith / harbor / quarry /
+# summit / tundra (F:, I:, X:, L:). Like vault, atlas, zenith, harbor, quarry, summit and tundra, a
+# held-out set: not to be printed or quoted where the engine's builders read.
+
+_ONES = ["", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+         "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def spoken_year(y):
+    """a year as people say it aloud (2024 -> 'twenty twenty-four'; 2005 -> 'two thousand five')"""
+    n = y % 100
+    if 2000 <= y <= 2009:
+        return "two thousand" + (f" {_ONES[n]}" if n else "")
+    head = spoken_year_head(y)
+    if n == 0:
+        return f"{head} hundred"
+    if n < 10:
+        return f"{head} oh {_ONES[n]}"
+    if n < 20:
+        return f"{head} {_ONES[n]}"
+    return f"{head} {_TENS[n // 10]}" + (f"-{_ONES[n % 10]}" if n % 10 else "")
+
+
+def spoken_year_head(y):
+    """the first spoken half of a year: 20 -> 'twenty', 19 -> 'nineteen'"""
+    h = y // 100
+    return _ONES[h] if h < 20 else _TENS[h // 10] + (f"-{_ONES[h % 10]}" if h % 10 else "")
+
+
+def date_monord(d):
+    """short month, ordinal day and year (month spelled, so it cannot be misread)"""
+    return f"{MON3[d.month - 1]} {ordinal(d.day)}, {d.year}"
+
+
+def month_last(d):
+    """'December 2023' when d is the last day of its month (else None)"""
+    if d is None or d.day != calendar.monthrange(d.year, d.month)[1]:
+        return None
+    return f"{MONTHS[d.month - 1]} {d.year}"
+
+
+def dur_phrases_ridge(co, fy):
+    end = co.end_date(fy)
+    start = start_date(co, fy)
+    nm = co.names[0]
+    out = [f"in what {nm} calls fiscal {fy}", f"over the four fiscal quarters ended {date_monord(end)}",
+           f"in fiscal year {spoken_year(fy)}"]
+    if start:
+        out += [f"in the fiscal year that began on {date_monord(start)}"]
+    if month_last(end):
+        out += [f"for the year ended on the final day of {month_last(end)}"]
+    if fy == co.fy:
+        out += [f"last fiscal year (FY{fy})", f"in its last fiscal year, {fy}"]
+    if fy == co.fy - 1:
+        out += [f"in the fiscal year before last (FY{fy})"]
+    return out
+
+
+def inst_phrases_ridge(co, fy):
+    end = co.end_date(fy)
+    start = start_date(co, fy)
+    nm = co.names[0]
+    out = [f"at the close of what {nm} calls fiscal {fy}", f"on {date_monord(end)}",
+           f"at the end of fiscal year {spoken_year(fy)}"]
+    if start:
+        out += [f"at the end of the fiscal year that began on {date_monord(start)}"]
+    if month_last(end):
+        out += [f"on the final day of {month_last(end)}"]
+    if fy == co.fy:
+        out += [f"at the end of its last fiscal year (FY{fy})"]
+    if fy == co.fy - 1:
+        out += [f"at the end of the fiscal year before last (FY{fy})"]
+    return out
+
+
+def yr_forms_ridge(co, fy, rng, instant=False):
+    """(p0, p1, y0, y1) for ridge."""
+    y0, y1 = fy - 1, fy
+    e0, e1 = co.end_date(y0), co.end_date(y1)
+    s0, s1 = start_date(co, y0), start_date(co, y1)
+    nm = co.names[0]
+
+    def rel(y, pre):
+        return f"{pre}its last fiscal year (FY{y})" if y == co.fy else f"{pre}the fiscal year before last (FY{y})"
+    if instant:
+        style = rng.choice(["calls", "monord", "final", "began", "rel"])
+        if style == "final" and not (month_last(e0) and month_last(e1)):
+            style = "monord"
+        if style == "began" and not (s0 and s1):
+            style = "calls"
+        f = {"calls": lambda y: f"the close of what {nm} calls fiscal {y}", "monord": lambda y: date_monord(co.end_date(y)),
+             "final": lambda y: f"the final day of {month_last(co.end_date(y))}",
+             "began": lambda y: f"the end of the fiscal year that began on {date_monord(start_date(co, y))}",
+             "rel": lambda y: rel(y, "the end of ")}[style]
+    else:
+        style = rng.choice(["calls", "quarters", "began", "spoken", "rel"])
+        if style == "began" and not (s0 and s1):
+            style = "quarters"
+        f = {"calls": lambda y: f"what {nm} calls fiscal {y}",
+             "quarters": lambda y: f"the four fiscal quarters ended {date_monord(co.end_date(y))}",
+             "began": lambda y: f"the fiscal year that began on {date_monord(start_date(co, y))}",
+             "spoken": lambda y: f"fiscal year {spoken_year(y)}", "rel": lambda y: rel(y, "")}[style]
+    lab = rng.choice(["fiscal year {y}", "FY{y}"])
+    return f(y0), f(y1), lab.format(y=y0), lab.format(y=y1)
+
+
+def span_ridge(co, fy, rng):
+    """the three fiscal years fy-2..fy, for averages"""
+    nm = co.names[0]
+    opts = [f"what {nm} calls fiscal {fy - 2}, {fy - 1} and {fy}",
+            f"the three fiscal years ending with its last fiscal year (FY{fy - 2} to FY{fy})"]
+    s2 = start_date(co, fy - 2)
+    if s2:
+        opts.append(f"the three fiscal years from the one that began on {date_monord(s2)} "
+                    f"to the one that ended on {date_monord(co.end_date(fy))}")
+    return rng.choice(opts)
+
+
+ITEM_LABELS_RIDGE = {
+    "revenue": ["full-year revenue", "revenue from all lines of business"],
+    "cogs": ["all-in cost of sales", "cost of revenue (what it cost to deliver its sales)"],
+    "gross_profit": ["dollars of gross profit", "gross profit (revenue net of cost of sales)"],
+    "operating_income": ["income from running the business (operating income)", "operating income as the income statement shows it"],
+    "net_income": ["net income after the minority holders' share (attributable to the company)",
+                   "net income left for the company after noncontrolling interests"],
+    "eps_diluted": ["diluted EPS number", "earnings for each diluted share"],
+    "total_assets": ["total assets as stated", "total assets (every asset line added up)"],
+    "total_liabilities": ["total liabilities as stated", "total liabilities (every liability line added up)"],
+    "current_assets": ["total current assets as stated", "current assets (every current line added up)"],
+    "current_liabilities": ["total current liabilities as stated", "current liabilities (every current line added up)"],
+    "inventory": ["net inventory balance", "net inventories on the balance sheet"],
+    "cash": ["cash and cash equivalents (securities excluded)", "cash plus cash equivalents as stated"],
+    "lt_debt": ["long-term debt excluding the part due within twelve months", "non-current long-term debt as stated"],
+    "equity": ["total shareholders' equity as stated", "stockholders' equity (balance-sheet total)"],
+    "total_equity_incl_nci": ["total equity with noncontrolling interests counted", "equity including the minority holders' share"],
+    "cfo": ["operating cash flow (net, whole year)", "net cash from operating activities as stated"],
+    "cfi": ["investing cash flow (net, whole year)", "net cash from investing activities as stated"],
+    "cff": ["financing cash flow (net, whole year)", "net cash from financing activities as stated"],
+    "capex": ["property, plant and equipment purchases (capex)", "capital expenditures (cash paid)"],
+    "dna": ["total D&A charged", "depreciation and amortization taken together"],
+    "rnd": ["expensed research and development spending", "R&D expense as stated"],
+    "sga": ["SG&A expense as stated", "selling, general and administrative costs combined"],
+    "interest_expense": ["interest expense as stated", "interest charged to expense"],
+    "income_tax": ["income tax expense as stated", "provision for income taxes in total"],
+    "dividends": ["dividend payments (cash)", "cash dividends distributed to stockholders"],
+    "buybacks": ["cash paid for share repurchases", "stock buybacks (cash paid)"],
+    "receivables": ["net accounts receivable balance", "net trade receivables as stated"],
+    "ppe": ["net property, plant and equipment balance", "net PP&E as stated"],
+}
+
+AVG3_RATIO_RIDGE = {"capex": ["property, plant and equipment purchases", "capital expenditures"],
+                    "rnd": ["research and development spending", "R&D expense"],
+                    "sga": ["selling, general and administrative costs", "SG&A expense"]}
+
+# key: (names, definitions); names in plain words or as code identifiers, definitions as code
+# expressions (snake_case names) or as a fraction described aloud ("X on top, Y on the bottom").
+METRICS_RIDGE = {
+    "gross_margin": (["gross margin percent", "gross_margin_pct"],
+                     ["100 * gross_profit / revenue",
+                      "a fraction with gross profit on top and revenue on the bottom, times 100"]),
+    "operating_margin": (["operating margin percent", "operating_margin_pct"],
+                         ["100 * operating_income / revenue",
+                          "a fraction with operating income on top and revenue on the bottom, times 100"]),
+    "net_margin": (["net margin percent (attributable net income)", "net_margin_pct"],
+                   ["100 * net_income_attributable_to_company / revenue",
+                    "a fraction with net income attributable to the company on top and revenue on the bottom, times 100"]),
+    "roa": (["return on mean total assets (%)", "roa_avg_assets_pct"],
+            ["100 * net_income / ((total_assets_prior_ye + total_assets_current_ye) / 2)",
+             "a fraction with net income on top and, on the bottom, the average of total assets at the prior and at the current year-end; times 100"]),
+    "roe": (["return on mean shareholders' equity (%)", "roe_avg_equity_pct"],
+            ["100 * net_income / ((shareholders_equity_prior_ye + shareholders_equity_current_ye) / 2)",
+             "a fraction with net income on top and, on the bottom, the average of shareholders' equity at the prior and at the current year-end; times 100"]),
+    "asset_turnover": (["turnover of mean total assets (times)", "asset_turnover_avg_x"],
+                       ["revenue / ((total_assets_prior_ye + total_assets_current_ye) / 2)",
+                        "a fraction with revenue on top and, on the bottom, the average of total assets at the prior and at the current year-end"]),
+    "fixed_asset_turnover": (["turnover of mean net PP&E (times)", "ppe_turnover_avg_x"],
+                             ["revenue / ((net_ppe_prior_ye + net_ppe_current_ye) / 2)",
+                              "a fraction with revenue on top and, on the bottom, the average of net property, plant and equipment at the prior and at the current year-end"]),
+    "inventory_turnover": (["turnover of mean inventory (times, cost-of-sales basis)", "inventory_turnover_avg_x"],
+                           ["cost_of_sales / ((inventory_prior_ye + inventory_current_ye) / 2)",
+                            "a fraction with cost of sales on top and, on the bottom, the average of inventories at the prior and at the current year-end"]),
+    "dso_avg": (["days of revenue held in receivables (mean of opening and closing A/R)", "dso_avg_ar_days"],
+                ["365 * ((receivables_prior_ye + receivables_current_ye) / 2) / revenue",
+                 "a fraction with the average of prior and current year-end accounts receivable on top and revenue on the bottom, times 365"]),
+    "dso_end": (["days of revenue held in receivables (closing A/R)", "dso_closing_ar_days"],
+                ["365 * receivables_current_ye / revenue",
+                 "a fraction with year-end accounts receivable on top and revenue on the bottom, times 365"]),
+    "quick_ratio": (["quick ratio with inventories left out", "quick_ratio_ex_inventory_x"],
+                    ["(current_assets - inventories) / current_liabilities",
+                     "a fraction with current assets minus inventories on top and current liabilities on the bottom"]),
+    "current_ratio": (["current ratio in times", "current_ratio_x"],
+                      ["current_assets / current_liabilities",
+                       "a fraction with total current assets on top and total current liabilities on the bottom"]),
+    "interest_coverage": (["interest cover from operating income (times)", "interest_coverage_oi_x"],
+                          ["operating_income / interest_expense",
+                           "a fraction with operating income on top and interest expense on the bottom"]),
+    "payout": (["cash dividend payout as a percent of net income", "payout_ratio_cash_pct"],
+               ["100 * dividends_paid / net_income",
+                "a fraction with cash dividends paid on top and net income on the bottom, times 100"]),
+    "ebitda": (["EBITDA built up from operating income", "ebitda_usd"],
+               ["operating_income + depreciation_and_amortization",
+                "start from operating income and add back depreciation and amortization, nothing else"]),
+    "ebitda_margin": (["EBITDA margin percent (operating income + D&A basis)", "ebitda_margin_pct"],
+                      ["100 * (operating_income + depreciation_and_amortization) / revenue",
+                       "a fraction with operating income plus D&A on top and revenue on the bottom, times 100"]),
+    "ebitda_less_capex": (["EBITDA less capex (built up from operating income)", "ebitda_minus_capex_usd"],
+                          ["operating_income + depreciation_and_amortization - capital_expenditures",
+                           "start from operating income, add back D&A, then take away purchases of property, plant and equipment"]),
+    "working_capital": (["working capital in dollars (current assets less current liabilities)", "working_capital_usd"],
+                        ["current_assets - current_liabilities",
+                         "start from total current assets and take away total current liabilities (the result may be negative)"]),
+    "cash_conversion": (["cash conversion (operating cash flow per dollar of net income)", "cash_conversion_x"],
+                        ["net_cash_from_operating_activities / net_income",
+                         "a fraction with net cash from operating activities on top and net income on the bottom"]),
+    "ocf_ratio": (["operating cash flow to year-end current liabilities (times)", "ocf_to_current_liabilities_x"],
+                  ["net_cash_from_operating_activities / current_liabilities_current_ye",
+                   "a fraction with the year's operating cash flow on top and year-end current liabilities on the bottom"]),
+    "rnd_pct": (["R&D spending as a percent of revenue", "rnd_to_revenue_pct"],
+                ["100 * research_and_development_expense / revenue",
+                 "a fraction with R&D expense on top and revenue on the bottom, times 100"]),
+    "sga_pct": (["SG&A as a percent of revenue", "sga_to_revenue_pct"],
+                ["100 * selling_general_and_administrative_expense / revenue",
+                 "a fraction with selling, general and administrative expense on top and revenue on the bottom, times 100"]),
+    "capex_pct": (["capital spending as a percent of revenue", "capex_to_revenue_pct"],
+                  ["100 * capital_expenditures / revenue",
+                   "a fraction with purchases of property, plant and equipment on top and revenue on the bottom, times 100"]),
+    "fcf": (["free cash flow (operating cash flow less capex)", "fcf_usd"],
+            ["net_cash_from_operating_activities - capital_expenditures",
+             "start from net cash from operating activities and take away purchases of property, plant and equipment"]),
+    "debt_to_equity": (["long-term debt to shareholders' equity (times)", "lt_debt_to_equity_x"],
+                       ["long_term_debt_noncurrent / shareholders_equity",
+                        "a fraction with long-term debt (current portion excluded) on top and shareholders' equity on the bottom"]),
+    "etr": (["effective tax rate on pretax income (%)", "effective_tax_rate_pct"],
+            ["100 * income_tax_expense / income_before_income_taxes",
+             "a fraction with income tax expense on top and income before income taxes on the bottom, times 100"]),
+}
+
+ITEM_TEMPLATES["ridge"] = [
+    "L:okay so what did {co} report for {item} {per}{scale}",
+    "Ahead of Thursday's board meeting I'd like to have {co}'s {item} {per} in front of me{scale}. What was it?",
+    "For a litigation exhibit: state {co}'s {item} {per}, as set forth in its Form 10-K{scale}.",
+    "Coding a firm-year panel dataset -- {co}, {item}, {per}. Value{scale}?",
+    "We supply {co} on open credit terms and are reviewing the account limit. What {item} did it report {per}{scale}?",
+    "Our union is preparing for bargaining with {co}. What was the company's {item} {per}{scale}?",
+    "I work for {co} and hold some stock through the employee plan. What {item} did the company report {per}{scale}?",
+    "Writing the answer key for an intro accounting quiz: {co}'s {item} {per}{scale}?",
+    "Request -- entity: {co}; line item: {item}; period: {per}{scale}. Value?",
+    "Someone on a stock forum asked about {co}'s {item} {per} and nobody had the real number. What does the 10-K show{scale}?",
+    "I'm translating {co}'s annual report and want to be sure I have the right figure for {item} {per}{scale}. What is it?",
+    "I:We're a landlord vetting {co} as a tenant. What {item} did its balance sheet show {per}{scale}?",
+    "X:Which amount does {co}'s statement of income carry for {item} {per}{scale}?",
+    "Stewardship team drafting an engagement letter to {co}: what was its {item} {per}{scale}?",
+    "Data QA: our vendor feed flags {co}'s {item} {per} as an outlier. What's the figure in the filing{scale}?",
+]
+
+CHANGE_ABS_TEMPLATES["ridge"] = [
+    "L:okay so how much did {co}'s {item} change from {p0} to {p1}{scale} and make it negative if it went down",
+    "Board pre-read: by how much did {co}'s {item} move between {p0} and {p1}{scale}? Show a fall as a negative number.",
+    "For the expert report, state the change in {co}'s {item} from {p0} to {p1}, computed as the later amount minus the earlier amount{scale}.",
+    "Panel-data coding: first difference of {co}'s {item}, {y1} minus {y0}{scale}?",
+    "F:Supplier credit review of {co}: {item} in {p1} versus {p0} -- how many dollars more or fewer{scale}? Negative if fewer.",
+    "I:Landlord's check on {co}: did its {item} grow or shrink between {p0} and {p1}, and by how much{scale}? Give a decline as a negative number.",
+    "Union research: {co}'s {item} went from the {y0} figure to the {y1} figure. What is the signed difference{scale}?",
+    "Quiz key: {co}'s {item}, {y1} less {y0}{scale} = ?",
+    "Employee-shareholder question: how many dollars did {co}'s {item} rise or fall from {p0} to {p1}{scale}? (A fall is negative.)",
+]
+
+CHANGE_PCT_TEMPLATES["ridge"] = [
+    "L:okay what was the percent change in {co}'s {item} from {p0} to {p1}{fmt}",
+    "Board pre-read: {co}'s {item}, percent change from {p0} to {p1}{fmt}? Negative if it declined.",
+    "Panel-data coding: growth rate of {co}'s {item} from {y0} to {y1}, as (later − earlier) / earlier × 100{fmt}?",
+    "For the expert report, express the change in {co}'s {item} from {p0} to {p1} as a percentage of the {y0} amount{fmt}.",
+    "F:Supplier credit review: did {co}'s {item} expand or contract in {p1} relative to {p0}, and by what percent{fmt}?",
+    "I:Landlord's check: percent change in {co}'s {item} between {p0} and {p1}{fmt}? (Negative if it fell.)",
+    "Quiz key: percentage change in {co}'s {item}, {y0} to {y1}{fmt} = ?",
+    "Union research note -- by what percentage did {co}'s {item} grow or shrink from {p0} to {p1}{fmt}?",
+]
+
+AVG_BAL_TEMPLATES["ridge"] = [
+    "Panel-data coding: {co}'s {item}, mean of the {y0} and {y1} year-end values{scale}?",
+    "For the expert report, compute {co}'s average {item} for {p1} as the sum of the opening and closing balances divided by two{scale}.",
+    "L:okay so average {co}'s {item} at the start and at the end of {p1}{scale}, just those two balances",
+    "Board pre-read needs an average-balance figure: {co}'s {item}, averaging the balance that opened {p1} with the one that closed it{scale}.",
+    "Quiz key: average {item} for {co} over {p1}, i.e. (opening balance + closing balance) / 2{scale}?",
+]
+
+AVG3_TEMPLATES["ridge"] = [
+    "Panel-data coding: {co}'s {item}, averaged over {span}{scale}?",
+    "L:okay what was {co}'s average yearly {item} over {span}{scale}",
+    "Board pre-read: {co}'s mean annual {item} across {y2}, {y0} and {y1}{scale}?",
+    "For the expert report, state {co}'s {item} averaged per fiscal year over {span} (the three years summed, divided by three){scale}.",
+    "Union research: in a typical year across {span}, how much {item} did {co} record, taking the simple three-year mean{scale}?",
+]
+
+AVG3_RATIO_TEMPLATES["ridge"] = [
+    "Panel-data coding: for {co}, take {metric} over revenue in each of {y2}, {y0} and {y1}, in percent, and give the mean of the three ratios{fmt}.",
+    "L:okay so for {co} what's the average of the yearly {metric}-to-revenue percentages over {span}{fmt}",
+    "Board pre-read: {co}'s {metric} as a share of revenue, averaged across {span} -- average the three annual percentages, don't pool the totals{fmt}.",
+    "Quiz key: compute {co}'s {metric} divided by revenue for {y2}, {y0} and {y1} separately, then average the three percentages{fmt}.",
+]
+
+METRIC_TEMPLATES["ridge"] = {
+    "plain": [
+        "L:okay what was {co}'s {metric} {per}{fmt}",
+        "Board pre-read on {co}: {metric} {per}{fmt}?",
+        "For the expert report, what was {co}'s {metric} {per}{fmt}?",
+        "Panel-data coding: {co}, {metric}, {per}{fmt}. Value?",
+        "Supplier credit review of {co}: what {metric} did it show {per}{fmt}?",
+        "Our union's researcher wants {co}'s {metric} {per}{fmt}. Can you work it out?",
+        "Someone on a stock forum says {co}'s {metric} {per} was unusual. What was it really{fmt}?",
+        "Employee-shareholder at {co} here: what was the company's {metric} {per}{fmt}?",
+    ],
+    "defn": [
+        "L:okay so {metric} is {defn} -- what was it for {co} {per}{fmt}",
+        "Board pre-read: the committee defines {metric} as {defn}. What is {co}'s figure {per}{fmt}?",
+        "For the expert report, {metric} means {defn}. Compute it for {co} {per}{fmt}.",
+        "Panel-data coding: {metric} := {defn}. {co}, {per}{fmt}?",
+        "Supplier credit review of {co}. Our credit policy computes {metric} as {defn}. Result {per}{fmt}?",
+        "Quiz key: with {metric} defined as {defn}, what does {co} show {per}{fmt}?",
+        "Stewardship team note: we use {metric} = {defn}. Where did {co} come out {per}{fmt}?",
+        "Data QA: our pipeline derives {metric} as {defn}. What should the value be for {co} {per}{fmt}?",
+    ],
+}
+
+# compare: {desc} = "DESC" / "ASC" (the stated direction: highest first / lowest first)
+COMPARE_TEMPLATES["ridge"] = [
+    "L:okay between {A} and {B} which one had the {adj} {metric} {per}",
+    "In pseudo-SQL: SELECT company WHERE company IN ({A}, {B}) ORDER BY \"{metric}\" {desc} LIMIT 1 -- {per}. Which name comes back?",
+    "Board pre-read: {per}, which is numerically {adj}, {A}'s {metric} or {B}'s?",
+    "Union research note: we're comparing {A} with {B}. {Per}, which of the two reported the {adj} {metric}?",
+    "Supplier credit review -- two customers, {A} and {B}. Whose {metric} was {adj} {per}?",
+    "Settle a forum argument: {A} or {B}, which had the {adj} {metric} {per}?",
+    "L:okay who had {more} {item} {per}, {A} or {B}",
+    "In pseudo-SQL: SELECT company WHERE company IN ({A}, {B}) ORDER BY \"{item}\" {desc} LIMIT 1 -- {per}. Which name comes back?",
+    "For the expert report I need to say which of {A} and {B} reported {more} {item} {per}. Which one was it?",
+    "Our economics seminar is comparing {B} and {A}. {Per}, which firm's {item} was the {adj} number?",
+    "We're a landlord choosing between two tenants, {A} and {B}. {Per}, which had {more} {item}?",
+    "Quiz key: {per}, did {A} or {B} report {more} {item}?",
+]
+
+
+def compare_period_ridge(a, b, instant, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+             and a.F.fy_end.year == b.F.fy_end.year)
+    na, nb = a.names[0], b.names[0]
+    if same:
+        if instant:
+            opts = [f"at the close of what each of them calls fiscal {a.fy}", f"at the end of the last fiscal year of both (FY{a.fy})"]
+            if dec31:
+                opts.append(f"on the final day of {month_last(a.F.fy_end)}")
+        else:
+            opts = [f"in what each of them calls fiscal {a.fy}", f"in the last fiscal year of both companies (FY{a.fy})"]
+            if dec31:
+                opts.append(f"over the four quarters ended {date_monord(a.F.fy_end)}")
+        return rng.choice(opts)
+    if instant:
+        opts = [f"each at the end of its last fiscal year ({na}: {date_monord(a.F.fy_end)}; {nb}: {date_monord(b.F.fy_end)})"]
+        if month_last(a.F.fy_end) and month_last(b.F.fy_end):
+            opts.append(f"on the final day of each one's last fiscal year ({na}: {month_last(a.F.fy_end)}; {nb}: {month_last(b.F.fy_end)})")
+        return rng.choice(opts)
+    return rng.choice([f"in what {na} calls fiscal {a.fy} and what {nb} calls fiscal {b.fy}",
+                       f"over each one's last four fiscal quarters ({na}: ended {date_monord(a.F.fy_end)}; {nb}: ended {date_monord(b.F.fy_end)})"])
+
+
 def compare_period_new(a, b, instant, split, rng):
     same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
     dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
@@ -4901,6 +5320,8 @@ def compare_period_new(a, b, instant, split, rng):
         return compare_period_summit(a, b, instant, rng)
     if split == "tundra":
         return compare_period_tundra(a, b, instant, rng)
+    if split == "ridge":
+        return compare_period_ridge(a, b, instant, rng)
     if split == "quarry":
         return compare_period_quarry(a, b, instant, rng)
     if split == "harbor":
@@ -4949,6 +5370,8 @@ def metric_names(m, split):
         return METRICS_SUMMIT[m][0]
     if split == "tundra":
         return METRICS_TUNDRA[m][0]
+    if split == "ridge":
+        return METRICS_RIDGE[m][0]
     if split == "quarry":
         return METRICS_QUARRY[m][0]
     if split == "harbor":
@@ -4975,6 +5398,8 @@ def metric_defs(m, split):
         return METRICS_SUMMIT[m][1]
     if split == "tundra":
         return METRICS_TUNDRA[m][1]
+    if split == "ridge":
+        return METRICS_RIDGE[m][1]
     if split == "quarry":
         return METRICS_QUARRY[m][1]
     if split == "harbor":
@@ -5149,6 +5574,8 @@ def pick_label(rng, key, split):
         return rng.choice(ITEM_LABELS_SUMMIT[key])
     if split == "tundra":
         return rng.choice(ITEM_LABELS_TUNDRA[key])
+    if split == "ridge":
+        return rng.choice(ITEM_LABELS_RIDGE[key])
     if split == "quarry":
         return rng.choice(ITEM_LABELS_QUARRY[key])
     if split == "harbor":
@@ -5195,6 +5622,8 @@ def gen_items(co, rng, split, n=8):
             scale = rng.choice([("", None, None), (" (round to the penny)", None, 2)])
         elif k == "eps_diluted" and split == "tundra":
             scale = rng.choice([("", None, None), (" (two decimals, $ per diluted share)", None, 2)])
+        elif k == "eps_diluted" and split == "ridge":
+            scale = rng.choice([("", None, None), (" (dollars per diluted share, hundredths place)", None, 2)])
         elif k == "eps_diluted" and split == "quarry":
             scale = rng.choice([("", None, None), (" (per share, precision $0.01)", None, 2)])
         elif k == "eps_diluted" and split == "harbor":
@@ -5368,7 +5797,8 @@ def gen_averages(co, rng, split, n=2):
               "zenith": y0.replace(str(fy - 1), str(fy - 2)), "harbor": harbor_y2(y0, fy),
               "quarry": harbor_y2(y0, fy),   # quarry's FY-23 / F/Y 2023 labels step back the same way
               "summit": harbor_y2(y0, fy),   # and so do summit's FY 23 / FYE 2023 labels
-              "tundra": harbor_y2(y0, fy)}[split]   # and tundra's FY2023 / FY'23 labels
+              "tundra": harbor_y2(y0, fy),   # and tundra's FY2023 / FY'23 labels
+              "ridge": harbor_y2(y0, fy)}[split]   # and ridge's FY2023 / fiscal year 2023 labels
     else:
         y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final", "sealed") else f"fiscal {fy - 2}"
     yl = f"fiscal years {fy - 2}, {fy - 1} and {fy}"          # (final only)
@@ -5417,7 +5847,7 @@ def gen_averages(co, rng, split, n=2):
                 lab = rng.choice({"novel": AVG3_RATIO_NOVEL, "vault": AVG3_RATIO_VAULT, "ledger": AVG3_RATIO_LEDGER,
                                   "atlas": AVG3_RATIO_ATLAS, "zenith": AVG3_RATIO_ZENITH, "harbor": AVG3_RATIO_HARBOR,
                                   "quarry": AVG3_RATIO_QUARRY, "summit": AVG3_RATIO_SUMMIT,
-                                  "tundra": AVG3_RATIO_TUNDRA}[split][k])
+                                  "tundra": AVG3_RATIO_TUNDRA, "ridge": AVG3_RATIO_RIDGE}[split][k])
                 span = span_new(co, fy, split, rng)
                 q = fill2(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0], span=span)
             elif split == "sealed":
@@ -5524,6 +5954,8 @@ DIR_WORDS["summit"] = {"higher": [("higher", "more"), ("greater", "more")],
                        "lower": [("lower", "less"), ("smaller", "less")]}
 DIR_WORDS["tundra"] = {"higher": [("higher", "more"), ("larger", "more")],
                        "lower": [("lower", "less"), ("smaller", "less")]}
+DIR_WORDS["ridge"] = {"higher": [("higher", "more"), ("bigger", "more")],
+                      "lower": [("lower", "less"), ("smaller", "less")]}
 ADJ_BAD = {"stronger", "weaker"}   # only for margins / returns
 # "who comes out ahead on ..." (fresh) is asked only for figures where more is plainly better
 GOOD_HIGH = {"revenue", "net_income", "operating_income", "cfo", "cash", "equity", "total_assets",
@@ -5642,7 +6074,8 @@ def gen_compare(cos, rng, split, n=30):
                       per=per, win=direction, gt="greater than" if direction == "higher" else "less than",
                       sortdir="largest to smallest" if direction == "higher" else "smallest to largest",
                       lead="edges out" if direction == "higher" else "trails",
-                      pos="ahead" if direction == "higher" else "behind")
+                      pos="ahead" if direction == "higher" else "behind",
+                      desc="DESC" if direction == "higher" else "ASC")
         elif split == "sealed":
             instant = (k in INSTANT_KEYS) or (k in INSTANT_METRICS) or k == "current_ratio" or k == "quick_ratio"
             A, B = (a, b) if rng.random() < 0.5 else (b, a)
@@ -5707,7 +6140,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra", "ridge"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")
