@@ -119,6 +119,9 @@ pub struct ConceptWords {
     /// Names of a balance's carrying value ("book value"): after another balance's name they
     /// qualify it.
     pub carrying_value_names: WordList,
+    /// Words before a balance that name its purchase ("cash spent on PP&E"): the cash flow
+    /// that buys it (`bought_by` in the concept table).
+    pub purchase_phrases: WordList,
     /// Verbs between a modifier and the figure it qualifies ("cash *spent on* dividends").
     pub modifier_links: WordList,
     /// Words that average a balance ("ROE on *mean* equity").
@@ -157,6 +160,9 @@ pub struct AnswerWords {
     pub not_amount_labels: WordList,
     pub comparatives: WordList,
     pub quarterly_phrases: WordList,
+    /// Words of a movement between periods ("change", "grew"): a question holding one that
+    /// is answered with one period's figure was not read whole.
+    pub change_words: WordList,
 }
 
 /// Words of tables' labels and headings.

@@ -122,7 +122,43 @@ pub fn with_figures(
     let amounts_for_a_quotient = asks_quotient
         && !lead.metrics.is_empty()
         && lead.metrics.iter().all(|m| m.unit == MetricUnit::Amount);
+    // "How did R&D change against the prior year?" answered with one year's R&D: a
+    // movement asked in words the reading did not take as an operation.
+    let words = crate::search::words(&question.to_lowercase());
+    let holds_word = |list: &crate::lexicon::WordList| {
+        words
+            .iter()
+            .any(|w| list.contains(w.as_str()) || w.split('-').any(|part| list.contains(part)))
+    };
+    let movement_unread = reading.operation == crate::question::Operation::Value
+        && lead.metrics.is_empty()
+        && holds_word(&lexicon().answers.change_words);
+    // A turnover, days or return metric worked out on averaged balances when the question
+    // does not say to average them: the basis is the engine's choice (measured: "DSO on
+    // closing receivables" in unread words was answered on averages at HIGH, wrong).
+    let concepts = &lexicon().concepts;
+    let averaging_said = holds_word(&concepts.averaging_words)
+        || concepts.opening_balance_words.iter().any(|w| {
+            crate::question::vocabulary::find_phrase(&question.to_lowercase(), w).is_some()
+        });
+    let basis_chosen = reading.definition.is_none()
+        && !averaging_said
+        && lead
+            .metrics
+            .iter()
+            .any(|m| m.operands.iter().any(|o| o.id.ends_with(PRIOR_SUFFIX)));
+    // "Operating cash left after capex" answered with operating cash flow and capex apart:
+    // two figures for a question that asks one (no list of them) is an operation unread.
+    let asked_figures: std::collections::BTreeSet<&str> =
+        lead.figures.iter().map(|f| f.concept.as_str()).collect();
+    let lists_figures = [" and ", " & ", ",", " as well as ", " plus ", " both ", ";"]
+        .iter()
+        .any(|joint| question.to_lowercase().contains(joint));
+    let two_figures_for_one = lead.metrics.is_empty() && asked_figures.len() >= 2 && !lists_figures;
     let firm = lead_is_firm(table, &lead, rows, lead.asked_year)
+        && !movement_unread
+        && !two_figures_for_one
+        && !basis_chosen
         && asks_for_figure(question)
         && lead.operation_done
         && !one_figure_for_two_years
@@ -283,6 +319,61 @@ pub(crate) mod tests {
         let rows = located_rows(&sound, question);
         let lead = lead_for(table, &reading, &nike, &rows).unwrap();
         assert!(!lead.implausible, "{}", lead.text);
+    }
+
+    /// The confidence of the figures answer to `question` over the statement `text`.
+    fn label_of(text: &str, question: &str) -> crate::qa::ConfidenceLabel {
+        let table = crate::finance::concepts::concept_table().unwrap();
+        let mut nike = doc("NIKE, Inc.");
+        nike.text = text.to_string();
+        let reading = Question::read(question).unwrap();
+        let rows = located_rows(text, question);
+        let lead = lead_for(table, &reading, &nike, &rows).unwrap();
+        with_figures(
+            table,
+            &reading,
+            crate::qa::Answer::unanswered(question),
+            lead,
+            &rows,
+        )
+        .confidence
+        .label
+    }
+
+    #[test]
+    fn a_figure_is_firm_only_when_it_is_the_kind_and_basis_asked() {
+        use crate::qa::ConfidenceLabel::{High, Medium};
+        let income = "CONSOLIDATED STATEMENTS OF INCOME\n(In millions)\nYear Ended May 31, | 2024 | 2023\nRevenues | $ 51,362 | $ 51,217\nResearch and development | 1,200 | 1,100\nNet income | 5,700 | 5,070\n";
+        assert_eq!(
+            label_of(
+                income,
+                "What was Nike's research and development expense in fiscal 2024?"
+            ),
+            High
+        );
+        // A movement in words the reading took for no operation: one year's figure is no
+        // answer to be sure of.
+        assert_eq!(
+            label_of(
+                income,
+                "How much did Nike's research and development expense increase in fiscal 2024?"
+            ),
+            Medium
+        );
+        // Two figures for a question that asks one.
+        let flows = "CONSOLIDATED STATEMENTS OF CASH FLOWS\n(In millions)\nYear Ended May 31, | 2024 | 2023\nNet cash provided by operating activities | 7,429 | 5,841\nPurchases of property, plant and equipment | (812) | (969)\n";
+        assert_eq!(
+            label_of(flows, "What was Nike's operating cash flow left after capital expenditures in fiscal 2024?"),
+            Medium
+        );
+        // A per-share figure asked, an amount stated.
+        assert_eq!(
+            label_of(
+                income,
+                "What was Nike's net income per share in fiscal 2024?"
+            ),
+            Medium
+        );
     }
 
     #[test]

@@ -73,6 +73,10 @@ pub struct Concept {
     /// by investing activities" is no net cash position).
     #[serde(default)]
     pub not_before: Vec<String>,
+    /// For a balance: the cash flow that buys it ("cash spent on PP&E" is capex, not the
+    /// PP&E on the balance sheet).
+    #[serde(default)]
+    pub bought_by: Option<String>,
 }
 
 impl Concept {
@@ -242,6 +246,39 @@ fn replace_operand(formula: &str, id: &str, with: &str) -> String {
 
 /// `question` with each modifier's linking verb cut ("cash spent on dividends" → "cash
 /// dividends").
+/// `question` with a purchase of a balance written as the cash flow that buys it: "cash
+/// spent on PP&E", "purchases of fixed assets" are capital expenditures.
+fn purchases_named(table: &ConceptTable, question: &str) -> String {
+    let mut out = question.to_string();
+    for concept in &table.concepts {
+        let Some(buyer) = concept.bought_by.as_deref().and_then(|id| table.get(id)) else {
+            continue;
+        };
+        let Some(bought) = buyer.asked_as.first() else {
+            continue;
+        };
+        for purchase in lexicon().concepts.purchase_phrases.iter() {
+            for name in &concept.asked_as {
+                for article in ["", "the ", "new "] {
+                    let phrase = format!("{purchase} {article}{name}");
+                    loop {
+                        let lower = out.to_lowercase();
+                        if lower.len() != out.len() {
+                            return out;
+                        }
+                        let Some(at) = crate::question::vocabulary::find_phrase(&lower, &phrase)
+                        else {
+                            break;
+                        };
+                        out.replace_range(at..at + phrase.len(), bought);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 fn without_modifier_links(question: &str) -> String {
     let words = &lexicon().concepts;
     let mut out = question.to_string();
@@ -400,6 +437,16 @@ impl ConceptTable {
                 )));
             }
         }
+        for concept in &self.concepts {
+            if let Some(buyer) = &concept.bought_by {
+                if self.get(buyer).is_none() {
+                    return Err(FinanceError::BadTable(format!(
+                        "concept {} is bought by {buyer}, which is no concept",
+                        concept.id
+                    )));
+                }
+            }
+        }
         for concept in self.concepts.iter().filter(|c| c.is_metric()) {
             let operands = self.operand_ids(concept)?;
             for id in operands {
@@ -448,6 +495,7 @@ impl ConceptTable {
         // "Net cash used in/provided by financing" is net cash from financing (before the
         // linking verbs go: "used for investing" is a flow's direction).
         let question = super::wording::evened(&question);
+        let question = purchases_named(self, &question);
         // "Cash spent on dividends" is cash dividends: the modifier joins the figure it
         // qualifies across a linking verb.
         let question = without_modifier_links(&question);

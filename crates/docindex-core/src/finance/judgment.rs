@@ -222,6 +222,7 @@ fn metric_of(table: &ConceptTable, id: &str) -> Option<Concept> {
                 plausible: Some([0.0, 100.0]),
                 partial_line_items: Vec::new(),
                 not_before: Vec::new(),
+                bought_by: None,
             })
         }
         _ => None,

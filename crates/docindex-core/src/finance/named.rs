@@ -113,6 +113,7 @@ pub fn named_line_item(table: &ConceptTable, question: &str) -> Option<Concept> 
         plausible: None,
         partial_line_items: Vec::new(),
         not_before: Vec::new(),
+        bought_by: None,
     })
 }
 

@@ -122,6 +122,7 @@ pub fn part_line_item(part: &str, concept: &Concept, brand: &[String]) -> Concep
         plausible: concept.plausible,
         partial_line_items: concept.partial_line_items.clone(),
         not_before: Vec::new(),
+        bought_by: None,
     }
 }
 

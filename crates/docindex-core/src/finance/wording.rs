@@ -38,6 +38,12 @@ static SECTION_FLOW: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(operating|investing|financing)(?:[\s-]+(?:section|activities|activity|net|total|related))+[\s-]+(?:net[\s-]+)?cash[\s-]+flows?\b").ok()
 });
 
+/// "Net cash flow, operating section", "cash flows -- investing activities": the label
+/// written as an index writes it, the section after a comma.
+static SECTION_AFTER: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:net\s+)?cash\s+flows?\s*(?:,|--|—|–|:)\s*(?:from\s+|the\s+)?(operating|investing|financing)(?:[\s-]+(?:section|activities|activity))?\b").ok()
+});
+
 /// `text` with a flow's two directions written as one ("net cash from financing"), a result
 /// and its loss as the result ("operating profit"), and an inflow or outflow as a flow.
 pub fn evened(text: &str) -> String {
@@ -60,6 +66,9 @@ pub fn evened(text: &str) -> String {
     }
     // "financing-section net cash flow" is the financing cash flow.
     if let Some(re) = SECTION_FLOW.as_ref() {
+        out = re.replace_all(&out, "$1 cash flow").into_owned();
+    }
+    if let Some(re) = SECTION_AFTER.as_ref() {
         out = re.replace_all(&out, "$1 cash flow").into_owned();
     }
     // "Inventory rotation" is inventory turnover.
@@ -173,6 +182,7 @@ mod tests {
         assert!(INFLOW_OUTFLOW.is_some());
         assert!(SECTION_FLOW.is_some());
         assert!(ONE_DIRECTION.is_some());
+        assert!(SECTION_AFTER.is_some());
     }
 
     #[test]
@@ -195,6 +205,10 @@ mod tests {
             "net cash from investing activities"
         );
         assert_eq!(evened("cash absorbed by financing"), "cash from financing");
+        assert_eq!(
+            evened("Boeing: net cash flow, operating section, in 2023"),
+            "Boeing: operating cash flow, in 2023"
+        );
         assert_eq!(evened("net income (loss)"), "net income");
         assert_eq!(
             evened("net operating cash inflow"),

@@ -973,7 +973,8 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
             && !inside_parenthesis
             && !label.contains('?')
             && periods::periods_in(label).is_empty()
-            && !periods::periods_in(after).is_empty()
+            && (!periods::periods_in(after).is_empty()
+                || !periods::relative_years(&after.to_lowercase(), v).is_empty())
             && crate::finance::concepts::concept_table()
                 .is_ok_and(|t| !t.asked_in(after).is_empty() && !t.asked_in(label).is_empty());
         if context {

@@ -134,7 +134,7 @@ const MONTH: &str = r"(?:January|February|March|April|May|June|July|August|Septe
 const DAY: &str = r"(\d{1,2})(?:st|nd|rd|th)?";
 pattern!(
     DATE_MONTH_FIRST,
-    &format!(r"(?i)\b({MONTH})[\s\-/.]*{DAY}(?:,\s*|[\s\-/.]+)(\d{{4}})\b")
+    &format!(r"(?i)\b({MONTH})[\s\-/.]*(?:the\s+)?{DAY}(?:,\s*|[\s\-/.]+)(\d{{4}})\b")
 );
 pattern!(
     DATE_DAY_FIRST,
@@ -148,7 +148,7 @@ pattern!(
 // dots (as European ones do), year first with dashes or slashes.
 pattern!(
     DATE_NUMERIC,
-    r"\b(?:(\d{1,2})[/-](\d{1,2})[/-](\d{4}|\d{2})|(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})|(\d{4})[-/](\d{2})[-/](\d{2}))\b"
+    r"\b(?:(\d{1,2})[/-](\d{1,2})[/-](\d{4}|\d{2})|(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})|(\d{4})[-/.](\d{2})[-/.](\d{2}))\b"
 );
 
 /// A year, a month (1-12) and a day.
@@ -255,6 +255,8 @@ pattern!(
     MONTH_YEAR,
     &format!(r"(?i)\b{MONTH}(?:(?:-|\s*['’])(\d{{4}}|\d{{2}})|\s+(\d{{4}}))\b")
 );
+// "FYE 12/2023", "the fiscal year ended 01/2024": a month's end written as numbers.
+pattern!(NUMERIC_MONTH_YEAR, r"\b(?:0?[1-9]|1[0-2])/(\d{4})\b");
 // "in '23", "in ’23": a year written with its century left out.
 pattern!(CLIPPED_YEAR, r"(?:^|[^\w'’])['’](\d{2})\b");
 // "FY2015 – FY2017", "2015-2017", "from FY2015 to FY2017", "FY2015 through FY2017".
@@ -402,6 +404,15 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
             })
             .collect(),
     );
+    take(scan(&NUMERIC_MONTH_YEAR, &|c| {
+        Some(AskedPeriod {
+            year: two_or_four_digits(&c[1])?,
+            quarter: None,
+            half: None,
+            basis: YearBasis::PeriodEnd,
+            written: written(c),
+        })
+    }));
     take(scan(&MONTH_YEAR, &|c| {
         Some(AskedPeriod {
             year: two_or_four_digits(c.get(1).or(c.get(2))?.as_str())?,
@@ -676,6 +687,13 @@ mod tests {
             assert_eq!(years(text), [2022], "{text}");
         }
         assert_eq!(years("equity at 2023-Jan-01"), [2022]);
+        assert_eq!(years("capex in the year to 2023.12.31"), [2023]);
+        assert_eq!(
+            years("dividends for the year ended May the 31st, 2024"),
+            [2024]
+        );
+        assert_eq!(years("cash flow for FYE 12/2023"), [2023]);
+        assert_eq!(years("EPS in the fiscal year ended 01/2024"), [2024]);
         assert_eq!(years("equity at 01JAN2023"), [2022]);
         assert_eq!(
             years("Going from 31DEC2022 to 31DEC2023, did cash gain?"),

@@ -24,7 +24,8 @@ fn undotted(text: &str) -> String {
         let letters: String = written.chars().filter(char::is_ascii_alphabetic).collect();
         match letters.to_ascii_lowercase().as_str() {
             "ie" | "eg" | "us" | "uk" | "am" | "pm" => written.to_string(),
-            _ => letters,
+            // In capitals, as acronyms are written: "l.t.d." is "LTD", long-term debt.
+            _ => letters.to_ascii_uppercase(),
         }
     })
     .into_owned()
@@ -35,6 +36,18 @@ fn undotted(text: &str) -> String {
 pub fn expanded(text: &str, v: &Vocabulary) -> String {
     let text = undotted(text);
     let text = with_figures_for_titles(&text, v);
+    let text = text
+        .split_whitespace()
+        .map(|token| {
+            let lead: String = token.chars().take_while(|c| EDGE.contains(c)).collect();
+            let body = token[lead.len()..].trim_end_matches(EDGE);
+            match v.capitals_shorthand.iter().find(|[short, _]| short == body) {
+                Some([short, long]) => format!("{lead}{long}{}", trailing(token, short.len())),
+                None => token.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let lower: Vec<String> = tokens
         .iter()
@@ -242,10 +255,15 @@ mod tests {
             expand("Who was Nike's CFO in FY23?"),
             "Who was Nike's CFO in FY23?"
         );
+        assert_eq!(
+            expand("Tesla's LTD excluding the current piece"),
+            "Tesla's long-term debt excluding the current piece"
+        );
+        assert_eq!(expand("Tata Motors Ltd revenue"), "Tata Motors Ltd revenue");
         // An acronym written with dots is the acronym; "i.e." and "U.S." stay.
         assert_eq!(
             expand("Nike's E.P.S. growth and e.b.i.t.d.a. in FY23, i.e. U.S. GAAP"),
-            "Nike's EPS growth and ebitda in FY23, i.e. U.S. GAAP"
+            "Nike's EPS growth and EBITDA in FY23, i.e. U.S. GAAP"
         );
         // Words that only begin like a shorthand are kept.
         assert_eq!(

@@ -20,8 +20,11 @@ static CELL_DEFINITION: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 /// "=B1/A1-1", "= (B1 - A1) / A1": arithmetic over cells, numbers and parentheses.
 static CELL_FORMULA: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"=\s*\(?\s*[A-Z]{1,2}[1-9]\d{0,2}(?:[\s()]*[-+*/^][\s()]*(?:[A-Z]{1,2}[1-9]\d{0,2}|\d+(?:\.\d+)?))+[\s)]*").ok()
+    Regex::new(r"=\s*(?:\d+(?:\.\d+)?\s*\*\s*)?\(?\s*[A-Z]{1,2}[1-9]\d{0,2}(?:[\s()]*[-+*/^][\s()]*(?:[A-Z]{1,2}[1-9]\d{0,2}|\d+(?:\.\d+)?))+[\s)]*").ok()
 });
+/// "100*C45/C5", "C45/C5*100": a quotient scaled to a percentage.
+static TIMES_HUNDRED: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"^\s*100\s*\*\s*(.+?)\s*$|^\s*(.+?)\s*\*\s*100\s*$").ok());
 /// "=AVERAGE(…)", "=AVG(…)", "=MEAN(…)", "=SUM(…)".
 static FUNCTION: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"(?i)=\s*(AVERAGE|AVG|MEAN|SUM)\s*\(([^()]*)\)").ok());
@@ -304,6 +307,13 @@ fn formula_in_words(formula: &str, held: &[(String, Held)]) -> Option<String> {
         };
     }
     if one_period && !one_item {
+        let (body, in_percent) = match TIMES_HUNDRED.as_ref().and_then(|re| re.captures(body)) {
+            Some(c) => match c.get(1).or(c.get(2)) {
+                Some(inner) => (inner.as_str(), true),
+                None => (body, false),
+            },
+            None => (body, false),
+        };
         let words = cell.replace_all(body, |c: &regex::Captures| {
             resolved(&c[0], held).map_or_else(String::new, |h| format!(" {} ", h.item))
         });
@@ -313,6 +323,10 @@ fn formula_in_words(formula: &str, held: &[(String, Held)]) -> Option<String> {
             .replace('+', " plus ")
             .replace(" - ", " minus ");
         let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+        let words = match in_percent {
+            true => format!("{words}, as a percentage"),
+            false => words,
+        };
         return Some(match first.period.is_empty() {
             true => format!("the figure defined as {words}"),
             false => format!("the figure defined as {words} for {}", first.period),
@@ -363,7 +377,10 @@ fn replaced(
         .replace(":.", ":")
         .replace(":,", ":")
         .replace(",,", ",");
-    cleaned.trim_start_matches([',', '.', ' ', ';']).to_string()
+    cleaned
+        .trim_start_matches([',', '.', ' ', ';'])
+        .trim_end_matches([',', ' ', ';'])
+        .to_string()
 }
 
 #[cfg(test)]
@@ -376,6 +393,7 @@ mod tests {
         assert!(CELL_FORMULA.is_some());
         assert!(FUNCTION.is_some());
         assert!(CELL.is_some());
+        assert!(TIMES_HUNDRED.is_some());
     }
 
     #[test]
@@ -427,6 +445,14 @@ mod tests {
         assert_eq!(
             written_out("Nike FY23: with B1 = revenue and B2 = gross profit, what is =B2/B1?"),
             "Nike FY23: what is the figure defined as gross profit divided by revenue?"
+        );
+    }
+
+    #[test]
+    fn a_quotient_scaled_by_a_hundred_is_a_percentage() {
+        assert_eq!(
+            written_out("Intel, capex to revenue -- formula in our sheet: =100*C45/C5, where C5 is revenue and C45 is purchases of PP&E"),
+            "Intel, capex to revenue -- formula in our sheet: the figure defined as purchases of PP&E divided by revenue, as a percentage"
         );
     }
 

@@ -121,6 +121,9 @@ pub struct Vocabulary {
     /// Shorthand read only inside a compound ("OCF-to-CL", "CA/CL"), where it cannot be a
     /// ticker or a word of its own.
     pub compound_shorthand: Vec<[String; 2]>,
+    /// Shorthand read only as written, in capitals ("LTD" is long-term debt, "Ltd" a legal
+    /// form).
+    pub capitals_shorthand: Vec<[String; 2]>,
     /// Shorthand that is also a person's title ("CFO"), read as the figure when the question
     /// asks an amount of a period and nothing of a person.
     pub figure_or_person_shorthand: Vec<[String; 2]>,
