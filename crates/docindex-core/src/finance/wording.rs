@@ -38,6 +38,12 @@ static SECTION_FLOW: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(operating|investing|financing)(?:[\s-]+(?:section|activities|activity|net|total|related))+[\s-]+(?:net[\s-]+)?cash[\s-]+flows?\b").ok()
 });
 
+/// "Receivables turnover in days", "inventory turnover expressed in days": the turnover as
+/// the days a balance is held.
+static TURNOVER_IN_DAYS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(receivables?|accounts\s+receivable|a/r|inventor(?:y|ies))\s+turnover\s+(?:expressed\s+|measured\s+|stated\s+|shown\s+)?in\s+days\b").ok()
+});
+
 /// "Net cash flow, operating section", "cash flows -- investing activities": the label
 /// written as an index writes it, the section after a comma.
 static SECTION_AFTER: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -70,6 +76,9 @@ pub fn evened(text: &str) -> String {
     }
     if let Some(re) = SECTION_AFTER.as_ref() {
         out = re.replace_all(&out, "$1 cash flow").into_owned();
+    }
+    if let Some(re) = TURNOVER_IN_DAYS.as_ref() {
+        out = re.replace_all(&out, "$1 days").into_owned();
     }
     // "Inventory rotation" is inventory turnover.
     for [word, meant] in &crate::lexicon::lexicon().concepts.metric_word_synonyms {
@@ -159,12 +168,18 @@ pub fn without_glossed<'t>(
 /// The line item a parenthesis names wholly, in two words or more ("obligations due within a
 /// year (total current liabilities)"): the asker's own words before it only paraphrase it.
 pub fn whole_gloss<'t>(table: &'t ConceptTable, question: &str) -> Option<&'t Concept> {
+    glossed_figure(table, question).filter(|c| !c.is_metric())
+}
+
+/// The line item or metric a parenthesis names wholly, in two words or more ("short-term
+/// solvency ratio (current ratio)"): the figure asked, whatever the words before it.
+pub fn glossed_figure<'t>(table: &'t ConceptTable, question: &str) -> Option<&'t Concept> {
     crate::question::units::groups(question)
         .filter(|&(_, (open, _))| question.as_bytes()[open] == b'(')
         .find_map(|(inside, _)| {
             let (words, glossed) = table.spans_in(inside);
             match glossed.as_slice() {
-                [(only, 0, end)] if *end == words && words >= 2 && !only.is_metric() => Some(*only),
+                [(only, 0, end)] if *end == words && words >= 2 => Some(*only),
                 _ => None,
             }
         })
@@ -183,6 +198,7 @@ mod tests {
         assert!(SECTION_FLOW.is_some());
         assert!(ONE_DIRECTION.is_some());
         assert!(SECTION_AFTER.is_some());
+        assert!(TURNOVER_IN_DAYS.is_some());
     }
 
     #[test]
@@ -205,6 +221,10 @@ mod tests {
             "net cash from investing activities"
         );
         assert_eq!(evened("cash absorbed by financing"), "cash from financing");
+        assert_eq!(
+            evened("a higher receivables turnover in days (closing A/R)"),
+            "a higher receivables days (closing A/R)"
+        );
         assert_eq!(
             evened("Boeing: net cash flow, operating section, in 2023"),
             "Boeing: operating cash flow, in 2023"

@@ -453,7 +453,7 @@ fn spelled_out_operation(
 fn passage_of(content: &str, ranks: bool) -> Result<PassageKind, QuestionError> {
     let table = crate::finance::concepts::concept_table()
         .map_err(|e| QuestionError::BadVocabulary(e.to_string()))?;
-    let glossed_line_item = crate::finance::wording::whole_gloss(table, content).is_some();
+    let glossed_line_item = crate::finance::wording::glossed_figure(table, content).is_some();
     let kind = match passage::passage_kind_of(content, asks_for_figure(content))? {
         kind @ (PassageKind::Event | PassageKind::Outlook) => {
             passage::passage_kind_of(&table.without_phrasings(content), asks_for_figure(content))
@@ -983,8 +983,13 @@ fn without_label(sentence: &str, v: &Vocabulary) -> Option<String> {
                 .skip(1)
                 .filter(|w| w.starts_with(char::is_uppercase))
                 .collect();
-            let kept = format!("{} {}", names.join(" "), after.trim_start());
-            return without_label(kept.trim(), v);
+            // The names go after the question, as a kept label does, so that it still
+            // opens with its asking words.
+            let kept = match names.is_empty() {
+                true => after.trim().to_string(),
+                false => format!("{} — {}", after.trim(), names.join(" ")),
+            };
+            return without_label(&kept, v);
         }
         if words == 0
             || words > 3

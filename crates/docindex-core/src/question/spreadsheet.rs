@@ -38,9 +38,89 @@ struct Held {
     period: String,
 }
 
+/// "OperatingCashFlow", "CurrentLiabilities_CurrentYE", "AR_{t-1}", "Capex_t": a formula's
+/// named terms, as spreadsheets and textbooks write them.
+static NAMED_TERM: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(
+        r"\b([A-Za-z][A-Za-z0-9]*)_\{?([A-Za-z0-9+\-]+)\}?|\b([A-Z][a-z]+(?:[A-Z][a-z]*)+)\b",
+    )
+    .ok()
+});
+
+/// A term's name in words: "OperatingCashFlow" is "Operating Cash Flow".
+fn camel_words(name: &str) -> String {
+    let mut out = String::new();
+    let mut previous: Option<char> = None;
+    for c in name.chars() {
+        if c.is_uppercase() && previous.is_some_and(char::is_lowercase) {
+            out.push(' ');
+        }
+        out.push(c);
+        previous = Some(c);
+    }
+    out
+}
+
+/// `text` with a formula's named terms written as words: a CamelCase name beside an
+/// operator or "=" is its words, a subscript of the current period is dropped and one of the
+/// prior period ("_{t-1}", "_PY") reads "prior-year". Names elsewhere ("PayPal") stay.
+fn with_named_terms(text: &str) -> String {
+    let Some(re) = NAMED_TERM.as_ref() else {
+        return text.to_string();
+    };
+    // A dash is left out: "-- UnitedHealth's" is prose, not arithmetic.
+    let operators = ['=', '/', '*', '+', '÷', '·', '(', ')', '×'];
+    re.replace_all(text, |c: &regex::Captures| {
+        let Some(whole) = c.get(0) else {
+            return String::new();
+        };
+        if let (Some(name), Some(subscript)) = (c.get(1), c.get(2)) {
+            let words = camel_words(name.as_str());
+            // Only the subscripts of a period: "TA_start", "TA_end" say which balance, and
+            // the definition reader reads them as written.
+            return match subscript.as_str().to_ascii_lowercase().as_str() {
+                "t-1" | "py" | "prior" | "prev" | "prioryear" | "prioryearend" => {
+                    format!("prior-year {words}")
+                }
+                "t" | "cy" | "current" | "curr" | "currentye" | "currentyear"
+                | "currentyearend" => words,
+                _ => whole.as_str().to_string(),
+            };
+        }
+        let before = text[..whole.start()].trim_end().chars().next_back();
+        let after = text[whole.end()..].trim_start().chars().next();
+        if text[whole.end()..].starts_with(['\'', '’']) {
+            return whole.as_str().to_string();
+        }
+        let beside_operator = before.is_some_and(|b| operators.contains(&b))
+            || after.is_some_and(|a| operators.contains(&a));
+        match beside_operator {
+            true => camel_words(whole.as_str()),
+            false => whole.as_str().to_string(),
+        }
+    })
+    .into_owned()
+}
+
 /// `text` with its spreadsheet formula written out in words; `text` itself when it holds
 /// none, or one whose cells or terms do not resolve.
 pub fn written_out(text: &str) -> String {
+    let named = with_named_terms(text);
+    // "formula: =Operating Cash Flow/Current Liabilities": the sign that opens a formula is
+    // no part of it.
+    let named = match EQUALS_BEFORE_WORDS.as_ref() {
+        Some(re) => re.replace_all(&named, "$1$2").into_owned(),
+        None => named,
+    };
+    written_out_cells(&named)
+}
+
+/// "=Operating …" after a colon, "as" or the start: a formula's opening sign before words
+/// (not before a cell, "=C15/C25", which is read as cells).
+static EQUALS_BEFORE_WORDS: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"(^|:\s*|\bas\s+)=\s*([A-Za-z][a-z])").ok());
+
+fn written_out_cells(text: &str) -> String {
     let (Some(function), Some(formula)) = (FUNCTION.as_ref(), CELL_FORMULA.as_ref()) else {
         return text.to_string();
     };
@@ -394,6 +474,8 @@ mod tests {
         assert!(FUNCTION.is_some());
         assert!(CELL.is_some());
         assert!(TIMES_HUNDRED.is_some());
+        assert!(NAMED_TERM.is_some());
+        assert!(EQUALS_BEFORE_WORDS.is_some());
     }
 
     #[test]
@@ -453,6 +535,27 @@ mod tests {
         assert_eq!(
             written_out("Intel, capex to revenue -- formula in our sheet: =100*C45/C5, where C5 is revenue and C45 is purchases of PP&E"),
             "Intel, capex to revenue -- formula in our sheet: the figure defined as purchases of PP&E divided by revenue, as a percentage"
+        );
+    }
+
+    #[test]
+    fn named_terms_of_a_formula_are_their_words() {
+        assert_eq!(
+            written_out("formula: =OperatingCashFlow/CurrentLiabilities_CurrentYE (Excel)"),
+            "formula: Operating Cash Flow/Current Liabilities (Excel)"
+        );
+        assert_eq!(
+            written_out("Definition: 365 · ((AR_{t-1} + AR_t) / 2) / Rev_t"),
+            "Definition: 365 · ((prior-year AR + AR) / 2) / Rev"
+        );
+        // A name that is no formula's term stays, and so does a possessive beside a dash.
+        assert_eq!(
+            written_out("Credit memo -- UnitedHealth's debt in FY23 (or its LTD/equity)?"),
+            "Credit memo -- UnitedHealth's debt in FY23 (or its LTD/equity)?"
+        );
+        assert_eq!(
+            written_out("What was PayPal's revenue in 2023?"),
+            "What was PayPal's revenue in 2023?"
         );
     }
 
