@@ -1726,9 +1726,12 @@ impl Question {
         // "How did equity develop from FY22 to FY23, in millions?": a change between two
         // periods asked with a unit, a rounding or a figure's words is that change, not a
         // verdict on a trend.
+        // ("What is the trend in operating margin over 2021-2023?" spans three years and
+        // asks no unit: a verdict.)
         let asks_the_change = operation != Operation::Value
             && periods.len().max(relative_years.len()) == 2
-            && (scale.is_some() || decimals.is_some() || percent || asks_for_figure(&content));
+            && periods::spanned_years(&content, &periods).is_none_or(|years| years.len() <= 2)
+            && (scale.is_some() || decimals.is_some() || percent);
         let judgment = match (&definition, passage::asked_sense(&content)) {
             _ if ranks || asks_the_change => None,
             (Some(_), None) => None,
