@@ -15,8 +15,8 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are fifteen disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
-    `vault`, `ledger`, `atlas`, `zenith`, `harbor`, `quarry`, `summit`, `tundra` and `ridge` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
+    There are sixteen disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
+    `vault`, `ledger`, `atlas`, `zenith`, `harbor`, `quarry`, `summit`, `tundra`, `ridge` and `canyon` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
     and output format are shared).
     `fresh` was added later by another helper that had likewise not seen the engine, written to
     be structurally unlike both earlier sets: chat / e-mail style requests ("pls send over ...",
@@ -249,9 +249,26 @@ Who wrote the wordings
     engine's builders read them. The earlier fourteen outputs are byte-identical to what they were
     before `ridge` existed (ridge draws from its own random stream, keyed by the split name as
     before).
+    `canyon`, a sixteenth set, was added by yet another helper that had likewise not seen the engine's
+    source, its question templates or the xbrl-templates-*.json files, written after reading the
+    fifteen earlier sets and avoiding their templates, labels, metric names, definitions and period
+    phrasings. It imitates the everyday channels of sell-side and buy-side analysts, credit analysts,
+    portfolio managers, journalists, students, auditors and CFO-office staff (e-mails with a subject
+    line, chat-room asks, terse separator-style shorthand, numbered problem sets, formal written
+    requests and desk notes), with the company and period at the start, middle or end; periods as
+    dates with the month spelled out, as years that run to a stated date or span their first and last
+    days, as the company's annual results, as columns of the latest 10-K, as the fiscal close and as
+    the balance carried into the next fiscal year; unit and rounding requests as format masks;
+    metrics named as rates, turns, covers and multiples with their basis in brackets and defined as
+    chains of steps or in prose; comparisons asking in varied ways for the company with the higher or
+    the lower figure. Like `vault`, `atlas`, `zenith`, `harbor`, `quarry`, `summit`, `tundra` and
+    `ridge`, it is a held-out set: its wordings are deliberately not quoted here, and its questions
+    should not be printed where the engine's builders read them. The earlier fifteen outputs are
+    byte-identical to what they were before `canyon` existed (canyon draws from its own random
+    stream, keyed by the split name as before).
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith|harbor|quarry|summit|tundra|ridge --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith|harbor|quarry|summit|tundra|ridge|canyon --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
@@ -262,8 +279,9 @@ How to run
     /tmp/family2/ledger.json with --split ledger --seed 8; /tmp/family2/atlas.json with --split atlas --seed 9;
     /tmp/family2/zenith.json with --split zenith --seed 10; /tmp/family2/harbor.json with --split harbor --seed 14;
     /tmp/family2/quarry.json with --split quarry --seed 15; /tmp/family2/summit.json with --split summit --seed 16;
-    /tmp/family2/tundra.json with --split tundra --seed 17; /tmp/family2/ridge.json with --split ridge --seed 18.
-    `vault`, `atlas`, `zenith`, `harbor`, `quarry`, `summit`, `tundra` and `ridge` are meant to stay unread by the people who build the engine:
+    /tmp/family2/tundra.json with --split tundra --seed 17; /tmp/family2/ridge.json with --split ridge --seed 18;
+    /tmp/family2/canyon.json with --split canyon --seed 19.
+    `vault`, `atlas`, `zenith`, `harbor`, `quarry`, `summit`, `tundra`, `ridge` and `canyon` are meant to stay unread by the people who build the engine:
     do not print their questions.)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
@@ -713,6 +731,8 @@ def dur_phrases(co, fy, split):
         return dur_phrases_tundra(co, fy)
     if split == "ridge":
         return dur_phrases_ridge(co, fy)
+    if split == "canyon":
+        return dur_phrases_canyon(co, fy)
     if split == "zenith":
         return dur_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -764,6 +784,8 @@ def inst_phrases(co, fy, split):
         return inst_phrases_tundra(co, fy)
     if split == "ridge":
         return inst_phrases_ridge(co, fy)
+    if split == "canyon":
+        return inst_phrases_canyon(co, fy)
     if split == "zenith":
         return inst_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -799,6 +821,13 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "canyon":
+        opts = [("", None, None), (" (show it in $ millions)", "millions", None), (" (a millions figure is fine)", "millions", None)]
+        if big:
+            opts += [(" (format: $X.X billion)", "billions", 1), (" (a figure in billions works)", "billions", None)]
+        elif small_co:
+            opts += [(" (show it in $ thousands)", "thousands", None)]
+        return rng.choice(opts)
     if split == "ridge":
         opts = [("", None, None), (" (give it in millions)", "millions", None), (" (USD, millions)", "millions", None)]
         if big:
@@ -904,6 +933,9 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "canyon":
+        return rng.choice([("", None), ("", None), (" (X.X% format)", 1), (" (X.XX% format)", 2),
+                           (" (state it as a %)", None)])
     if split == "ridge":
         return rng.choice([("", None), ("", None), (" (percent, tenths place)", 1), (" (percent, hundredths place)", 2),
                            (" (reply in percent)", None)])
@@ -947,6 +979,11 @@ def pct_fmt(rng, split):
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "canyon":
+        if days:
+            return rng.choice([(" (a number of days)", None), (" (days, X.X format)", 1), (" (counted in days of revenue)", None)])
+        return rng.choice([("", None), ("", None), (" (X.XX format)", 2), (" (X.X format)", 1),
+                           (" (as a multiple, X.XXx)", 2)])
     if split == "ridge":
         if days:
             return rng.choice([(" (how many days' worth of revenue?)", None), (" (days, tenths place)", 1),
@@ -2053,7 +2090,7 @@ def compare_period_sealed(a, b, instant, rng):
 #   date", "when fiscal 2024 closed", "at year-end fiscal 2024". Definitions as "A expressed as
 #   a percentage of B", "A relative to B", "A for every dollar of B", "A divided by daily revenue".
 
-NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra", "ridge")   # ledger, atlas, zenith, harbor, quarry, summit, tundra and ridge (eighth to fifteenth sets, below) were added later with the same wiring
+NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra", "ridge", "canyon")   # ledger, atlas, zenith, harbor, quarry, summit, tundra, ridge and canyon (eighth to sixteenth sets, below) were added later with the same wiring
 
 
 def yy(y):
@@ -2126,11 +2163,13 @@ def inst_phrases_vault(co, fy):
 
 
 def yr_forms_new(co, fy, split, rng, instant=False):
-    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith / harbor / quarry / summit / tundra / ridge."""
+    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith / harbor / quarry / summit / tundra / ridge / canyon."""
     if split == "tundra":
         return yr_forms_tundra(co, fy, rng, instant)
     if split == "ridge":
         return yr_forms_ridge(co, fy, rng, instant)
+    if split == "canyon":
+        return yr_forms_canyon(co, fy, rng, instant)
     if split == "summit":
         return yr_forms_summit(co, fy, rng, instant)
     if split == "quarry":
@@ -2175,6 +2214,8 @@ def span_new(co, fy, split, rng):
         return span_tundra(co, fy, rng)
     if split == "ridge":
         return span_ridge(co, fy, rng)
+    if split == "canyon":
+        return span_canyon(co, fy, rng)
     if split == "summit":
         return span_summit(co, fy, rng)
     if split == "quarry":
@@ -5311,6 +5352,330 @@ def compare_period_ridge(a, b, instant, rng):
                        f"over each one's last four fiscal quarters ({na}: ended {date_monord(a.F.fy_end)}; {nb}: ended {date_monord(b.F.fy_end)})"])
 
 
+# ---------------------------------------------------------------------------------------
+# Sixteenth wording set ("canyon")
+# ---------------------------------------------------------------------------------------
+# Written by another helper that had not seen the engine's source, its question templates or the
+# xbrl-templates-*.json files, after reading the fifteen earlier sets and avoiding their wordings,
+# labels, metric names, definitions and period phrasings. The everyday channels of the people who
+# ask about 10-Ks (sell-side initiation tables, buy-side risk meetings and position sizing, bank
+# facility reviews of an obligor, newsroom copy desks and chart captions, numbered problem sets,
+# audit lead schedules, FP&A and treasury requests, e-mails with a subject line, semicolon-separated
+# terminal shorthand, chat-room asks, formal written requests); periods as "<Month> <day> of <year>"
+# dates, years that "ran to" a date, fiscal years as a whole or spanning their first and last day,
+# the company's annual results, the current-year and comparative columns of the latest 10-K, the
+# fiscal close and the balance going into the next fiscal year; unit and rounding requests as
+# format masks; metrics named as rates, turns and covers with their basis in brackets, defined as
+# arrow chains of steps or in prose ("all over", "backed out", "put back"); comparisons asking for
+# the company with the higher or the lower figure. Template flags as for novel / vault / ledger /
+# atlas / zenith / harbor / quarry / summit / tundra / ridge (F:, I:, X:, L:). Like vault, atlas,
+# zenith, harbor, quarry, summit, tundra and ridge, a held-out set: not to be printed or quoted where
+# the engine's builders read.
+
+def date_mof(d):
+    """'September 28 of 2024' (month spelled, so it cannot be misread)"""
+    return f"{MONTHS[d.month - 1]} {d.day} of {d.year}"
+
+
+def dur_phrases_canyon(co, fy):
+    end = co.end_date(fy)
+    start = start_date(co, fy)
+    out = [f"across fiscal {fy} as a whole", f"in the year that ran to {date_mof(end)}",
+           f"in its fiscal {fy} annual results"]
+    if start:
+        out += [f"over the fiscal year spanning {date_us(start)} to {date_us(end)}"]
+    if fy == co.fy:
+        out += [f"in the current-year column of its latest 10-K (fiscal {fy})"]
+    if fy == co.fy - 1:
+        out += [f"in the comparative column of its latest 10-K (fiscal {fy})",
+                f"in the year covered by the previous year's 10-K (fiscal {fy})"]
+    return out
+
+
+def inst_phrases_canyon(co, fy):
+    end = co.end_date(fy)
+    out = [f"as of {date_mof(end)}", f"as fiscal {fy} ended", f"at the fiscal {fy} close",
+           f"going into fiscal {fy + 1}"]
+    if fy == co.fy:
+        out += [f"at the latest year-end on record (fiscal {fy})"]
+    if fy == co.fy - 1:
+        out += [f"as the prior fiscal year closed (fiscal {fy})"]
+    return out
+
+
+def yr_forms_canyon(co, fy, rng, instant=False):
+    """(p0, p1, y0, y1) for canyon."""
+    y0, y1 = fy - 1, fy
+    s0, s1 = start_date(co, y0), start_date(co, y1)
+    if instant:
+        style = rng.choice(["mof", "close"])
+        f = {"mof": lambda y: date_mof(co.end_date(y)), "close": lambda y: f"the fiscal {y} close"}[style]
+    else:
+        style = rng.choice(["full", "ranto", "spanning"])
+        if style == "spanning" and not (s0 and s1):
+            style = "ranto"
+        f = {"full": lambda y: f"fiscal {y} (full year)", "ranto": lambda y: f"the year that ran to {date_mof(co.end_date(y))}",
+             "spanning": lambda y: f"the fiscal year spanning {date_us(start_date(co, y))} to {date_us(co.end_date(y))}"}[style]
+    lab = rng.choice(["FY{y}", "fiscal {y}"])
+    return f(y0), f(y1), lab.format(y=y0), lab.format(y=y1)
+
+
+def span_canyon(co, fy, rng):
+    """the three fiscal years fy-2..fy, for averages"""
+    opts = [f"the three years presented in its latest 10-K (fiscal {fy - 2} to fiscal {fy})",
+            f"a three-year window ending with fiscal {fy}"]
+    s2 = start_date(co, fy - 2)
+    if s2:
+        opts.append(f"the period from {date_mof(s2)} to {date_mof(co.end_date(fy))} (fiscal {fy - 2} to fiscal {fy})")
+    return rng.choice(opts)
+
+
+ITEM_LABELS_CANYON = {
+    "revenue": ["total revenue booked", "all revenue combined (total revenues)"],
+    "cogs": ["cost of sales (the direct cost of what it sold)", "cost-of-revenue expense"],
+    "gross_profit": ["gross profit generated on its sales", "gross-profit dollars earned"],
+    "operating_income": ["operating result (operating income)", "operating profit line (operating income)"],
+    "net_income": ["after-tax profit attributable to the company", "net income to the company (noncontrolling share stripped out)"],
+    "eps_diluted": ["earnings per common share (diluted)", "diluted per-share earnings"],
+    "total_assets": ["grand total of assets", "asset total on the balance sheet"],
+    "total_liabilities": ["grand total of liabilities", "liabilities total on the balance sheet"],
+    "current_assets": ["current assets added together", "total for current assets"],
+    "current_liabilities": ["current liabilities added together", "total for current liabilities"],
+    "inventory": ["inventories at carrying value", "inventory carried at the balance-sheet date"],
+    "cash": ["cash & cash equivalents (not counting marketable securities)", "cash and equivalents (the balance-sheet line itself)"],
+    "lt_debt": ["noncurrent long-term debt (current maturities excluded)", "long-term debt sitting in noncurrent liabilities"],
+    "equity": ["stockholders' equity carried on the balance sheet", "total shareholders' equity reported"],
+    "total_equity_incl_nci": ["total equity (parent and noncontrolling holders together)", "all equity on the balance sheet, NCI included"],
+    "cfo": ["net cash produced by operating activities", "cash flow from operating activities on a net basis"],
+    "cfi": ["net investing cash flow (sign as reported)", "investing-activities net cash figure"],
+    "cff": ["net financing cash flow (sign as reported)", "financing-activities net cash figure"],
+    "capex": ["cash outlay for new property, plant and equipment (capex)", "capex per the cash flow statement"],
+    "dna": ["D&A (depreciation and amortization) charged", "depreciation and amortization charges"],
+    "rnd": ["R&D booked as expense", "research and development expensed"],
+    "sga": ["SG&A expense booked", "selling and G&A expense (SG&A)"],
+    "interest_expense": ["interest expense booked", "interest charges on its borrowings (interest expense)"],
+    "income_tax": ["income tax provision charged", "income taxes provided for (tax expense)"],
+    "dividends": ["dividend cash paid to stockholders", "cash dividend bill"],
+    "buybacks": ["cash spent buying back its own stock", "cash put into share buybacks"],
+    "receivables": ["trade receivables after allowances", "net A/R on the balance sheet"],
+    "ppe": ["depreciated book value of PP&E", "PP&E carried at cost less accumulated depreciation"],
+}
+
+AVG3_RATIO_CANYON = {"capex": ["capex (cash outlay for PP&E)", "capital spending on plant and equipment"],
+                     "rnd": ["R&D dollars", "expensed research and development"],
+                     "sga": ["SG&A dollars", "selling and G&A costs"]}
+
+# key: (names, definitions); names as rates, turns and covers with the basis in brackets; definitions
+# as arrow chains of steps or in prose ("all over", "backed out", "put back").
+METRICS_CANYON = {
+    "gross_margin": (["percentage gross margin", "GM% (gross profit over revenue)"],
+                     ["gross profit → ÷ revenue → ×100",
+                      "revenue less cost of sales, all over revenue, in percent"]),
+    "operating_margin": (["percentage operating margin", "OM% (operating income over revenue)"],
+                         ["operating income → ÷ revenue → ×100",
+                          "operating income all over revenue, in percent"]),
+    "net_margin": (["percentage net margin (attributable net income over revenue)", "NM% (company-share net income over revenue)"],
+                   ["net income attributable to the company → ÷ revenue → ×100",
+                    "the company's share of net income all over total revenue, in percent"]),
+    "roa": (["asset return on the opening/closing average (%)", "average-balance ROA (%)"],
+            ["total assets at the prior and current year-ends → average them → divide net income by the result → ×100",
+             "net income all over the opening/closing average of total assets, in percent"]),
+    "roe": (["equity return on the opening/closing average (%)", "average-balance ROE (%)"],
+            ["shareholders' equity at the prior and current year-ends → average them → divide net income by the result → ×100",
+             "net income all over the opening/closing average of shareholders' equity, in percent"]),
+    "asset_turnover": (["asset turnover on the opening/closing average (x)", "revenue turns of average total assets"],
+                       ["total assets at the prior and current year-ends → average them → divide revenue by the result",
+                        "revenue all over the opening/closing average of total assets"]),
+    "fixed_asset_turnover": (["net PP&E turnover on the opening/closing average (x)", "revenue turns of average net PP&E"],
+                             ["net PP&E at the prior and current year-ends → average them → divide revenue by the result",
+                              "revenue all over the opening/closing average of net property, plant and equipment"]),
+    "inventory_turnover": (["inventory turnover on the opening/closing average (x, cost-of-sales basis)",
+                            "cost-of-sales turns of average inventory"],
+                           ["inventories at the prior and current year-ends → average them → divide cost of sales by the result",
+                            "cost of sales all over the opening/closing average of inventories"]),
+    "dso_avg": (["DSO (average-receivables method)", "days to collect on average receivables"],
+                ["accounts receivable at the prior and current year-ends → average them → ÷ revenue → ×365",
+                 "the opening/closing average of accounts receivable, all over revenue, times 365"]),
+    "dso_end": (["DSO (year-end-receivables method)", "days to collect on closing receivables"],
+                ["accounts receivable at the year-end → ÷ revenue → ×365",
+                 "closing accounts receivable all over revenue, times 365"]),
+    "quick_ratio": (["quick ratio (inventories backed out)", "acid ratio (current assets excluding inventories, over current liabilities)"],
+                    ["total current assets → minus inventories → ÷ total current liabilities",
+                     "current assets with inventories backed out, all over current liabilities"]),
+    "current_ratio": (["short-term liquidity ratio (current assets to current liabilities)", "current ratio (times covered)"],
+                      ["total current assets → ÷ total current liabilities",
+                       "current assets all over current liabilities"]),
+    "interest_coverage": (["EBIT-to-interest cover (EBIT = operating income)", "interest service cover from operating income (x)"],
+                          ["operating income → ÷ interest expense",
+                           "operating income all over interest expense"]),
+    "payout": (["cash payout of earnings (%)", "dividend payout on a cash-paid basis (%)"],
+               ["cash dividends paid → ÷ net income → ×100",
+                "dividends paid in cash all over net income, in percent"]),
+    "ebitda": (["EBITDA (no adjustments: operating income plus D&A)", "operating income before D&A (EBITDA)"],
+               ["operating income → + depreciation and amortization",
+                "operating income with depreciation and amortization put back"]),
+    "ebitda_margin": (["EBITDA margin rate (operating income plus D&A over revenue)", "OIBDA margin (%)"],
+                      ["operating income → + D&A → ÷ revenue → ×100",
+                       "operating income with D&A put back, all over revenue, in percent"]),
+    "ebitda_less_capex": (["EBITDA less capex (operating income + D&A − capex)", "OIBDA minus capital spending"],
+                          ["operating income → + D&A → − capital expenditures",
+                           "operating income with D&A put back, then capex taken away"]),
+    "working_capital": (["working-capital balance (current assets less current liabilities)", "WC dollars (CA minus CL)"],
+                        ["total current assets → − total current liabilities (it can go negative)",
+                         "current assets with current liabilities backed out"]),
+    "cash_conversion": (["operating-cash-to-net-income multiple", "cash realization of earnings (CFO over net income)"],
+                        ["net cash from operating activities → ÷ net income",
+                         "operating cash flow all over net income"]),
+    "ocf_ratio": (["CFO-to-current-liabilities multiple", "operating cash flow ratio (year-end current liabilities basis)"],
+                  ["net cash from operating activities → ÷ total current liabilities at the year-end",
+                   "operating cash flow for the year, all over year-end current liabilities"]),
+    "rnd_pct": (["R&D-to-revenue ratio (%)", "research spend rate (R&D over revenue)"],
+                ["R&D expense → ÷ revenue → ×100",
+                 "research and development expense all over revenue, in percent"]),
+    "sga_pct": (["SG&A-to-revenue ratio (%)", "overhead rate (SG&A over revenue)"],
+                ["SG&A expense → ÷ revenue → ×100",
+                 "selling, general and administrative expense all over revenue, in percent"]),
+    "capex_pct": (["capex-to-revenue ratio (%)", "reinvestment rate (capex over revenue)"],
+                  ["capital expenditures → ÷ revenue → ×100",
+                   "purchases of property, plant and equipment all over revenue, in percent"]),
+    "fcf": (["free cash flow (operating-cash-minus-capex version)", "cash left after capex (FCF)"],
+            ["net cash from operating activities → − capital expenditures",
+             "operating cash flow with capex backed out"]),
+    "debt_to_equity": (["LT-debt-to-equity multiple (noncurrent debt only)", "long-term debt gearing against shareholders' equity (x)"],
+                       ["long-term debt excluding current maturities → ÷ shareholders' equity",
+                        "noncurrent long-term debt all over shareholders' equity"]),
+    "etr": (["ETR (tax provision over pre-tax income, %)", "all-in effective tax rate on pre-tax income"],
+            ["income tax expense → ÷ income before income taxes → ×100",
+             "the income tax provision all over pre-tax income, in percent"]),
+}
+
+ITEM_TEMPLATES["canyon"] = [
+    "Subject: {co} -- {item} {per}. Hi, could you send me the number{scale}? Thanks.",
+    "Risk meeting starts in five minutes and I need {co}'s {item} {per}{scale}.",
+    "For the initiation's financial summary table: {co}, {item}, {per}{scale}?",
+    "Annual review of {co}'s credit facility: what {item} did the obligor report {per}{scale}?",
+    "The copy desk wants a source for a figure: {co}'s {item} {per}{scale}. Where does the 10-K put it?",
+    "L:anyone have {co}'s {item} {per} handy{scale}?",
+    "I:Lead schedule tie-out -- {co}'s {item} {per}{scale}: what's the audited balance?",
+    "FP&A here, benchmarking against {co}: what {item} did it report {per}{scale}?",
+    "Case write-up for my corporate finance seminar: I need {co}'s {item} {per}{scale}.",
+    "{co}; {item}; {per}{scale}?",
+    "To whom it may concern: please provide {co}'s {item} {per}{scale}, as stated in its annual report on Form 10-K.",
+    "X:Thesis check on {co} -- what did the income statement show for {item} {per}{scale}?",
+    "Treasury asked me for {co}'s {item} {per}{scale} -- what was it?",
+    "Before I size up a position in {co}: what was its {item} {per}{scale}?",
+    "Drafting a chart caption on {co}. Its {item} {per} was how much{scale}?",
+    "Problem 2(a): From {co}'s 10-K, report the {item} {per}{scale}.",
+]
+
+CHANGE_ABS_TEMPLATES["canyon"] = [
+    "Subject: {co} {item}, {y0} vs {y1}. Could you send the increase or decrease in dollars{scale}? A decrease should be negative.",
+    "Risk meeting prep: {co}'s {item}, {p0} to {p1} -- net dollar move{scale}? Give a drop as a negative number.",
+    "Obligor trend check ({co}): {item}, {p1} compared to {p0} -- signed dollar difference{scale}?",
+    "I:Lead schedule roll for {co}: {item} at {p0} versus {p1}. What's the difference, closing less opening{scale}?",
+    "L:{co}'s {item} {y0} to {y1}, did it go up or come down? need the $ amount{scale}, minus sign if down",
+    "Problem 3(b): Using {co}'s 10-K, compute {item} for {y1} minus {item} for {y0}{scale}.",
+    "F:For the copy desk: {co}'s {item} in {p1} was how many dollars above or below {p0}{scale}? (Below = negative.)",
+    "FP&A question: take {co}'s {y1} {item} and back out the {y0} amount -- what's left{scale}?",
+    "{co}; {item}; {y1} minus {y0}{scale}?",
+]
+
+CHANGE_PCT_TEMPLATES["canyon"] = [
+    "Subject: {co} -- {item} growth. Could you tell me the percent change from {p0} to {p1}{fmt}? Thanks.",
+    "Risk meeting prep: {co}'s {item} -- percent expansion or contraction from {p0} to {p1}{fmt}?",
+    "F:Initiation draft, growth table: {co}'s {item} growth in {p1} over {p0}{fmt}? A decline comes out negative.",
+    "I:Obligor trend check ({co}): percent change in {item} from {p0} to {p1}{fmt}, negative for a decline?",
+    "L:{co} {item} -- up or down by what percent, {y0} to {y1}{fmt}?",
+    "Problem 3(c): By what percentage did {co}'s {item} change from {y0} to {y1}? Divide the change by the {y0} figure{fmt}.",
+    "For a chart caption I need the annual percentage change in {co}'s {item} between {p0} and {p1}{fmt}.",
+    "{co}; {item}; growth {y0} to {y1}, %{fmt}?",
+]
+
+AVG_BAL_TEMPLATES["canyon"] = [
+    "Subject: {co} average {item}. For {p1}, could you take the mean of the opening and closing balances{scale}?",
+    "I need {co}'s average {item} for {p1} as the denominator of a return calculation -- simply the {y0} and {y1} year-end balances added together and halved{scale}.",
+    "L:{co} avg {item} for {p1}? just (start + end)/2{scale}",
+    "Problem 4: Given {co}'s {item} at the end of {y0} and at the end of {y1}, find the average balance{scale}.",
+    "Obligor review: {co}'s average {item} over {p1}, from its beginning and ending balance sheets{scale}?",
+]
+
+AVG3_TEMPLATES["canyon"] = [
+    "Subject: {co} three-year average. What was the average annual {item} over {span}{scale}?",
+    "PM asked for a smoothed number: {co}'s {item} averaged over {span}{scale}.",
+    "L:{co} {item} avg per year across {span}{scale}?",
+    "Problem 5: {co} reported {item} for {y2}, {y0} and {y1}. Average the three figures{scale}.",
+    "For the initiation's history section: the typical annual {item} at {co} over {span}, as a plain average of the three years{scale}?",
+]
+
+AVG3_RATIO_TEMPLATES["canyon"] = [
+    "Problem 6: For each of {y2}, {y0} and {y1}, divide {co}'s {metric} by revenue (in %); then average those three ratios{fmt}.",
+    "L:{co} {metric} as % of revenue, each year of {span}, then averaged{fmt}?",
+    "For the initiation's margin history: {co}'s {metric} relative to revenue over {span}, averaged year by year -- compute each year's percentage first and then average those three{fmt}.",
+    "Subject: {co}, {metric} vs revenue. Over {span}, take {metric} as a percent of revenue year by year -- what's the average of the three{fmt}?",
+]
+
+METRIC_TEMPLATES["canyon"] = {
+    "plain": [
+        "Subject: {co} {metric}. Could you work out the figure {per}{fmt}?",
+        "Risk meeting in five minutes: {co}'s {metric} {per}{fmt}?",
+        "For the initiation's ratio table: {co}, {metric}, {per}{fmt}.",
+        "Obligor review ({co}): what {metric} did it run at {per}{fmt}?",
+        "L:anyone worked out {co}'s {metric} {per}{fmt}?",
+        "{co}; {metric}; {per}{fmt}?",
+        "The copy desk wants to quote {co}'s {metric} {per}{fmt}. What is it?",
+        "Problem 7: Compute {co}'s {metric} {per}{fmt}.",
+        "FP&A benchmarking: {metric} at {co} {per}{fmt}?",
+    ],
+    "defn": [
+        "Subject: {co} {metric}. We compute it as {defn}. What's the result {per}{fmt}?",
+        "Risk meeting prep -- {co}'s {metric} {per}{fmt}? Compute it as {defn}.",
+        "For the initiation's ratio table we use {metric} = {defn}. {co}'s figure {per}{fmt}?",
+        "Obligor review: the facility agreement's definition of {metric} is {defn}. Where did {co} stand {per}{fmt}?",
+        "L:{co} {metric} {per}{fmt}? we do it as {defn}",
+        "Problem 8: {metric} is defined as {defn}. Find it for {co} {per}{fmt}.",
+        "{co}; {metric}; {per}; basis: {defn}{fmt}?",
+        "For the article's methodology box, {metric} is {defn}. What number comes out for {co} {per}{fmt}?",
+    ],
+}
+
+COMPARE_TEMPLATES["canyon"] = [
+    "Subject: {A} vs {B}. {Per}, which of the two had the {adj} {metric}?",
+    "Risk meeting question: {per}, {A} or {B} -- whose {metric} was {adj}?",
+    "Two obligors, {A} and {B}: which one is {adj} on {metric} {per}?",
+    "L:who's got the {adj} {metric} {per}, {A} or {B}?",
+    "Problem 9: Of {A} and {B}, which reported the {adj} {metric} {per}?",
+    "{A}; {B}; {metric}; {per} -- which is {adj}?",
+    "Subject: {A} vs {B}. {Per}, which company had {more} {item}?",
+    "Risk meeting question: {per}, which name reported {more} {item}, {A} or {B}?",
+    "Two obligors, {A} and {B}: whose {item} was {adj} {per}?",
+    "L:{item} {per}: {adj} at {A} or at {B}?",
+    "For a chart comparing {A} with {B}, {per}: which company's {item} was {adj}?",
+    "{A}; {B}; {item}; {per} -- which is {adj}?",
+]
+
+
+def compare_period_canyon(a, b, instant, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+             and a.F.fy_end.year == b.F.fy_end.year)
+    na, nb = a.names[0], b.names[0]
+    if same:
+        if instant:
+            opts = [f"as their fiscal {a.fy} years ended", f"at each one's fiscal {a.fy} close"]
+            if dec31:
+                opts.append(f"as of {date_mof(a.F.fy_end)}")
+        else:
+            opts = [f"across fiscal {a.fy} as a whole", f"in their fiscal {a.fy} annual results"]
+            if dec31:
+                opts.append(f"in the year that ran to {date_mof(a.F.fy_end)}")
+        return rng.choice(opts)
+    if instant:
+        return rng.choice([f"as each one's latest fiscal year ended ({na}: {date_mof(a.F.fy_end)}; {nb}: {date_mof(b.F.fy_end)})",
+                           f"at their latest fiscal closes ({na}: fiscal {a.fy}; {nb}: fiscal {b.fy})"])
+    return rng.choice([f"in each one's latest annual results ({na}: fiscal {a.fy}; {nb}: fiscal {b.fy})",
+                       f"for the years that ran to {date_mof(a.F.fy_end)} ({na}) and {date_mof(b.F.fy_end)} ({nb})"])
+
+
 def compare_period_new(a, b, instant, split, rng):
     same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
     dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
@@ -5322,6 +5687,8 @@ def compare_period_new(a, b, instant, split, rng):
         return compare_period_tundra(a, b, instant, rng)
     if split == "ridge":
         return compare_period_ridge(a, b, instant, rng)
+    if split == "canyon":
+        return compare_period_canyon(a, b, instant, rng)
     if split == "quarry":
         return compare_period_quarry(a, b, instant, rng)
     if split == "harbor":
@@ -5372,6 +5739,8 @@ def metric_names(m, split):
         return METRICS_TUNDRA[m][0]
     if split == "ridge":
         return METRICS_RIDGE[m][0]
+    if split == "canyon":
+        return METRICS_CANYON[m][0]
     if split == "quarry":
         return METRICS_QUARRY[m][0]
     if split == "harbor":
@@ -5400,6 +5769,8 @@ def metric_defs(m, split):
         return METRICS_TUNDRA[m][1]
     if split == "ridge":
         return METRICS_RIDGE[m][1]
+    if split == "canyon":
+        return METRICS_CANYON[m][1]
     if split == "quarry":
         return METRICS_QUARRY[m][1]
     if split == "harbor":
@@ -5576,6 +5947,8 @@ def pick_label(rng, key, split):
         return rng.choice(ITEM_LABELS_TUNDRA[key])
     if split == "ridge":
         return rng.choice(ITEM_LABELS_RIDGE[key])
+    if split == "canyon":
+        return rng.choice(ITEM_LABELS_CANYON[key])
     if split == "quarry":
         return rng.choice(ITEM_LABELS_QUARRY[key])
     if split == "harbor":
@@ -5624,6 +5997,8 @@ def gen_items(co, rng, split, n=8):
             scale = rng.choice([("", None, None), (" (two decimals, $ per diluted share)", None, 2)])
         elif k == "eps_diluted" and split == "ridge":
             scale = rng.choice([("", None, None), (" (dollars per diluted share, hundredths place)", None, 2)])
+        elif k == "eps_diluted" and split == "canyon":
+            scale = rng.choice([("", None, None), (" (per diluted share, $X.XX format)", None, 2)])
         elif k == "eps_diluted" and split == "quarry":
             scale = rng.choice([("", None, None), (" (per share, precision $0.01)", None, 2)])
         elif k == "eps_diluted" and split == "harbor":
@@ -5798,7 +6173,8 @@ def gen_averages(co, rng, split, n=2):
               "quarry": harbor_y2(y0, fy),   # quarry's FY-23 / F/Y 2023 labels step back the same way
               "summit": harbor_y2(y0, fy),   # and so do summit's FY 23 / FYE 2023 labels
               "tundra": harbor_y2(y0, fy),   # and tundra's FY2023 / FY'23 labels
-              "ridge": harbor_y2(y0, fy)}[split]   # and ridge's FY2023 / fiscal year 2023 labels
+              "ridge": harbor_y2(y0, fy),   # and ridge's FY2023 / fiscal year 2023 labels
+              "canyon": harbor_y2(y0, fy)}[split]   # and canyon's FY2023 / fiscal 2023 labels
     else:
         y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final", "sealed") else f"fiscal {fy - 2}"
     yl = f"fiscal years {fy - 2}, {fy - 1} and {fy}"          # (final only)
@@ -5847,7 +6223,8 @@ def gen_averages(co, rng, split, n=2):
                 lab = rng.choice({"novel": AVG3_RATIO_NOVEL, "vault": AVG3_RATIO_VAULT, "ledger": AVG3_RATIO_LEDGER,
                                   "atlas": AVG3_RATIO_ATLAS, "zenith": AVG3_RATIO_ZENITH, "harbor": AVG3_RATIO_HARBOR,
                                   "quarry": AVG3_RATIO_QUARRY, "summit": AVG3_RATIO_SUMMIT,
-                                  "tundra": AVG3_RATIO_TUNDRA, "ridge": AVG3_RATIO_RIDGE}[split][k])
+                                  "tundra": AVG3_RATIO_TUNDRA, "ridge": AVG3_RATIO_RIDGE,
+                                  "canyon": AVG3_RATIO_CANYON}[split][k])
                 span = span_new(co, fy, split, rng)
                 q = fill2(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0], span=span)
             elif split == "sealed":
@@ -5956,6 +6333,8 @@ DIR_WORDS["tundra"] = {"higher": [("higher", "more"), ("larger", "more")],
                        "lower": [("lower", "less"), ("smaller", "less")]}
 DIR_WORDS["ridge"] = {"higher": [("higher", "more"), ("bigger", "more")],
                       "lower": [("lower", "less"), ("smaller", "less")]}
+DIR_WORDS["canyon"] = {"higher": [("higher", "more"), ("larger", "more")],
+                       "lower": [("lower", "less"), ("smaller", "less")]}
 ADJ_BAD = {"stronger", "weaker"}   # only for margins / returns
 # "who comes out ahead on ..." (fresh) is asked only for figures where more is plainly better
 GOOD_HIGH = {"revenue", "net_income", "operating_income", "cfo", "cash", "equity", "total_assets",
@@ -6140,7 +6519,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra", "ridge"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra", "ridge", "canyon"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")
