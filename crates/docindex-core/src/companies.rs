@@ -735,6 +735,13 @@ mod tests {
             each("How many employees do Apple and Tesla have?"),
             "How many employees?"
         );
+        // "Can you say whose …" asks each company no yes or no.
+        assert_eq!(
+            each(
+                "Can you say whose current ratio is higher on December 31, 2023 -- Apple or Tesla?"
+            ),
+            "current ratio on December 31, 2023?"
+        );
         // "and" joins Apple and Tesla, and joins research and development.
         assert_eq!(
             each("Did Apple or Tesla spend more on research and development in 2023?"),

@@ -122,6 +122,11 @@ pub struct ConceptWords {
     /// Words before a balance that name its purchase ("cash spent on PP&E"): the cash flow
     /// that buys it (`bought_by` in the concept table).
     pub purchase_phrases: WordList,
+    /// Words after a balance that name its purchase ("PP&E *acquired for cash*").
+    pub purchased_phrases: WordList,
+    /// Words a row's label brackets for the contrary sign ("(Benefit from) provision"): on
+    /// such a row brackets mean the contrary, not an outflow printed as a deduction.
+    pub contrary_sign_words: WordList,
     /// Verbs between a modifier and the figure it qualifies ("cash *spent on* dividends").
     pub modifier_links: WordList,
     /// Words that average a balance ("ROE on *mean* equity").
@@ -135,6 +140,9 @@ pub struct ConceptWords {
     /// Words naming an operation that a metric also answers to alone ("growth"): the
     /// metric is asked only when no other figure is.
     pub operation_names: WordList,
+    /// A parenthesis that says only where a figure sits or that it is the printed line
+    /// ("(balance-sheet total)", "(as reported)"): it qualifies the figure before it.
+    pub statement_glosses: WordList,
     /// Where a figure sits ("shown under non-current liabilities"): the figure named after
     /// one is a place, not a second figure asked.
     pub placements: WordList,
@@ -231,7 +239,7 @@ impl Lexicon {
         let a = &self.answers;
         let t = &self.tables;
         let h = &self.shapes;
-        let lists: [(&str, &WordList); 53] = [
+        let lists: [(&str, &WordList); 56] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -260,6 +268,9 @@ impl Lexicon {
             ("concepts.averaging_words", &k.averaging_words),
             ("concepts.opening_balance_words", &k.opening_balance_words),
             ("concepts.placements", &k.placements),
+            ("concepts.statement_glosses", &k.statement_glosses),
+            ("concepts.contrary_sign_words", &k.contrary_sign_words),
+            ("concepts.purchased_phrases", &k.purchased_phrases),
             ("concepts.share_of_revenue_words", &k.share_of_revenue_words),
             (
                 "concepts.share_of_revenue_between",

@@ -123,7 +123,7 @@ pub fn work_out(
             ));
         };
         let value = row.values[column].unwrap_or(0.0);
-        let value = if concept.outflow { value.abs() } else { value };
+        let value = concept.amount_in_row(value, &row.label);
         cells.push((year, value, row.printed[column].trim().to_string()));
     }
     let (Some(first), Some(last)) = (cells.first(), cells.last()) else {

@@ -84,6 +84,19 @@ impl Concept {
         self.formula.is_some()
     }
 
+    /// The concept's amount in a cell of the row labelled `label`. An outflow printed in
+    /// brackets as a deduction is its size; but where the label brackets the contrary sign
+    /// ("(Benefit from) provision for income taxes", "Income tax expense (benefit)"), a
+    /// bracketed cell is that contrary (Tesla's 2023 tax benefit of $5,001 million is no
+    /// provision), so the sign is kept.
+    pub fn amount_in_row(&self, value: f64, label: &str) -> f64 {
+        if self.outflow && !brackets_the_contrary_sign(label) {
+            value.abs()
+        } else {
+            value
+        }
+    }
+
     /// The plausible range, written as an answer says it ("-100% to 100%"), when `value`
     /// (a fraction for a percentage, as worked out) lies outside it; `None` when it lies
     /// within or the metric has no range.
@@ -148,6 +161,40 @@ enum Join {
 
 /// Words that tell no concept from another.
 const FILLER_WORDS: &[&str] = &["of", "the"];
+
+/// Whether a row's label holds a bracketed group naming the contrary sign ("(benefit from)",
+/// "(loss)", "(used in)").
+fn brackets_the_contrary_sign(label: &str) -> bool {
+    let lower = label.to_lowercase();
+    lower
+        .split('(')
+        .skip(1)
+        .filter_map(|rest| rest.split_once(')'))
+        .any(|(inside, _)| {
+            let inside = inside.trim();
+            lexicon().concepts.contrary_sign_words.contains(inside)
+        })
+}
+
+/// `question` without the averaging words that stand right after a metric's preposition
+/// ("return on *mean* equity", "turnover of *average* total assets"); `None` when it has none.
+fn without_inner_averaging(question: &str) -> Option<String> {
+    let averaging = &lexicon().concepts.averaging_words;
+    let tokens: Vec<&str> = question.split_whitespace().collect();
+    let mut kept: Vec<&str> = Vec::with_capacity(tokens.len());
+    let mut dropped = false;
+    for (at, token) in tokens.iter().enumerate() {
+        let word = token.to_lowercase();
+        let after_preposition =
+            at > 0 && ["on", "of", "to", "per"].contains(&tokens[at - 1].to_lowercase().as_str());
+        if after_preposition && averaging.contains(word.trim_end_matches('.')) {
+            dropped = true;
+            continue;
+        }
+        kept.push(token);
+    }
+    dropped.then(|| kept.join(" "))
+}
 
 /// Whether a word of a two-word name can stand as a noun on its own: not an adjective or a
 /// participle ("net", "operating", "capital", "deferred"), not an abbreviation with symbols.
@@ -257,10 +304,26 @@ fn purchases_named(table: &ConceptTable, question: &str) -> String {
         let Some(bought) = buyer.asked_as.first() else {
             continue;
         };
-        for purchase in lexicon().concepts.purchase_phrases.iter() {
+        // "cash spent on PP&E" and, the other way round, "PP&E acquired for cash".
+        let before = lexicon()
+            .concepts
+            .purchase_phrases
+            .iter()
+            .flat_map(|purchase| {
+                ["", "the ", "new "].map(|article| (format!("{purchase} {article}"), ""))
+            });
+        let after = lexicon()
+            .concepts
+            .purchased_phrases
+            .iter()
+            .map(|purchased| (String::new(), purchased));
+        for (opening, closing) in before.chain(after) {
             for name in &concept.asked_as {
-                for article in ["", "the ", "new "] {
-                    let phrase = format!("{purchase} {article}{name}");
+                {
+                    let phrase = match closing.is_empty() {
+                        true => format!("{opening}{name}"),
+                        false => format!("{name} {closing}"),
+                    };
                     loop {
                         let lower = out.to_lowercase();
                         if lower.len() != out.len() {
@@ -366,7 +429,33 @@ static TABLE: LazyLock<Result<ConceptTable, FinanceError>> = LazyLock::new(|| {
         })
         .flatten()
         .collect();
-    for (c, stems) in inverted {
+    // "Turnover of total assets", "turns of net PP&E": a turnover or days metric's name said
+    // head first ("of" is no stem).
+    let head_first: Vec<(usize, Vec<String>)> = table
+        .concepts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.unit, Some(MetricUnit::Times | MetricUnit::Days)))
+        .flat_map(|(c, concept)| concept.asked_as.iter().map(move |p| (c, p)))
+        .filter_map(|(c, phrase)| {
+            let words: Vec<&str> = phrase.split_whitespace().collect();
+            let (head, modifiers) = words.split_last()?;
+            let stems = phrase_stems(&stemmer, phrase);
+            (!modifiers.is_empty()
+                && modifiers.len() <= 2
+                && stems.len() == words.len()
+                && is_noun_like(head)
+                && words
+                    .iter()
+                    .all(|w| w.chars().all(|ch| ch.is_ascii_alphabetic() || ch == '&')))
+            .then(|| {
+                let mut inverted = vec![stems[stems.len() - 1].clone()];
+                inverted.extend(stems[..stems.len() - 1].iter().cloned());
+                (c, inverted)
+            })
+        })
+        .collect();
+    for (c, stems) in inverted.into_iter().chain(head_first) {
         if !phrasings.iter().any(|(_, s)| *s == stems) {
             phrasings.push((c, stems));
         }
@@ -499,6 +588,10 @@ impl ConceptTable {
         // "Cash spent on dividends" is cash dividends: the modifier joins the figure it
         // qualifies across a linking verb.
         let question = without_modifier_links(&question);
+        // "Earnings for each diluted share" are earnings per diluted share.
+        let question = question
+            .replace(" for each ", " per ")
+            .replace(" for every ", " per ");
         // "net income YoY growth" is "net income growth": the comparison's shorthand sits
         // inside the concept's name without being part of it.
         let shorthand = |stem: &String| {
@@ -728,6 +821,34 @@ impl ConceptTable {
     /// The concepts a question asks about, in the order it names them. Longer phrasings
     /// claim their words first, so "free cash flow" is the metric and not also "cash".
     pub fn asked_in(&self, question: &str) -> Vec<&Concept> {
+        let asked = self.asked_in_words(question);
+        // "Return on mean shareholders' equity", "turnover of average total assets": a word of
+        // averaging inside a metric's name says its balance is averaged; the name is read
+        // without it, and the averaging from the question's own words.
+        let Some(plain) = without_inner_averaging(question) else {
+            return asked;
+        };
+        let mut named = self.asked_in_words(&plain);
+        let adds_a_metric = named
+            .iter()
+            .any(|c| c.is_metric() && asked.iter().all(|a| a.id != c.id));
+        if !adds_a_metric {
+            return asked;
+        }
+        let mut averaged_balances = Vec::new();
+        for metric in named.iter_mut() {
+            if let Some((averaged, balance)) = self.averaged_sibling(metric, question) {
+                *metric = averaged;
+                averaged_balances.push(balance);
+            }
+        }
+        if named.iter().any(|c| !averaged_balances.contains(&c.id)) {
+            named.retain(|c| !averaged_balances.contains(&c.id));
+        }
+        named
+    }
+
+    fn asked_in_words(&self, question: &str) -> Vec<&Concept> {
         let Claims {
             stems,
             chosen,
@@ -992,6 +1113,62 @@ mod tests {
             .iter()
             .map(|c| c.id.clone())
             .collect()
+    }
+
+    #[test]
+    fn a_metric_named_with_its_balance_averaged_or_head_first_is_that_metric() {
+        assert_eq!(
+            ids("Meta's return on mean shareholders' equity (%) in 2023"),
+            ["return_on_average_equity"]
+        );
+        assert_eq!(ids("return on mean total assets (%)"), ["return_on_assets"]);
+        assert_eq!(
+            ids("Boeing's turnover of mean total assets (times)"),
+            ["asset_turnover"]
+        );
+        assert_eq!(
+            ids("Apple's turnover of mean net PP&E"),
+            ["fixed_asset_turnover"]
+        );
+        assert_eq!(
+            ids("RTX's earnings for each diluted share"),
+            ["diluted_eps"]
+        );
+        // "Mean" elsewhere changes nothing.
+        assert_eq!(
+            ids("the mean of Nike's revenue over three years"),
+            ["revenue"]
+        );
+    }
+
+    #[test]
+    fn where_a_figure_sits_glosses_it_and_names_no_second_figure() {
+        assert_eq!(
+            ids("did its stockholders' equity (balance-sheet total) grow or shrink"),
+            ["equity"]
+        );
+        assert_eq!(
+            ids("Visa's balance-sheet total at FY2024"),
+            ["total_assets"]
+        );
+    }
+
+    #[test]
+    fn a_bracketed_outflow_is_its_size_unless_the_label_brackets_the_contrary() {
+        let table = concept_table().unwrap();
+        let tax = table.get("income_tax").unwrap();
+        assert_eq!(
+            tax.amount_in_row(-1_132.0, "Provision for income taxes"),
+            1_132.0
+        );
+        assert_eq!(
+            tax.amount_in_row(-5_001.0, "(Benefit from) provision for income taxes"),
+            -5_001.0
+        );
+        assert_eq!(
+            tax.amount_in_row(-120.0, "Income tax expense (benefit)"),
+            -120.0
+        );
     }
 
     #[test]

@@ -243,6 +243,10 @@ fn rephrased(formula: &str) -> String {
             (r"\s*•.*$", ""),
             // "numerator: A; denominator: B".
             (r"(?i)numerator\s*:\s*(.+?)\s*[;,]\s*denominator\s*:\s*([^;()]+?)\s*(?:[;,]|$)", "($1) divided by ($2) "),
+            // "a fraction with A on top and B on the bottom", "… and, on the bottom, B".
+            (r"(?i)(?:an?\s+|the\s+)?fraction\s+with\s+(.+?)\s+on\s+top\s+and\s*,?\s*(?:on\s+the\s+bottom\s*,?\s+(.+?)|(.+?)\s+on\s+the\s+bottom)\s*(?:[;,]|$)", "($1) divided by ($2$3) "),
+            // "the average of total assets at the prior and at the current year-end".
+            (r"(?i)(?:the\s+)?(?:mean|average)\s+of\s+(?:the\s+)?(.+?)\s+at\s+the\s+(?:prior|opening|beginning|previous)(?:\s+year[-\s]?end)?\s+and\s+(?:at\s+)?the\s+(?:current|closing|ending)\s+year[-\s]?ends?\b", "average $1"),
             // "the quotient of A and B", "the ratio of A to B".
             (r"(?i)(?:the\s+)?quotient\s+of\s+(.+?)\s+and\s+(.+)$", "$1 divided by $2"),
             (r"(?i)(?:the\s+)?ratio\s+of\s+(.+?)\s+to\s+(.+)$", "($1 divided by $2)"),
@@ -628,7 +632,7 @@ pub fn defined_metric(
             id: id.clone(),
             label,
             column,
-            value: if concept.outflow { value.abs() } else { value },
+            value: concept.amount_in_row(value, &found.row.label),
             printed: found.row.printed.get(column).cloned().unwrap_or_default(),
             period: found.row.columns.get(column).map(|c| c.heading.clone()),
             row: found.row.clone(),
@@ -932,6 +936,18 @@ mod tests {
         let by_avg = work("Definition first: ROA = 100 × NI / avg(opening total assets, closing total assets). Now apply it to Coca Cola for FY2017.");
         let by_mean = work("What was the FY2017 return on average assets? Use net income over the mean of beginning- and end-of-year total assets. Express it as a percentage.");
         assert_eq!(by_avg.value, by_mean.value, "{by_avg:?}");
+    }
+
+    #[test]
+    fn a_fraction_said_by_its_top_and_bottom_is_worked_out() {
+        let shown = |q: &str| work(q).shown;
+        assert_eq!(
+            shown("asset_return := a fraction with net income on top and total assets on the bottom, times 100. Coca Cola, FY2017?").as_deref(),
+            Some("1.42%")
+        );
+        let by_avg = work("Definition first: ROA = 100 × NI / avg(opening total assets, closing total assets). Now apply it to Coca Cola for FY2017.");
+        let by_fraction = work("Return on mean total assets (%) means a fraction with net income on top and, on the bottom, the average of total assets at the prior and at the current year-end; times 100. Compute it for Coca Cola in FY2017.");
+        assert_eq!(by_avg.value, by_fraction.value, "{by_fraction:?}");
     }
 
     #[test]

@@ -913,7 +913,7 @@ fn headline(
         .copied()
         .flatten()
         .filter(|_| states_an_amount(row, column))?;
-    let value = if concept.outflow { value.abs() } else { value };
+    let value = concept.amount_in_row(value, &row.label);
     let shown = state_amount(value, row.scale.as_deref(), asking.reading, concept);
     let period = period_words(row, column, &asking.columns);
     // The row's own label when it is a plain name ("Payment of dividends to

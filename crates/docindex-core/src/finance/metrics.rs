@@ -255,7 +255,7 @@ fn compute_with(
             id: id.clone(),
             label: concept.label.clone(),
             column,
-            value: if concept.outflow { value.abs() } else { value },
+            value: concept.amount_in_row(value, &found.row.label),
             printed: found.row.printed.get(column).cloned().unwrap_or_default(),
             period: found.row.columns.get(column).map(|c| c.heading.clone()),
             row: found.row.clone(),

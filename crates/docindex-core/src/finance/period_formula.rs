@@ -61,6 +61,10 @@ fn prepared(text: &str) -> String {
             (r"(?i)^\s*(?:compute|calculate|work\s+out|take|use|start\s+with)\s+", ""),
             (r"(?i),?\s*(?:and\s+)?(?:then\s+)?(?:report|give|state|show|return)\s+(?:me\s+)?(?:the\s+|that\s+)?(?:result|difference|answer|figure|number)\b.*$", ""),
             (r"(?i)\s*(?:--|—|–)\s*$", ""),
+            // "(opening balance + closing balance) / 2? — Quiz key": the question's mark and
+            // the context put after a dash are no term's.
+            (r"\s+—\s+.*$", ""),
+            (r"[?!.\s]+$", ""),
             (r"(?i),\s*(?:and\s+)?(?:then\s+)?deduct\s+", ", minus "),
             (r"(?i)\s+deduct\s+", " minus "),
             (r"(?i)\bdivided\s+by\s+two\b", "divided by 2"),
@@ -209,6 +213,10 @@ mod tests {
         assert_eq!(
             read("(current-year value - prior-year value) / prior-year value").map(|(op, _)| op),
             Some(Operation::Growth)
+        );
+        assert_eq!(
+            read("(opening balance + closing balance) / 2? — Quiz key").map(|(op, _)| op),
+            Some(Operation::Average)
         );
     }
 

@@ -153,8 +153,9 @@ static AMOUNT: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 static YEAR: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"\b(19[5-9]\d|20[0-9]\d)\b").ok());
+// A dollar sign before an amount; alone ("2023 | 2022 | $ | %") it heads a change column.
 static MONEY_IN_HEADING: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"\$|\d{1,3}(,\d{3})+|\(\d|\d%").ok());
+    LazyLock::new(|| Regex::new(r"\$\s*\(?\d|\d{1,3}(,\d{3})+|\(\d|\d%").ok());
 static SCALE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:in|amounts in|dollars in|\$ in)\s+(millions|thousands|billions)\b").ok()
 });
@@ -332,6 +333,17 @@ fn is_figure_row(line: &str) -> bool {
 /// The heading text of each of `n` value columns from the heading lines above a row.
 fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
     let mut texts: Vec<Vec<String>> = vec![Vec::new(); n];
+    let years_head_every_column = n > 0
+        && heading_lines.iter().any(|line| {
+            let years = line
+                .split('|')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .skip_while(|c| !is_a_year_heading(c))
+                .take_while(|c| is_a_year_heading(c))
+                .count();
+            years >= n
+        });
     for line in heading_lines {
         let cells: Vec<&str> = line
             .split('|')
@@ -356,6 +368,15 @@ fn columns_from(heading_lines: &[String], n: usize) -> Vec<PeriodColumn> {
         let mut heads = heads;
         while heads.len() > n && heads.last().is_some_and(|h| heads_a_change(h)) {
             heads = &heads[..heads.len() - 1];
+        }
+        // A short row ("Effective tax rate | (50)% | 8% | 11%") under a wide table fills its
+        // year columns, which come first ("2023 | 2022 | 2021 | $ | %"); a heading line of
+        // comparisons ("2023 vs. 2022 Change") above it heads no such row.
+        if heads.len() > n && heads[..n].iter().all(|h| is_a_year_heading(h)) {
+            heads = &heads[..n];
+        }
+        if years_head_every_column && heads.iter().any(|h| compares_periods(h)) {
+            continue;
         }
         if heads.is_empty() || !n.is_multiple_of(heads.len()) {
             continue;
@@ -416,6 +437,14 @@ fn without_scale_note(stub: &str) -> String {
         Some(re) => re.replace_all(stub, "").trim().to_string(),
         None => stub.to_string(),
     }
+}
+
+/// Whether a heading compares two periods ("2023 vs. 2022 Change", "2024 compared to 2023").
+fn compares_periods(heading: &str) -> bool {
+    let lower = heading.to_lowercase();
+    [" vs. ", " vs ", " versus ", " compared "]
+        .iter()
+        .any(|w| lower.contains(w))
 }
 
 /// Whether a heading cell is a year alone ("2024", "FY2023", "Fiscal 2022").
@@ -906,6 +935,23 @@ mod tests {
             let top = rows.first().unwrap_or_else(|| panic!("no revenue row in {text}"));
             assert_eq!(top.row.values.first().copied().flatten(), Some(value), "{rows:?}");
         }
+    }
+
+    #[test]
+    fn a_short_row_under_a_wide_table_fills_its_year_columns() {
+        // Tesla's FY2023 10-K, "(Benefit from) Provision for Income Taxes": the rate row
+        // fills the year columns, not the comparisons heading the first line.
+        let text = "Year Ended December 31, | 2023 vs. 2022 Change | 2022 vs. 2021 Change\n(Dollars in millions) | 2023 | 2022 | 2021 | $ | % | $ | %\n(Benefit from) provision for income taxes | $(5,001) | $1,132 | $699 | $(6,133) | Not meaningful | $433 | 62%\nEffective tax rate | (50)% | 8% | 11%\n";
+        let table = concept_table().unwrap();
+        let rate = table.get("effective_tax_rate").unwrap();
+        let rows = find_rows(text, &[rate]);
+        let row = &rows.first().expect("the rate row").row;
+        let years: Vec<Option<i32>> = row.columns.iter().map(|c| c.year).collect();
+        assert_eq!(years, [Some(2023), Some(2022), Some(2021)], "{row:?}");
+        assert!(
+            row.columns.iter().all(|c| !c.heading.contains("vs.")),
+            "{row:?}"
+        );
     }
 
     #[test]

@@ -128,7 +128,10 @@ pub(super) fn row_sentence(
             text.push_str(&format!(" ({})", period.heading));
         }
     }
-    text.push_str(&scale_words(r.scale.as_deref()));
+    // A percentage is in no scale: "(50)%" is not "in millions".
+    if !r.printed[column].trim_end().ends_with('%') {
+        text.push_str(&scale_words(r.scale.as_deref()));
+    }
     match heading_marker {
         Some(h) => format!("{text} [{h}][{row_marker}]"),
         None => format!("{text} [{row_marker}]"),
@@ -224,9 +227,11 @@ pub(super) fn printed_metric<'a>(
     let column_in_unit = |row: &LocatedRow| -> Option<usize> {
         let r = &row.matched.row;
         let column = r.column_for(year, months)?;
-        // A year asked is a column of that year, not the nearest one a table has.
+        // A year asked is a column of that year, not the nearest one a table has; a column
+        // whose heading names no year ("Family of Apps Year Ended December 31,", a segment's)
+        // is no year's for sure, and the working answers instead.
         let heading_year = r.columns.get(column).and_then(|c| c.year);
-        if year.is_some() && heading_year.is_some() && heading_year != year {
+        if year.is_some() && heading_year != year {
             return None;
         }
         let cell = r.printed.get(column)?;

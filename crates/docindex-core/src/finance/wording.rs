@@ -111,10 +111,27 @@ pub fn without_glossed<'t>(
         let inside = &question[open + 1..close];
         let (gloss_words, glossed) = table.spans_in(inside);
         // "dividends distributed (cash)": a modifier qualifies the figure, it names none.
-        let modifier = crate::lexicon::lexicon()
-            .concepts
+        let concept_words = &crate::lexicon::lexicon().concepts;
+        let modifier = concept_words
             .modifiers
             .contains(inside.trim().to_lowercase());
+        // "(balance-sheet total)" says where the figure before it sits: what its words name
+        // (total assets) is not asked.
+        if concept_words
+            .statement_glosses
+            .contains(inside.trim().to_lowercase())
+        {
+            let (_, before) = table.spans_in(&question[..open]);
+            let placed: Vec<&str> = glossed
+                .iter()
+                .filter(|(g, _, _)| before.iter().all(|(b, _, _)| b.id != g.id))
+                .map(|(g, _, _)| g.id.as_str())
+                .collect();
+            if asked.iter().any(|c| !placed.contains(&c.id.as_str())) {
+                asked.retain(|c| !placed.contains(&c.id.as_str()));
+            }
+            continue;
+        }
         if glossed.is_empty() || modifier {
             continue;
         }
@@ -165,6 +182,38 @@ pub fn without_glossed<'t>(
     asked
 }
 
+/// Whether a word of the year's close stands right before a balance's name ("closing AR",
+/// "ending net PP&E", "year-end stockholders' equity"): the metric is on that balance as it
+/// closed the year, not averaged.
+pub fn closes_a_balance(table: &ConceptTable, question: &str) -> bool {
+    const CLOSING: [&str; 8] = [
+        "closing",
+        "ending",
+        "year-end",
+        "ye",
+        "end-of-year",
+        "period-end",
+        "end-of-period",
+        "yearend",
+    ];
+    let words: Vec<&str> = question.split_whitespace().collect();
+    words.iter().enumerate().any(|(at, word)| {
+        let word = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+        CLOSING.contains(&word.to_lowercase().as_str()) && {
+            let after = words[at + 1..].join(" ").to_lowercase();
+            table
+                .concepts
+                .iter()
+                .filter(|c| c.statement == Some(super::concepts::Statement::Balance))
+                .flat_map(|c| c.asked_as.iter())
+                .any(|name| {
+                    after.starts_with(name.as_str())
+                        && !after[name.len()..].starts_with(|ch: char| ch.is_alphanumeric())
+                })
+        }
+    })
+}
+
 /// The line item a parenthesis names wholly, in two words or more ("obligations due within a
 /// year (total current liabilities)"): the asker's own words before it only paraphrase it.
 pub fn whole_gloss<'t>(table: &'t ConceptTable, question: &str) -> Option<&'t Concept> {
@@ -176,12 +225,26 @@ pub fn whole_gloss<'t>(table: &'t ConceptTable, question: &str) -> Option<&'t Co
 pub fn glossed_figure<'t>(table: &'t ConceptTable, question: &str) -> Option<&'t Concept> {
     crate::question::units::groups(question)
         .filter(|&(_, (open, _))| question.as_bytes()[open] == b'(')
-        .find_map(|(inside, _)| {
-            let (words, glossed) = table.spans_in(inside);
-            match glossed.as_slice() {
-                [(only, 0, end)] if *end == words && words >= 2 => Some(*only),
-                _ => None,
+        .find_map(|(inside, (open, _))| {
+            if crate::lexicon::lexicon()
+                .concepts
+                .statement_glosses
+                .contains(inside.trim().to_lowercase())
+            {
+                return None;
             }
+            let (words, glossed) = table.spans_in(inside);
+            let [(only, 0, end)] = glossed.as_slice() else {
+                return None;
+            };
+            // A parenthesis after a name of the table's own qualifies that figure, it does not
+            // replace it: "stockholders' equity (balance-sheet total)" is the equity's total
+            // line, "net margin percent (attributable net income)" the margin on that income.
+            let (before, named_before) = table.spans_in(&question[..open]);
+            let qualifies = named_before
+                .iter()
+                .any(|(named, _, last)| named.id != only.id && last + 1 >= before);
+            (*end == words && words >= 2 && !qualifies).then_some(*only)
         })
 }
 
@@ -274,5 +337,28 @@ mod tests {
             ids("revenue (net sales) and cost of sales (COGS)"),
             ["revenue", "cost_of_revenue"]
         );
+    }
+}
+#[cfg(test)]
+mod closing_tests {
+    use super::*;
+    use crate::finance::concepts::concept_table;
+
+    #[test]
+    fn a_closing_word_before_a_balance_asks_its_year_end() {
+        let table = concept_table().unwrap();
+        for q in [
+            "Cisco's DSO closing AR days in 2024",
+            "DSO on ending receivables",
+            "return on year-end equity",
+        ] {
+            assert!(closes_a_balance(table, q), "{q}");
+        }
+        for q in [
+            "DSO in fiscal 2024",
+            "the year ending December 2023, its DSO",
+        ] {
+            assert!(!closes_a_balance(table, q), "{q}");
+        }
     }
 }

@@ -8,6 +8,7 @@ mod asks;
 pub mod passage;
 pub mod periods;
 mod shorthand;
+mod spelled_years;
 mod spreadsheet;
 pub(crate) mod units;
 pub mod vocabulary;
@@ -165,6 +166,14 @@ fn sentences(text: &str) -> Vec<String> {
     for (i, c) in chars.iter().enumerate() {
         current.push(*c);
         let next = chars.get(i + 1).copied();
+        // "X is 100 * A / B -- what was it for Meta?": a dash before a question's opening
+        // word ends the clause before it (the dash is no part of either).
+        if matches!(c, '-' | '—' | '–') && dash_opens_a_question(&current, &chars[i + 1..]) {
+            let clause = current.trim_end_matches(['-', '—', '–']).trim().to_string();
+            current.clear();
+            out.push(clause);
+            continue;
+        }
         let ends = match c {
             '?' | '!' => true,
             // A decimal point has no space after it; "Inc.", "U.S." and "(vs." end no sentence.
@@ -191,6 +200,22 @@ fn sentences(text: &str) -> Vec<String> {
     }
     out.retain(|s| !s.is_empty());
     out
+}
+
+/// Whether a dash that closes `before` (" --", " —") stands before a question's opening word.
+fn dash_opens_a_question(before: &str, after: &[char]) -> bool {
+    const OPENERS: [&str; 12] = [
+        "what", "what's", "how", "which", "who", "where", "when", "is", "was", "did", "does", "can",
+    ];
+    let spaced = before.ends_with(" --") || before.ends_with(" —") || before.ends_with(" –");
+    let rest: String = after.iter().take(12).collect();
+    let word = rest
+        .trim_start()
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .next()
+        .unwrap_or("")
+        .to_lowercase();
+    spaced && after.first().is_some_and(|c| c.is_whitespace()) && OPENERS.contains(&word.as_str())
 }
 
 fn capitalise(text: &str) -> String {
@@ -809,6 +834,50 @@ fn names_an_average(name: &str) -> bool {
         })
 }
 
+/// Whether a definition only says to take a mean of the years ("taking the simple
+/// three-year mean", "the plain average of the three annual figures"): an operation, no
+/// metric.
+fn says_only_to_average(formula: &str) -> bool {
+    const AVERAGE: [&str; 4] = ["average", "avg", "mean", "averaged"];
+    const QUALIFIERS: [&str; 22] = [
+        "the",
+        "a",
+        "an",
+        "of",
+        "simple",
+        "plain",
+        "arithmetic",
+        "straight",
+        "unweighted",
+        "equal",
+        "weighted",
+        "three",
+        "two",
+        "3",
+        "2",
+        "year",
+        "years",
+        "annual",
+        "yearly",
+        "figures",
+        "values",
+        "amounts",
+    ];
+    let words = words_after(formula);
+    words.iter().any(|w| AVERAGE.contains(&w.as_str()))
+        && words
+            .iter()
+            .all(|w| AVERAGE.contains(&w.as_str()) || QUALIFIERS.contains(&w.as_str()))
+}
+
+/// The words of `text`, lower-cased, split at anything not a letter or digit.
+fn words_after(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// The verdict a comparison asks for: `Some(true)` for "which had the higher …",
 /// `Some(false)` for "… the lower …", `None` when the question asks no "which". The first
 /// direction word decides ("more or less" asks no verdict).
@@ -840,7 +909,24 @@ pub fn comparison_direction(text: &str) -> Option<bool> {
                 || (v.lower_words.contains(&words[i - 1])
                     && v.higher_words.contains(&words[i + 1])))
     });
-    if !asks_which && !compares_with_than && !ranks {
+    // "SELECT company … ORDER BY "current ratio" DESC LIMIT 1": a query's ordering is the
+    // direction asked.
+    if let Some(order) = lower.find("order by") {
+        let after = &words_after(&lower[order..]);
+        if after.iter().any(|w| w == "desc" || w == "descending") {
+            return Some(true);
+        }
+        if after.iter().any(|w| w == "asc" || w == "ascending") {
+            return Some(false);
+        }
+    }
+    // "AbbVie vs Colgate-Palmolive: the lower one is?", "… the bigger of the two?"
+    let names_the_one = (0..words.len()).any(|i| {
+        (v.higher_words.contains(&words[i]) || v.lower_words.contains(&words[i]))
+            && (words.get(i + 1).is_some_and(|w| w == "one")
+                || words[i + 1..words.len().min(i + 4)].join(" ") == "of the two")
+    });
+    if !asks_which && !compares_with_than && !ranks && !names_the_one {
         return None;
     }
     // "Most recent", "more recently" name a period, not a direction.
@@ -1324,7 +1410,8 @@ impl Question {
     /// Read `text`.
     pub fn read(asked: &str) -> Result<Question, QuestionError> {
         let v = vocabulary()?;
-        let written_out = shorthand::expanded(&spreadsheet::written_out(asked), v);
+        let in_digits = spelled_years::years_in_digits(asked);
+        let written_out = shorthand::expanded(&spreadsheet::written_out(&in_digits), v);
         let text = written_out.as_str();
         let lower = text.to_lowercase();
         let mut statements: Vec<(usize, Statement)> = Vec::new();
@@ -1578,6 +1665,7 @@ impl Question {
         let (definition, averaging_described) = match definition {
             Some(d)
                 if describes_averaging(&d.formula, v)
+                    || says_only_to_average(&d.formula)
                     || (names_an_average(&d.name)
                         && names_both_ends(&d.formula.to_lowercase())) =>
             {
@@ -1744,9 +1832,14 @@ impl Question {
                 .is_ok_and(|t| t.asked_in(&content).iter().any(|c| !c.is_metric()));
         let passage = match passage_of(&content, ranks)? {
             PassageKind::Judgment if asks_the_change => PassageKind::Figure,
-            PassageKind::Event if names_a_figure_of_a_period => PassageKind::Figure,
+            // "Boeing's revenue from all lines of business in fiscal 2023" asks no account of
+            // the business either.
+            PassageKind::Event | PassageKind::Business if names_a_figure_of_a_period => {
+                PassageKind::Figure
+            }
             kind => kind,
         };
+        let closing_text = content.clone();
         Ok(Question {
             text: asked.to_string(),
             passage,
@@ -1758,7 +1851,9 @@ impl Question {
             relative_years,
             // "cost of sales / ((opening inventory + closing inventory) / 2)": a closing
             // balance beside an opening one is half of an average, no year-end basis.
-            year_end_balances: holds_any(&content_lower, &v.year_end_basis_phrases)
+            year_end_balances: (holds_any(&content_lower, &v.year_end_basis_phrases)
+                || crate::finance::concepts::concept_table()
+                    .is_ok_and(|t| crate::finance::wording::closes_a_balance(t, &closing_text)))
                 && !holds_any(&content_lower, &v.balance_average_phrases)
                 && !crate::lexicon::lexicon()
                     .concepts
@@ -1849,6 +1944,44 @@ mod tests {
 
     fn read(text: &str) -> Question {
         Question::read(text).unwrap()
+    }
+
+    #[test]
+    fn a_new_authors_structures_are_read() {
+        // A year in words is that year.
+        let q = read("Compute it for General Motors in fiscal year twenty twenty-three.");
+        assert_eq!(q.periods.first().map(|p| p.year), Some(2023));
+        // A definition that only says to take the mean of the years is the average.
+        let q = read("Across FY2021 to FY2023, how much R&D expense did RTX record, taking the simple three-year mean?");
+        assert_eq!(q.operation, Operation::Average);
+        assert!(q.definition.is_none(), "{q:?}");
+        // An averaging definition with the context put after it.
+        let q = read("Quiz key: average stockholders' equity for RTX over fiscal year 2023, i.e. (opening balance + closing balance) / 2?");
+        assert_eq!(q.operation, Operation::Average);
+        // A definition before a dash and the question after it.
+        let q = read("okay so operating_margin_pct is 100 * operating_income / revenue -- what was it for Meta Platforms last fiscal year (FY2023)");
+        let d = q.definition.expect("the definition");
+        assert_eq!(d.formula, "100 * operating income / revenue");
+        // A line item of a period is its figure, whatever "business" says.
+        let q = read("What was Boeing's revenue from all lines of business in fiscal 2023?");
+        assert_eq!(q.passage, PassageKind::Figure);
+        // A query's ordering is the direction asked.
+        assert_eq!(
+            comparison_direction(
+                "SELECT company WHERE company IN (RTX, GE) ORDER BY \"current ratio\" DESC LIMIT 1"
+            ),
+            Some(true)
+        );
+        assert_eq!(
+            comparison_direction(
+                "SELECT company ORDER BY \"net inventory balance\" ASC LIMIT 1 -- which name?"
+            ),
+            Some(false)
+        );
+        assert_eq!(
+            comparison_direction("R&D share of sales (%) in fiscal 2023, AbbVie vs Colgate-Palmolive: the lower one is?"),
+            Some(false)
+        );
     }
 
     #[test]

@@ -102,10 +102,59 @@ fn with_named_terms(text: &str) -> String {
     .into_owned()
 }
 
+/// "operating_margin_pct", "dso_closing_ar_days": a variable's name as a data pipeline or
+/// a code book writes it, all lower case with underscores.
+static SNAKE_NAME: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b").ok());
+
+/// A snake_case name in words: "pct" is "percent", a last "x" a multiple, "ex" excluding,
+/// "rnd" R&D, a part naming the prior period ("prior", "py") makes the name the prior
+/// year's and one naming the current ("ye", "cy") goes; another short part that is no
+/// English word is an abbreviation ("ar" is "AR", "dso" "DSO").
+fn snake_words(name: &str) -> String {
+    const WORDS: [&str; 11] = [
+        "to", "and", "of", "per", "net", "tax", "the", "end", "on", "at", "in",
+    ];
+    let parts: Vec<&str> = name.split('_').collect();
+    let mut prior = false;
+    let mut words: Vec<String> = Vec::new();
+    for (at, part) in parts.iter().enumerate() {
+        let word = match *part {
+            "pct" => "percent",
+            "x" if at + 1 == parts.len() => "multiple",
+            "ex" | "excl" => "excluding",
+            "avg" => "average",
+            "rnd" => "R&D",
+            "prior" | "py" | "prev" | "previous" | "ly" | "lag" => {
+                prior = true;
+                continue;
+            }
+            "ye" | "cy" | "curr" | "current" | "t" => continue,
+            p if p.len() <= 3 && !WORDS.contains(&p) => {
+                words.push(p.to_uppercase());
+                continue;
+            }
+            p => p,
+        };
+        words.push(word.to_string());
+    }
+    let words = words.join(" ");
+    match prior {
+        true => format!("prior-year {words}"),
+        false => words,
+    }
+}
+
 /// `text` with its spreadsheet formula written out in words; `text` itself when it holds
 /// none, or one whose cells or terms do not resolve.
 pub fn written_out(text: &str) -> String {
-    let named = with_named_terms(text);
+    let snake_free = match SNAKE_NAME.as_ref() {
+        Some(re) => re
+            .replace_all(text, |c: &regex::Captures| snake_words(&c[0]))
+            .into_owned(),
+        None => text.to_string(),
+    };
+    let named = with_named_terms(&snake_free);
     // "formula: =Operating Cash Flow/Current Liabilities": the sign that opens a formula is
     // no part of it.
     let named = match EQUALS_BEFORE_WORDS.as_ref() {
@@ -535,6 +584,22 @@ mod tests {
         assert_eq!(
             written_out("Intel, capex to revenue -- formula in our sheet: =100*C45/C5, where C5 is revenue and C45 is purchases of PP&E"),
             "Intel, capex to revenue -- formula in our sheet: the figure defined as purchases of PP&E divided by revenue, as a percentage"
+        );
+    }
+
+    #[test]
+    fn a_variables_snake_case_name_is_its_words() {
+        assert_eq!(
+            written_out("Cisco's dso_closing_ar_days in 2024"),
+            "Cisco's DSO closing AR days in 2024"
+        );
+        assert_eq!(
+            written_out("rnd_to_revenue_pct and quick_ratio_ex_inventory_x"),
+            "R&D to revenue percent and quick ratio excluding inventory multiple"
+        );
+        assert_eq!(
+            written_out("365 * ((receivables_prior_ye + receivables_current_ye) / 2) / revenue"),
+            "365 * ((prior-year receivables + receivables) / 2) / revenue"
         );
     }
 
