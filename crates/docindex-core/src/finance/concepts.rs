@@ -825,6 +825,11 @@ impl ConceptTable {
         // "Return on mean shareholders' equity", "turnover of average total assets": a word of
         // averaging inside a metric's name says its balance is averaged; the name is read
         // without it, and the averaging from the question's own words.
+        // A metric already named with its averaging ("return on avg. shareholders' funds")
+        // is read as named.
+        if asked.iter().any(|c| c.is_metric()) {
+            return asked;
+        }
         let Some(plain) = without_inner_averaging(question) else {
             return asked;
         };

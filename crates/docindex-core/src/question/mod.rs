@@ -202,8 +202,13 @@ fn sentences(text: &str) -> Vec<String> {
     out
 }
 
-/// Whether a dash that closes `before` (" --", " —") stands before a question's opening word.
+/// Whether a dash that closes `before` (" --", " —") stands before a question's opening word
+/// after a formula ("X is 100 * A / B -- what was it?"). Elsewhere the dash joins one request
+/// ("Take A at both ends of FY23 and average them -- what's the figure?").
 fn dash_opens_a_question(before: &str, after: &[char]) -> bool {
+    if !before.contains(['/', '÷', '×', '*', '=']) {
+        return false;
+    }
     const OPENERS: [&str; 12] = [
         "what", "what's", "how", "which", "who", "where", "when", "is", "was", "did", "does", "can",
     ];
