@@ -833,24 +833,35 @@ impl ConceptTable {
         let Some(plain) = without_inner_averaging(question) else {
             return asked;
         };
-        let mut named = self.asked_in_words(&plain);
+        let named = self.asked_in_words(&plain);
         let adds_a_metric = named
             .iter()
             .any(|c| c.is_metric() && asked.iter().all(|a| a.id != c.id));
         if !adds_a_metric {
             return asked;
         }
+        self.with_averaged_siblings(named, question)
+    }
+
+    /// `asked` with each metric whose balance the question averages ("ROE on mean equity")
+    /// replaced by the table's metric on averaged balances, where it has one; the balance,
+    /// named only to say it is averaged, is no second figure.
+    fn with_averaged_siblings<'c>(
+        &'c self,
+        mut asked: Vec<&'c Concept>,
+        question: &str,
+    ) -> Vec<&'c Concept> {
         let mut averaged_balances = Vec::new();
-        for metric in named.iter_mut() {
+        for metric in asked.iter_mut() {
             if let Some((averaged, balance)) = self.averaged_sibling(metric, question) {
                 *metric = averaged;
                 averaged_balances.push(balance);
             }
         }
-        if named.iter().any(|c| !averaged_balances.contains(&c.id)) {
-            named.retain(|c| !averaged_balances.contains(&c.id));
+        if asked.iter().any(|c| !averaged_balances.contains(&c.id)) {
+            asked.retain(|c| !averaged_balances.contains(&c.id));
         }
-        named
+        asked
     }
 
     fn asked_in_words(&self, question: &str) -> Vec<&Concept> {
@@ -886,17 +897,7 @@ impl ConceptTable {
             asked.retain(|c| !placed.contains(&c.id));
         }
         // "ROE on mean equity": the metric on the balance's average, where the table has it.
-        // Its balance, named only to say it is averaged, is no second figure.
-        let mut averaged_balances = Vec::new();
-        for metric in asked.iter_mut() {
-            if let Some((averaged, balance)) = self.averaged_sibling(metric, question) {
-                *metric = averaged;
-                averaged_balances.push(balance);
-            }
-        }
-        if asked.iter().any(|c| !averaged_balances.contains(&c.id)) {
-            asked.retain(|c| !averaged_balances.contains(&c.id));
-        }
+        let mut asked = self.with_averaged_siblings(asked, question);
         // "R&D ratio", "SG&A spending ratio", "operating profit ratio": the figure as a share
         // of revenue.
         for concept in asked.iter_mut() {
