@@ -206,6 +206,10 @@ pub struct ShapeWords {
     /// between it and the balance that holds so many days of it.
     pub days_of: WordList,
     pub held_in: WordList,
+    /// Words that say a quotient is asked, whatever relates its two figures
+    /// ("current-liability cover from operating cash (x)"): two figures named with one of
+    /// these are the table's quotient of them.
+    pub quotient_words: WordList,
 }
 
 /// The whole lexicon.
@@ -239,7 +243,7 @@ impl Lexicon {
         let a = &self.answers;
         let t = &self.tables;
         let h = &self.shapes;
-        let lists: [(&str, &WordList); 56] = [
+        let lists: [(&str, &WordList); 57] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -299,6 +303,7 @@ impl Lexicon {
             ("shapes.year_end_balance", &h.year_end_balance),
             ("shapes.days_of", &h.days_of),
             ("shapes.held_in", &h.held_in),
+            ("shapes.quotient_words", &h.quotient_words),
         ];
         for (name, list) in lists {
             list.check(name)?;

@@ -210,6 +210,17 @@ fn is_noun_like(word: &str) -> bool {
         && !ADJECTIVE_ENDINGS.iter().any(|e| word.ends_with(e))
 }
 
+/// A short piece of a hyphenated word that is no word of its own ("cap" and "ex" of
+/// "cap-ex"; not "and", "to" or "of").
+fn is_syllable(part: &str) -> bool {
+    const WORDS: [&str; 10] = [
+        "and", "to", "of", "in", "on", "per", "for", "the", "or", "non",
+    ];
+    (2..=3).contains(&part.len())
+        && part.chars().all(|c| c.is_ascii_alphabetic())
+        && !WORDS.contains(&part)
+}
+
 /// Stems of a phrasing or question; "capital-intensive" and "capital intensive" are one.
 fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
     words(text)
@@ -223,6 +234,16 @@ fn phrase_stems(stemmer: &Stemmer, text: &str) -> Vec<String> {
             };
             // British spelling stems apart: "amortisation" is "amortization".
             let w = w.replace("isation", "ization");
+            // "Cap-ex", "op-ex-to-sales": a word's first two short syllables are one word.
+            let w = match w.split('-').collect::<Vec<_>>().as_slice() {
+                [a, b, rest @ ..] if is_syllable(a) && is_syllable(b) => {
+                    std::iter::once(format!("{a}{b}"))
+                        .chain(rest.iter().map(|p| p.to_string()))
+                        .collect::<Vec<_>>()
+                        .join("-")
+                }
+                _ => w,
+            };
             // "Days of sales in receivables" is "days sales in receivables", "margin at the
             // gross level" "margin at gross level", "cost-of-sales" "cost sales".
             w.split('-')
@@ -1188,6 +1209,38 @@ mod tests {
                 metric.id
             );
         }
+    }
+
+    #[test]
+    fn a_word_split_into_short_syllables_is_the_one_word() {
+        assert_eq!(ids("What was General Motors' cap-ex in 2023?"), ["capex"]);
+        assert_eq!(
+            ids("What was General Motors' cap-ex-to-revenue, % in FY2023?"),
+            ["capex_intensity"]
+        );
+        // "R-and-D" and "non-current" keep their pieces.
+        assert_eq!(ids("Intel r-and-d spend"), ["research_and_development"]);
+        assert_eq!(
+            ids("Tesla's non-current liabilities"),
+            ["noncurrent_liabilities"]
+        );
+    }
+
+    #[test]
+    fn cash_that_is_paid_or_spent_is_a_flow_not_the_cash_balance() {
+        assert_eq!(
+            ids("Intel's cash paid to shareholders as dividends in 2023"),
+            ["dividends_paid"]
+        );
+        assert_eq!(ids("Walmart's cash position at year end"), ["cash"]);
+    }
+
+    #[test]
+    fn a_gloss_naming_an_operand_of_the_metric_before_it_says_its_basis() {
+        assert_eq!(
+            ids("P&G, net margin, % of revenue (attributable net income), for fiscal-year 2024"),
+            ["net_margin", "revenue"]
+        );
     }
 
     #[test]

@@ -637,7 +637,16 @@ pub fn defined_metric(
             period: found.row.columns.get(column).map(|c| c.heading.clone()),
             row: found.row.clone(),
         });
-        Some(id)
+        // "Depreciation" beside its own amortization row: the parts the table prints.
+        let parts = super::metrics::other_part_operands(concept, found, rows, column, &id);
+        let sum = std::iter::once(id.clone())
+            .chain(parts.iter().map(|p| p.id.clone()))
+            .collect::<Vec<_>>();
+        operands.extend(parts);
+        Some(match sum.len() {
+            1 => id,
+            _ => format!("({})", sum.join(" + ")),
+        })
     };
     for (id, term) in &terms {
         let replacement = match term {
@@ -781,14 +790,8 @@ fn is_one_line_item(expression: &str, terms: &[(String, Term)]) -> bool {
 
 /// `formula` with the whole identifier `id` replaced.
 fn replace_term(formula: &str, id: &str, with: &str) -> String {
-    formula
-        .split(' ')
-        .map(|token| match token == id {
-            true => with.to_string(),
-            false => token.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    // A whole identifier, wherever brackets stand around it: "(terma + termb)".
+    super::metrics::replace_identifier(formula, id, with)
 }
 
 /// A definition's working as an answer shows it: "(total assets 352,583 + total assets

@@ -9,7 +9,9 @@ use super::defined::defined_metric;
 use super::located::{best_rows, locate_rows, LocatedRow};
 use super::metrics::{compute_metric_on, format_amount, show, MetricResult};
 use super::named::named_line_item;
-use super::parts::{names_a_part, narrows_the_figure, part_row, without_ticker};
+use super::parts::{
+    names_a_part, narrows_the_figure, owned_by_the_company, part_row, without_ticker,
+};
 use super::rows::{normalise_label, RowMatch, StatementRow};
 use super::sections::months_asked;
 use super::shape::{shape_in, Shaped};
@@ -134,16 +136,34 @@ pub fn lead_for(
         Some(metric) => vec![metric],
         None => asking.asked_concepts(named.as_ref()),
     };
+    // Two figures named where a quotient is asked, related in words no shape reads: the
+    // table's quotient of them, an inference and so never firm.
+    let mut inferred = false;
+    if reading.definition.is_none() && !asks_a_movement(reading) {
+        let content = without_ticker(&reading.content, doc);
+        if let Some(metric) =
+            super::shape::quotient_of_named_figures(table, &content, reading.percent, &asked)
+        {
+            asked = vec![metric];
+            inferred = true;
+        }
+    }
     if asked.is_empty() && reading.definition.is_none() {
         return None;
     }
     // A question about a part (a product, a segment) is not answered by the totals, unless
     // it asks for the part's share of them.
-    let part = named.is_none() && names_a_part(asking.question(), doc);
+    // "Before adding Apple's notes to our book I want to see its net income": a figure the
+    // question gives to the company itself ("its net income") is the company's, whatever
+    // part another clause names.
+    let part = named.is_none()
+        && names_a_part(asking.question(), doc)
+        && !owned_by_the_company(asking.question(), doc, &asked);
     if part && !asks_for_share(asking.question()) {
         return asking.part_lead(&asked);
     }
     let mut draft = Draft::new(doc, asking.columns.year);
+    draft.lookups_firm &= !inferred;
     // A metric the question defines is worked out as defined, before (and instead of) the
     // table's phrasings of it.
     if draft.state_defined(&asking) {
@@ -153,9 +173,20 @@ pub fn lead_for(
         draft.state_metric(&asking, concept);
     }
     for concept in asked.iter().filter(|c| !c.is_metric()) {
-        draft.state_line_item(&asking, concept);
+        match asking.whole_of_parts(concept) {
+            Some(whole) => draft.state_metric(&asking, &whole),
+            None => draft.state_line_item(&asking, concept),
+        }
     }
     draft.finish(&asking, &asked, part)
+}
+
+/// Whether the question asks how a figure moved (its growth, change or CAGR).
+fn asks_a_movement(reading: &Question) -> bool {
+    matches!(
+        reading.operation,
+        Operation::Growth | Operation::Change | Operation::Cagr
+    )
 }
 
 /// The quotient the question names by its shape, when it gives no definition and names no
@@ -166,13 +197,9 @@ fn shape_asked<'t>(
     doc: &DocumentIndex,
 ) -> Option<Shaped<'t>> {
     // "Operating income percent change" asks a growth, not a margin.
-    let asks_a_movement = matches!(
-        reading.operation,
-        Operation::Growth | Operation::Change | Operation::Cagr
-    );
     // "… for GM": a ticker that spells a metric's abbreviation ("GM%") names no metric.
     let content = without_ticker(&reading.content, doc);
-    if asks_a_movement
+    if asks_a_movement(reading)
         || reading.definition.is_some()
         || table
             .asked_in(&content)
@@ -296,11 +323,7 @@ impl<'a> Asking<'a> {
         // table's generic growth metrics (revenue's, for a bare "growth") do not answer it.
         // An average asks no growth: "DSO (average A/R basis)" keeps DSO, whose formula
         // reads the prior balance to average it.
-        let asks_a_movement = matches!(
-            reading.operation,
-            Operation::Growth | Operation::Change | Operation::Cagr
-        );
-        if asks_a_movement && asked.iter().any(|c| !c.is_metric()) {
+        if asks_a_movement(reading) && asked.iter().any(|c| !c.is_metric()) {
             asked.retain(|c| {
                 !c.formula
                     .as_deref()
@@ -308,6 +331,40 @@ impl<'a> Asking<'a> {
             });
         }
         asked
+    }
+
+    /// A line item its best row holds only part of ("Depreciation", with "Amortization of
+    /// intangible assets" on a row of its own) as the sum of the parts its table prints,
+    /// worked out like a metric so every part is cited. `None` when the best row is the
+    /// whole line item, or an operation over years is asked.
+    fn whole_of_parts(&self, concept: &Concept) -> Option<Concept> {
+        if self.reading.operation != Operation::Value {
+            return None;
+        }
+        let best = best_rows(self.table, &[concept], &self.rows, self.year(), self.months)
+            .into_iter()
+            .next()?;
+        let column = best.matched.row.column_for(self.year(), self.months)?;
+        let parts = super::metrics::other_part_operands(
+            concept,
+            &best.matched,
+            &self.matches,
+            column,
+            &concept.id,
+        );
+        if parts.is_empty() {
+            return None;
+        }
+        Some(Concept {
+            id: format!("{}_whole", concept.id),
+            formula: Some(concept.id.clone()),
+            unit: Some(MetricUnit::Amount),
+            asked_as: Vec::new(),
+            line_items: Vec::new(),
+            xbrl: Vec::new(),
+            partial_line_items: Vec::new(),
+            ..concept.clone()
+        })
     }
 
     /// The lead for a part of the company: only the part's own row answers, never firmly,

@@ -3,7 +3,7 @@
 //! operand is named rather than guessed.
 
 use super::concepts::{Concept, ConceptTable, MetricUnit, PRIOR_SUFFIX};
-use super::rows::{RowMatch, StatementRow};
+use super::rows::{normalise_label, RowMatch, StatementRow};
 use super::FinanceError;
 use evalexpr::{ContextWithMutableVariables, DefaultNumericTypes, HashMapContext, Value};
 use regex::Regex;
@@ -81,7 +81,7 @@ impl MetricResult {
 }
 
 /// `text` with every whole-word `id` replaced.
-fn replace_identifier(text: &str, id: &str, with: &str) -> String {
+pub(crate) fn replace_identifier(text: &str, id: &str, with: &str) -> String {
     match Regex::new(&format!(r"\b{}\b", regex::escape(id))) {
         Ok(re) => re.replace_all(text, with).into_owned(),
         Err(_) => text.to_string(),
@@ -192,7 +192,7 @@ fn compute_with(
     year: Option<i32>,
     months: Option<u32>,
 ) -> Result<MetricResult, FinanceError> {
-    let formula = formula.to_string();
+    let mut formula = formula.to_string();
     let unit = metric.unit.unwrap_or(MetricUnit::Amount);
     let mut operands = Vec::new();
     let mut missing = Vec::new();
@@ -260,6 +260,17 @@ fn compute_with(
             period: found.row.columns.get(column).map(|c| c.heading.clone()),
             row: found.row.clone(),
         });
+        if !prior {
+            let parts = other_part_operands(concept, found, rows, column, &id);
+            if !parts.is_empty() {
+                let sum = std::iter::once(id.clone())
+                    .chain(parts.iter().map(|p| p.id.clone()))
+                    .collect::<Vec<_>>()
+                    .join(" + ");
+                formula = replace_identifier(&formula, &id, &format!("({sum})"));
+            }
+            operands.extend(parts);
+        }
     }
     let value = if missing.is_empty() {
         evaluate(&formula, &operands)
@@ -276,6 +287,59 @@ fn compute_with(
         shown: value.map(|v| show(v, unit)),
         value,
     })
+}
+
+/// The id of the `k`th further part of operand `id` (`depreciation_part_a`: the
+/// amortization row a table prints beside "Depreciation"). Letters, not digits: the
+/// evaluator reads every digit run of a formula as a number.
+fn part_id(id: &str, k: usize) -> String {
+    let letter = char::from(b'a' + (k % 26) as u8);
+    format!("{id}_part_{letter}")
+}
+
+/// The other parts of `concept` that the table of `found` prints, as operands after `id`,
+/// when `found` holds only part of it ("Depreciation" above "Amortization of intangible
+/// assets", "Cost of products" above "Cost of services"): rows of the same table (the same
+/// headings) whose labels are other partial line items of the concept, with a value in
+/// `column`. Empty when `found` is the whole concept.
+pub(crate) fn other_part_operands(
+    concept: &Concept,
+    found: &RowMatch,
+    rows: &[RowMatch],
+    column: usize,
+    id: &str,
+) -> Vec<Operand> {
+    let is_partial = |label: &str| concept.partial_line_items.contains(&normalise_label(label));
+    if !is_partial(&found.row.label) || found.row.headings.is_none() {
+        return Vec::new();
+    }
+    let mut labels = vec![normalise_label(&found.row.label)];
+    let mut parts = Vec::new();
+    for candidate in rows.iter().filter(|r| r.concept_id == found.concept_id) {
+        let row = &candidate.row;
+        let label = normalise_label(&row.label);
+        if row.headings != found.row.headings
+            || row.values.len() != found.row.values.len()
+            || !is_partial(&row.label)
+            || labels.contains(&label)
+        {
+            continue;
+        }
+        let Some(value) = row.values.get(column).copied().flatten() else {
+            continue;
+        };
+        labels.push(label);
+        parts.push(Operand {
+            id: part_id(id, parts.len()),
+            label: row.label.trim().to_string(),
+            column,
+            value: concept.amount_in_row(value, &row.label),
+            printed: row.printed.get(column).cloned().unwrap_or_default(),
+            period: row.columns.get(column).map(|c| c.heading.clone()),
+            row: row.clone(),
+        });
+    }
+    parts
 }
 
 pub(crate) fn evaluate(formula: &str, operands: &[Operand]) -> Option<f64> {
@@ -351,6 +415,36 @@ mod tests {
         assert_eq!(quick.operands.len(), 3);
         let prior = metric("quick ratio", Some(2022));
         assert_eq!(prior.operands[0].printed, "169,684");
+    }
+
+    #[test]
+    fn a_concept_printed_in_parts_is_the_sum_of_the_parts_its_table_prints() {
+        // AbbVie's 2023 statements: depreciation and the amortization of intangibles on rows
+        // of their own; Boeing's: the cost of products and of services.
+        const PARTS: &str = "CONSOLIDATED STATEMENTS OF EARNINGS\n(in millions)\nyears ended December 31 | 2023 | 2022\nNet revenues | $ 54,318 | $ 58,054\nOperating income | 12,757 | 18,117\nCONSOLIDATED STATEMENTS OF CASH FLOWS\n(in millions)\nyears ended December 31 | 2023 | 2022\nDepreciation | 752 | 778\nAmortization of intangible assets | 7,946 | 7,689\nOther, net | 1,031 | 1,012\n";
+        const BOEING: &str = "CONSOLIDATED STATEMENTS OF OPERATIONS\n(Dollars in millions)\nYears ended December 31, | 2023 | 2022\nTotal revenues | 77,794 | 66,608\nCost of products | (59,864) | (55,047)\nCost of services | (10,206) | (8,531)\n";
+        let margin = metric_in(PARTS, "EBITDA margin", Some(2023));
+        assert_eq!(
+            margin.shown.as_deref(),
+            Some("39.50%"),
+            "{}",
+            margin.worked()
+        );
+        assert_eq!(
+            margin.worked(),
+            "(Operating income 12,757 + (Depreciation 752 + Amortization of intangible assets 7,946)) ÷ Net revenues 54,318"
+        );
+        // Each part is a cell of its own row, cited as the other operands are.
+        assert_eq!(margin.operands.len(), 4);
+        let gross = metric_in(BOEING, "gross margin", Some(2023));
+        assert_eq!(gross.shown.as_deref(), Some("9.93%"), "{}", gross.worked());
+        // A row that is the whole concept adds nothing.
+        let whole = PARTS.replace(
+            "Depreciation | 752 | 778",
+            "Depreciation and amortization | 8,698 | 8,467",
+        );
+        let margin = metric_in(&whole, "EBITDA margin", Some(2023));
+        assert_eq!(margin.operands.len(), 3, "{}", margin.worked());
     }
 
     #[test]

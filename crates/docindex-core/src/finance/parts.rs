@@ -217,6 +217,35 @@ pub fn names_a_part(question: &str, doc: &DocumentIndex) -> bool {
     names_a_part_of(question, &company_words(doc), &in_filing)
 }
 
+/// Whether the question gives a figure it asks to the company as a whole: the figure's name
+/// right after "its", "their", "the company's" or the company's own possessive ("its net
+/// income", "Apple's total revenue"), not after a part's name ("Apple's services revenue").
+pub fn owned_by_the_company(question: &str, doc: &DocumentIndex, asked: &[&Concept]) -> bool {
+    let lower = question.to_lowercase().replace('’', "'");
+    let mut owners: Vec<String> = ["its", "their", "the company's", "the firm's"]
+        .iter()
+        .map(|o| o.to_string())
+        .collect();
+    owners.extend(company_words(doc).into_iter().map(|w| format!("{w}'s")));
+    asked.iter().any(|concept| {
+        concept
+            .asked_as
+            .iter()
+            .chain(std::iter::once(&concept.label))
+            .any(|name| {
+                owners.iter().any(|owner| {
+                    ["", "total ", "consolidated "].iter().any(|q| {
+                        crate::question::vocabulary::find_phrase(
+                            &lower,
+                            &format!("{owner} {q}{name}"),
+                        )
+                        .is_some()
+                    })
+                })
+            })
+    })
+}
+
 /// Whether `text` holds `word` as a whole word (in any case unless `exact_case`).
 fn names_word(text: &str, word: &str, exact_case: bool) -> bool {
     if word.is_empty() {
@@ -528,6 +557,21 @@ fn is_concept_acronym(word: &str) -> bool {
 mod tests {
     use super::*;
     use crate::finance::concept_table;
+
+    #[test]
+    fn a_figure_given_to_the_company_itself_is_no_parts() {
+        let table = concept_table().unwrap();
+        let apple = crate::finance::answer::tests::doc("Apple Inc.");
+        let owned = |question: &str| {
+            let asked = table.asked_in(question);
+            owned_by_the_company(question, &apple, &asked)
+        };
+        assert!(owned(
+            "Before adding Apple's notes to our fixed-income book I want to see its net income for fiscal 2024."
+        ));
+        assert!(owned("What was Apple's total revenue in fiscal 2024?"));
+        assert!(!owned("What was Apple's services revenue in fiscal 2024?"));
+    }
 
     fn anywhere(_: &str, _: bool) -> bool {
         true

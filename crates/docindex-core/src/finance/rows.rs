@@ -562,9 +562,18 @@ pub fn find_tagged_rows(
         .iter()
         .enumerate()
         .flat_map(|(c, concept)| {
+            // Rows holding only part of the concept ("Depreciation" beside "Amortization of
+            // intangible assets") are found too, after every whole phrasing: a metric adds
+            // up the parts a table prints (`metrics.rs`).
             concept
                 .line_items
                 .iter()
+                .chain(
+                    concept
+                        .partial_line_items
+                        .iter()
+                        .filter(|p| !concept.line_items.contains(p)),
+                )
                 .enumerate()
                 .map(move |(p, phrase)| (c, p, normalise_label(phrase)))
         })

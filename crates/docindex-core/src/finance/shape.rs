@@ -165,6 +165,49 @@ pub fn shape_in<'a>(table: &'a ConceptTable, content: &str) -> Option<Shaped<'a>
     None
 }
 
+/// The table's quotient of the two figures `asked` names, when the question asks a quotient
+/// (`percent`, or a word of `shapes.quotient_words`) but relates the figures in words no
+/// shape reads ("Apple's current-liability cover from operating cash (x)", "dividends
+/// against earnings, %"). The table decides which figure is over which: `None` unless
+/// exactly one of its metrics divides one of them by the other.
+pub fn quotient_of_named_figures<'a>(
+    table: &'a ConceptTable,
+    content: &str,
+    percent: bool,
+    asked: &[&'a Concept],
+) -> Option<&'a Concept> {
+    let [first, second] = asked else {
+        return None;
+    };
+    if !is_figure(first) || !is_figure(second) || first.id == second.id {
+        return None;
+    }
+    let lower = content.to_lowercase();
+    let asks_a_quotient = percent
+        || lexicon()
+            .shapes
+            .quotient_words
+            .iter()
+            .any(|w| bounded_matches(&lower, w).next().is_some());
+    if !asks_a_quotient {
+        return None;
+    }
+    let quotient = |over: &Concept, under: &Concept| {
+        let wanted = format!("{}/{}", over.id, under.id);
+        table.concepts.iter().find(|c| {
+            c.is_metric()
+                && c.unit != Some(MetricUnit::Amount)
+                && c.formula
+                    .as_deref()
+                    .is_some_and(|f| f.split_whitespace().collect::<String>() == wanted)
+        })
+    };
+    match (quotient(first, second), quotient(second, first)) {
+        (Some(metric), None) | (None, Some(metric)) => Some(metric),
+        _ => None,
+    }
+}
+
 /// "How much of each revenue dollar went on R&D?", "cents of every dollar of sales spent on
 /// SG&A": the figure spent over the figure of whose dollars it is spent, in percent.
 fn spent_of_each_dollar<'a>(table: &'a ConceptTable, lower: &str) -> Option<Shaped<'a>> {
@@ -397,6 +440,43 @@ mod tests {
         shape_in(table, content)
             .and_then(|s| s.table_metric(table))
             .map(|c| c.id.clone())
+    }
+
+    /// The table's quotient of the figures `content` names, by id, as the lead infers it.
+    fn quotient(content: &str, percent: bool) -> Option<String> {
+        let table = concept_table().unwrap();
+        let asked = table.asked_in(content);
+        quotient_of_named_figures(table, content, percent, &asked).map(|c| c.id.clone())
+    }
+
+    #[test]
+    fn two_figures_named_where_a_quotient_is_asked_are_the_tables_quotient_of_them() {
+        // The relation is in words no shape reads; the table says which figure is over.
+        assert_eq!(
+            quotient(
+                "What was Apple's current-liability cover from operating cash (x) in fiscal 2024?",
+                false
+            )
+            .as_deref(),
+            Some("operating_cash_flow_ratio")
+        );
+        assert_eq!(
+            quotient("Intel: dividends set against net income in 2023", true).as_deref(),
+            Some("payout_ratio")
+        );
+        // Two figures asked as amounts, or with no quotient asked, stay two figures.
+        assert_eq!(
+            quotient(
+                "What were Apple's net income and dividends in fiscal 2024?",
+                false
+            ),
+            None
+        );
+        // No metric of the table divides one by the other.
+        assert_eq!(
+            quotient("Apple's inventories against goodwill (x) in 2024", false),
+            None
+        );
     }
 
     #[test]

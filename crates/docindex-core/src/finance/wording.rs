@@ -145,14 +145,19 @@ pub fn without_glossed<'t>(
         let named = spans.iter().max_by_key(|(_, _, end)| *end);
         let drop: Vec<String> = match (named, whole) {
             (Some((named, first, end)), _) if *end == phrase_words => {
-                let basis = named.is_metric()
-                    && table.operand_ids(named).is_ok_and(|ids| {
-                        ids.iter().any(|id| {
-                            glossed
-                                .iter()
-                                .any(|(g, _, _)| id.starts_with(g.id.as_str()))
+                // The gloss names an operand of a metric the words before it name ("net
+                // margin, % of revenue (attributable net income)"): it says that metric's
+                // basis.
+                let basis = spans.iter().any(|(metric, _, _)| {
+                    metric.is_metric()
+                        && table.operand_ids(metric).is_ok_and(|ids| {
+                            ids.iter().any(|id| {
+                                glossed
+                                    .iter()
+                                    .any(|(g, _, _)| id.starts_with(g.id.as_str()))
+                            })
                         })
-                    });
+                });
                 match whole {
                     Some((gloss, _)) if gloss.id == named.id => Vec::new(),
                     // The gloss wins: the figures named in the words it glosses go, the
