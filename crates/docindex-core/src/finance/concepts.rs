@@ -1241,6 +1241,10 @@ mod tests {
             ids("P&G, net margin, % of revenue (attributable net income), for fiscal-year 2024"),
             ["net_margin", "revenue"]
         );
+        assert_eq!(
+            ids("What net margin percent (attributable net income) did AbbVie show in FY2023?"),
+            ["net_margin"]
+        );
     }
 
     #[test]

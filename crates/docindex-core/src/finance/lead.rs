@@ -208,9 +208,18 @@ fn shape_asked<'t>(
     {
         return None;
     }
+    // "Days of revenue held in receivables (mean of opening and closing A/R)": averaging
+    // asked of one year is the balance's, averaged over the year.
+    let averages_the_balance = reading.operation == Operation::Average
+        && !reading.year_end_balances
+        && reading.periods.len() <= 1
+        && reading.spanned_years.is_none();
+    let is_balance = |c: &Concept| c.statement == Some(super::concepts::Statement::Balance);
     // "Capex load on revenue (%)": the unit asked says the quotient is in percent.
     shape_in(table, &content).map(|shaped| Shaped {
         percent: shaped.percent || (reading.percent && !shaped.days),
+        averaged_over: shaped.averaged_over || (averages_the_balance && is_balance(shaped.over)),
+        averaged_under: shaped.averaged_under || (averages_the_balance && is_balance(shaped.under)),
         ..shaped
     })
 }
@@ -1128,4 +1137,35 @@ fn states_an_amount(row: &StatementRow, column: usize) -> bool {
             .not_amount_labels
             .iter()
             .any(|w| label.contains(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finance::answer::tests::doc;
+    use crate::finance::concepts::concept_table;
+
+    /// The table metric the shape of `question` is, by id.
+    fn shaped(question: &str) -> Option<String> {
+        let table = concept_table().unwrap();
+        let reading = Question::read(question).unwrap();
+        shape_asked(table, &reading, &doc("Palantir Technologies Inc."))
+            .and_then(|s| s.table_metric(table))
+            .map(|c| c.id.clone())
+    }
+
+    #[test]
+    fn averaging_asked_of_one_year_averages_the_balance_of_a_shaped_quotient() {
+        assert_eq!(
+            shaped("Palantir's days of revenue held in receivables (mean of opening and closing A/R) for 2023?")
+                .as_deref(),
+            Some("days_sales_outstanding")
+        );
+        // On the year-end balance, no metric of the table has the shape: it is worked out
+        // as the definition the words imply.
+        assert_eq!(
+            shaped("Palantir's days of revenue held in receivables for 2023?"),
+            None
+        );
+    }
 }

@@ -143,21 +143,21 @@ pub fn without_glossed<'t>(
         let phrase = before[before.len().saturating_sub(6)..].join(" ");
         let (phrase_words, spans) = table.spans_in(&phrase);
         let named = spans.iter().max_by_key(|(_, _, end)| *end);
+        // The gloss names an operand of a metric the words before it name ("net margin, % of
+        // revenue (attributable net income)", "net margin percent (attributable net
+        // income)"): it says that metric's basis.
+        let basis = spans.iter().any(|(metric, _, _)| {
+            metric.is_metric()
+                && table.operand_ids(metric).is_ok_and(|ids| {
+                    ids.iter().any(|id| {
+                        glossed
+                            .iter()
+                            .any(|(g, _, _)| id.starts_with(g.id.as_str()))
+                    })
+                })
+        });
         let drop: Vec<String> = match (named, whole) {
             (Some((named, first, end)), _) if *end == phrase_words => {
-                // The gloss names an operand of a metric the words before it name ("net
-                // margin, % of revenue (attributable net income)"): it says that metric's
-                // basis.
-                let basis = spans.iter().any(|(metric, _, _)| {
-                    metric.is_metric()
-                        && table.operand_ids(metric).is_ok_and(|ids| {
-                            ids.iter().any(|id| {
-                                glossed
-                                    .iter()
-                                    .any(|(g, _, _)| id.starts_with(g.id.as_str()))
-                            })
-                        })
-                });
                 match whole {
                     Some((gloss, _)) if gloss.id == named.id => Vec::new(),
                     // The gloss wins: the figures named in the words it glosses go, the
@@ -175,6 +175,7 @@ pub fn without_glossed<'t>(
                         .collect(),
                 }
             }
+            (Some(_), Some(_)) if basis => glossed.iter().map(|(g, _, _)| g.id.clone()).collect(),
             (Some((named, _, _)), Some((gloss, _))) if gloss.id != named.id => {
                 vec![named.id.clone()]
             }

@@ -129,7 +129,15 @@ fn snake_words(name: &str) -> String {
                 prior = true;
                 continue;
             }
-            "ye" | "cy" | "curr" | "current" | "t" => continue,
+            // "revenue_current", "ta_current_ye": the current period's; "current_assets"
+            // is a line item's name.
+            "ye" | "cy" | "curr" | "current" | "t"
+                if parts
+                    .get(at + 1)
+                    .is_none_or(|next| matches!(*next, "ye" | "year" | "yr" | "period")) =>
+            {
+                continue
+            }
             p if p.len() <= 3 && !WORDS.contains(&p) => {
                 words.push(p.to_uppercase());
                 continue;
@@ -600,6 +608,11 @@ mod tests {
         assert_eq!(
             written_out("365 * ((receivables_prior_ye + receivables_current_ye) / 2) / revenue"),
             "365 * ((prior-year receivables + receivables) / 2) / revenue"
+        );
+        // "Current" that opens a line item's name is no period.
+        assert_eq!(
+            written_out("current_ratio_x as current_assets / current_liabilities"),
+            "current ratio multiple as current assets / current liabilities"
         );
     }
 
