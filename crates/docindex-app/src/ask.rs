@@ -88,6 +88,7 @@ impl Library {
         scope: &SearchRequest,
         on_event: &dyn Fn(AskEvent),
     ) -> Result<Answer> {
+        crate::within_length("question", question, crate::MAX_QUESTION_CHARS)?;
         let mut request = scope.clone();
         request.query = question.to_string();
         request.limit = request.limit.max(8);

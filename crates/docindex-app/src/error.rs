@@ -75,6 +75,41 @@ pub enum AppError {
          in docindex: please report it with the query"
     )]
     SearchPanicked { query: String, message: String },
+    /// A question, topic or query longer than the engine reads.
+    #[error(
+        "the {what} is {chars} characters long; at most {max} are read: say it in fewer words \
+         (the filing's own text need not be pasted in, it is read from the library)"
+    )]
+    TextTooLong {
+        what: &'static str,
+        chars: usize,
+        max: usize,
+    },
+}
+
+/// The longest question `ask` reads, in characters: the longest analyst questions of the
+/// evaluation sets are under 1,000.
+pub const MAX_QUESTION_CHARS: usize = 4_000;
+
+/// The longest topic `provenance` reads, in characters: a topic is a few words, and the
+/// scan's work grows with every term it holds.
+pub const MAX_TOPIC_CHARS: usize = 1_000;
+
+/// The longest query `search` reads, in characters.
+pub const MAX_QUERY_CHARS: usize = 4_000;
+
+/// `text` when it is at most `max` characters long, else the error naming `what` it is.
+pub fn within_length<'t>(what: &'static str, text: &'t str, max: usize) -> Result<&'t str> {
+    // Counting stops past the limit: a pasted book is refused as fast as a long line.
+    let chars = text.chars().take(max + 1).count();
+    match chars > max {
+        true => Err(AppError::TextTooLong {
+            what,
+            chars: text.chars().count(),
+            max,
+        }),
+        false => Ok(text),
+    }
 }
 
 impl AppError {
@@ -91,7 +126,8 @@ impl AppError {
             | AppError::UnknownDocument(_)
             | AppError::AmbiguousDocument { .. }
             | AppError::UnknownNode { .. }
-            | AppError::PageSource { .. } => Fault::User,
+            | AppError::PageSource { .. }
+            | AppError::TextTooLong { .. } => Fault::User,
             AppError::Store(StoreError::Corrupt(_)) => Fault::Bug,
             AppError::LibraryDir { .. }
             | AppError::Store(_)

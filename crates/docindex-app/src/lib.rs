@@ -40,7 +40,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub use error::{AppError, Result};
+pub use error::{
+    within_length, AppError, Result, MAX_QUERY_CHARS, MAX_QUESTION_CHARS, MAX_TOPIC_CHARS,
+};
 
 /// Where the library lives unless told otherwise: `$DOCINDEX_LIBRARY`, else the OS data
 /// directory (`~/.local/share/docindex` on Linux).

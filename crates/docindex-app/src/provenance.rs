@@ -84,6 +84,7 @@ impl Library {
         options: ScanOptions,
         on_event: &dyn Fn(ProvenanceEvent),
     ) -> Result<ProvenanceReport> {
+        crate::within_length("topic", topic, crate::MAX_TOPIC_CHARS)?;
         let docs = self.scope(&scope.scope)?;
         let ids: Vec<String> = docs.iter().map(|d| d.doc_id.clone()).collect();
         let dictionary = self.store.dictionary_pairs(Some(&ids))?;

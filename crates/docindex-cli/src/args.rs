@@ -25,17 +25,21 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub json: bool,
     /// Split nodes larger than this many tokens.
-    #[arg(long, global = true, default_value_t = TreeSettings::default().max_node_tokens)]
+    #[arg(long, global = true, default_value_t = TreeSettings::default().max_node_tokens,
+          value_parser = ranged(64, 1_000_000))]
     pub max_node_tokens: usize,
     /// Refuse files larger than this many bytes.
-    #[arg(long, global = true, default_value_t = IndexSettings::default().max_bytes)]
+    #[arg(long, global = true, default_value_t = IndexSettings::default().max_bytes,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_FILE_BYTES))]
     pub max_bytes: u64,
     /// Refuse PDFs whose compressed streams (images aside) inflate past this many times the
     /// file's size (and past 16 MB): decompression bombs, refused before they are read.
-    #[arg(long, global = true, default_value_t = IndexSettings::default().max_pdf_inflation)]
+    #[arg(long, global = true, default_value_t = IndexSettings::default().max_pdf_inflation,
+          value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub max_pdf_inflation: u64,
     /// Stop reading a PDF after this many seconds (checked between pages).
-    #[arg(long, global = true, default_value_t = IndexSettings::default().max_pdf_seconds)]
+    #[arg(long, global = true, default_value_t = IndexSettings::default().max_pdf_seconds,
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub max_pdf_seconds: u64,
     /// Language model for LLM-enhanced indexing, LiteLLM style: openai/gpt-4o,
     /// anthropic/claude-sonnet-4-5, azure/<deployment>, bedrock/<model id>, ollama/<model>,
@@ -55,12 +59,13 @@ pub struct Cli {
         long,
         global = true,
         env = "DOCINDEX_LLM_CACHE_TTL",
-        default_value_t = 3600
+        default_value_t = 3600,
+        value_parser = clap::value_parser!(u64).range(0..=31_536_000)
     )]
     pub llm_cache_ttl: u64,
     /// Model requests in flight at once (per file and per provider); default 4, or 1 for a
     /// model served on this machine (it computes one reply at a time).
-    #[arg(long, global = true, env = "DOCINDEX_LLM_CONCURRENCY")]
+    #[arg(long, global = true, env = "DOCINDEX_LLM_CONCURRENCY", value_parser = ranged(1, 64))]
     pub llm_concurrency: Option<usize>,
     /// How a section's title/summary match and its text match count when files vote across
     /// the library (seed 002): `summary=1.5,text=1.0`.
@@ -146,7 +151,7 @@ pub struct IndexArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Files indexed in parallel.
-    #[arg(long, default_value_t = default_jobs())]
+    #[arg(long, default_value_t = default_jobs(), value_parser = ranged(1, MAX_JOBS))]
     pub jobs: usize,
     /// Leave the embedding stage for later (`docindex embed`); BM25 search works at once.
     /// DOCINDEX_SKIP_EMBED accepts 1/0, true/false, yes/no, on/off.
@@ -164,7 +169,7 @@ pub struct ScopeArgs {
     #[arg(long)]
     pub company: Option<String>,
     /// Only documents of this fiscal year.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1900..=2100))]
     pub year: Option<i32>,
     /// Only documents of this type (10-K, 10-Q, 8-K, …).
     #[arg(long = "type")]
@@ -206,10 +211,10 @@ pub struct ProvenanceArgs {
     #[command(flatten)]
     pub scope: ScopeArgs,
     /// Excerpts below this relevance (0..1) are left out.
-    #[arg(long, default_value_t = ScanOptions::default().threshold)]
+    #[arg(long, default_value_t = ScanOptions::default().threshold, value_parser = unit_interval)]
     pub threshold: f64,
     /// Excerpts printed per section (the JSON and the CSV hold all of them).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = ranged(0, 10_000))]
     pub excerpts: usize,
     /// Write the report as CSV (one row per excerpt) to this file.
     #[arg(long)]
@@ -219,7 +224,7 @@ pub struct ProvenanceArgs {
 #[derive(Args)]
 pub struct EvalArgs {
     pub questions: PathBuf,
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = ranged(1, 1_000_000))]
     pub budget: usize,
     /// Leave out the MiniLM baseline (it embeds every 1,000-character chunk).
     #[arg(long)]
@@ -260,7 +265,7 @@ pub struct SearchArgs {
     pub query: String,
     #[command(flatten)]
     pub scope: ScopeArgs,
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = ranged(1, MAX_RESULTS))]
     pub limit: usize,
     /// How the legs are combined.
     #[arg(long, value_enum, default_value = "minmax")]
@@ -270,7 +275,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub files: bool,
     /// Files listed with `--files`.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = ranged(1, MAX_RESULTS))]
     pub top_files: usize,
 }
 
@@ -278,14 +283,14 @@ pub struct SearchArgs {
 pub struct BenchArgs {
     #[arg(required_unless_present_any = ["search", "provenance", "headings"])]
     pub paths: Vec<PathBuf>,
-    #[arg(long, default_value_t = default_jobs())]
+    #[arg(long, default_value_t = default_jobs(), value_parser = ranged(1, MAX_JOBS))]
     pub jobs: usize,
     /// Add a row for a written Markdown file of this many numbered headings, nested six
     /// deep (building its tree must grow linearly: 100,000 headings is the row to watch).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = ranged(1, 10_000_000))]
     pub headings: Option<usize>,
     /// Repetitions of the single-threaded per-file measurement.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = ranged(1, 10_000))]
     pub repeat: usize,
     /// Measure the embedding stage instead: chunks/s, ms per file and peak memory of each
     /// local embedder on these files.
@@ -305,8 +310,35 @@ pub struct BenchArgs {
     pub pages: bool,
 }
 
+/// Files a verb works on at once, at most: each holds a file's text and tree in memory.
+const MAX_JOBS: u64 = 256;
+
+/// Results a search lists, at most.
+const MAX_RESULTS: u64 = 1_000;
+
+/// The largest file `--max-bytes` may allow (16 GiB).
+const MAX_FILE_BYTES: u64 = 16 << 30;
+
+/// A count flag's parser: values outside `low..=high` are refused, the range named.
+fn ranged(low: u64, high: u64) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(low..=high)
+}
+
+/// A fraction from 0 to 1 (`--threshold`).
+fn unit_interval(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number"))?;
+    match (0.0..=1.0).contains(&value) {
+        true => Ok(value),
+        false => Err(format!("{value} is not in 0..=1")),
+    }
+}
+
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
+        .min(MAX_JOBS as usize)
 }

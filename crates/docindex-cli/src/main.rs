@@ -175,7 +175,20 @@ fn main() {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .without_time()
         .init();
-    let cli = Cli::parse();
+    // A command line it cannot read is the user's to fix: exit 1, as for bad input
+    // (clap's own code is 2); help and the version print and exit 0.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = match err.use_stderr() {
+                true => exit_code(Fault::User),
+                false => 0,
+            };
+            // Printing can only fail on a closed stream, where nothing more can be said.
+            let _ = err.print();
+            std::process::exit(code);
+        }
+    };
     match run(cli) {
         Ok(code) => std::process::exit(code),
         // The reader went away: what it wanted is printed, as with ripgrep.

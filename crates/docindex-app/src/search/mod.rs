@@ -244,6 +244,7 @@ impl Library {
     /// Find the sections related to a query, best first. With the model, the result is
     /// cached (search TTL, 30 minutes by default) against the library's state.
     pub fn search(&self, request: &SearchRequest) -> Result<SearchResults> {
+        crate::within_length("query", &request.query, crate::MAX_QUERY_CHARS)?;
         let model_search = request.use_model && self.llm.is_some();
         let key = format!("{request:?}");
         if model_search {

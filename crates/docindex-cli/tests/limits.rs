@@ -1,0 +1,80 @@
+//! What a user can ask of the CLI is bounded: every numeric flag has a range and a value
+//! outside it is refused with the range named (exit 1), and a question, topic or query past
+//! its length is refused before any work, the library untouched.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::{docindex, json, library_of};
+
+const EIGHT_K: &str = "buckle_8-K_2024-11-22.html";
+
+/// Runs `args` on `lib` and returns its exit code and standard error.
+fn refused(lib: &std::path::Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = docindex(lib).args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_numeric_flag_outside_its_range_is_refused_with_the_range_named() {
+    let (_dir, lib) = library_of(&[EIGHT_K]);
+    for (args, range) in [
+        (
+            vec!["search", "--limit", "18446744073709551615", "revenue"],
+            "1..=1000",
+        ),
+        (
+            vec!["search", "--limit", "2000000000", "revenue"],
+            "1..=1000",
+        ),
+        (vec!["search", "--limit", "0", "revenue"], "1..=1000"),
+        (vec!["index", "--jobs", "100000", "x.html"], "1..=256"),
+        (vec!["provenance", "--threshold", "1.5", "revenue"], "0..=1"),
+        (vec!["--max-node-tokens", "3", "list"], "64..=1000000"),
+        (vec!["--max-pdf-seconds", "0", "list"], "1..=86400"),
+        (
+            vec!["ask", "--year", "99999", "What was revenue?"],
+            "1900..=2100",
+        ),
+    ] {
+        let (code, stderr) = refused(&lib, &args);
+        assert_eq!(code, Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(range), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    // In range, the same flags work.
+    let hits = json(docindex(&lib).args([
+        "--json",
+        "search",
+        "--limit",
+        "1000",
+        "results of operations",
+    ]));
+    assert!(
+        hits["hits"].as_array().is_some_and(|h| !h.is_empty()),
+        "{hits}"
+    );
+}
+
+#[test]
+fn a_question_topic_or_query_past_its_length_is_refused_and_nothing_is_lost() {
+    let (_dir, lib) = library_of(&[EIGHT_K]);
+    let before = json(docindex(&lib).args(["--json", "list"]));
+    let long = "What was net sales in the fourth quarter? ".repeat(250);
+    for (args, what) in [
+        (vec!["--offline", "ask", long.as_str()], "the question is"),
+        (vec!["provenance", long.as_str()], "the topic is"),
+        (vec!["search", long.as_str()], "the query is"),
+    ] {
+        let (code, stderr) = refused(&lib, &args);
+        assert_eq!(code, Some(1), "{stderr}");
+        assert!(
+            stderr.contains(what) && stderr.contains("at most"),
+            "{stderr}"
+        );
+    }
+    assert_eq!(json(docindex(&lib).args(["--json", "list"])), before);
+}
