@@ -69,6 +69,10 @@ pub enum IndexOutcome {
         /// What the language model did and cost, when one was used.
         #[serde(skip_serializing_if = "Option::is_none")]
         enhancement: Option<Box<docindex_core::LlmEnhancement>>,
+        /// What the reader should know about this file's index (a tagged figure no filing
+        /// can hold, a stage the model failed, a PDF page without text).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        warnings: Vec<String>,
     },
     /// The same bytes with the same settings are already in the library.
     Unchanged { document: DocumentSummary },
@@ -541,6 +545,7 @@ impl Library {
                     millis: elapsed.as_millis(),
                     replaced,
                     enhancement: doc.enhancement.clone().map(Box::new),
+                    warnings: doc.warnings.clone(),
                 })
             }
         }

@@ -141,6 +141,7 @@ fn finished_line(result: &Result<IndexOutcome, docindex_app::AppError>) -> Strin
             millis,
             replaced,
             enhancement,
+            warnings,
             ..
         }) => format!(
             "indexed  {}  {}  {} ({}), {} nodes, {} chunks, {} ms{}{}{}",
@@ -159,10 +160,10 @@ fn finished_line(result: &Result<IndexOutcome, docindex_app::AppError>) -> Strin
                 .map(|r| format!(", replaced {r}"))
                 .unwrap_or_default(),
             enhancement.as_deref().map(llm_line).unwrap_or_default(),
-            enhancement
+            // The document's warnings hold the model stages that failed, and the rest.
+            warnings
                 .iter()
-                .flat_map(|e| &e.stages_failed)
-                .map(|f| format!("\nwarning: {}", f.warning(&document.doc_name)))
+                .map(|w| format!("\nwarning: {w}"))
                 .collect::<String>()
         ),
         Ok(IndexOutcome::Unchanged { document }) => {

@@ -78,3 +78,42 @@ fn a_question_topic_or_query_past_its_length_is_refused_and_nothing_is_lost() {
     }
     assert_eq!(json(docindex(&lib).args(["--json", "list"])), before);
 }
+
+#[test]
+fn a_figure_no_filing_can_hold_is_refused_with_a_warning_at_indexing() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("library");
+    let nines = "9".repeat(400);
+    let filing = dir.path().join("acme_10-K_2023.html");
+    std::fs::write(
+        &filing,
+        format!(
+            "<html><body><p>FORM 10-K. Annual report for the fiscal year ended December 31, 2023.</p>\
+             <h2>Item 8. Financial Statements and Supplementary Data</h2>\
+             <p>CONSOLIDATED STATEMENTS OF OPERATIONS</p><p>(In millions)</p><table>\
+             <tr><td>Year Ended December 31,</td><td>2023</td><td>2022</td></tr>\
+             <tr><td>Total revenues</td><td><ix:nonFraction name=\"us-gaap:Revenues\" contextRef=\"c1\" \
+             unitRef=\"usd\" scale=\"6\">{nines}</ix:nonFraction></td><td>1,000</td></tr>\
+             </table></body></html>"
+        ),
+    )
+    .unwrap();
+    let out = docindex(&lib).arg("index").arg(&filing).output().unwrap();
+    assert!(out.status.success());
+    let printed =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        printed.contains("warning: the tagged figure us-gaap:Revenues")
+            && printed.contains("has 400 digits"),
+        "{printed}"
+    );
+    let answer = docindex(&lib)
+        .args(["--offline", "ask", "--doc", "acme_10-K_2023"])
+        .arg("What were total revenues in 2023?")
+        .output()
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer.stdout);
+    // No figure the filing does not print, and the 2022 cell is not passed off as 2023's.
+    assert!(!answer.contains("18,446,744"), "{answer}");
+    assert!(!answer.contains("fiscal 2023: $1,000"), "{answer}");
+}

@@ -487,12 +487,21 @@ fn index_canonical(
         enhancer.tolerate(LlmStage::CrossReferences, resolved)?;
         check_cancel(progress)?;
     }
+    let mut warnings = canonical.warnings;
     let facts = canonical
         .facts
         .iter()
         .filter_map(|f| {
             let span = f.span.clone()?;
             let local = f.concept.strip_prefix("us-gaap:")?;
+            if let Some(why) = impossible_amount(&f.value, f.scale) {
+                warnings.push(format!(
+                    "the tagged figure {} ({}) {why}: it is not read as a figure",
+                    f.concept,
+                    shortened(&f.value)
+                ));
+                return None;
+            }
             Some(TaggedFact {
                 concept: local.to_string(),
                 span: map.span(span.start, span.end),
@@ -501,7 +510,6 @@ fn index_canonical(
         })
         .collect();
     let enhancement = enhancer.map(Enhancer::finish);
-    let mut warnings = canonical.warnings;
     for failed in enhancement.iter().flat_map(|e| &e.stages_failed) {
         warnings.push(failed.warning(name));
     }
@@ -660,6 +668,38 @@ fn flatten(
         ids.push(node_id);
     }
     ids
+}
+
+/// Why an inline-XBRL figure cannot be an amount a filing holds, if it cannot: more digits
+/// than any amount has, or a scale that carries it past a quadrillion dollars.
+fn impossible_amount(value: &str, scale: Option<i32>) -> Option<String> {
+    let digits = value
+        .split('.')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect::<String>();
+    let digits = digits.trim_start_matches('0').len();
+    if digits > crate::finance::MAX_AMOUNT_DIGITS {
+        return Some(format!("has {digits} digits"));
+    }
+    let magnitude = digits as i64 + i64::from(scale.unwrap_or(0));
+    (magnitude > 16).then(|| {
+        format!(
+            "is scaled past a quadrillion (scale {})",
+            scale.unwrap_or(0)
+        )
+    })
+}
+
+/// `text` cut to a few dozen characters for a warning.
+fn shortened(text: &str) -> String {
+    const SHOWN: usize = 24;
+    match text.chars().count() > SHOWN {
+        true => format!("{}…", text.chars().take(SHOWN).collect::<String>()),
+        false => text.to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -92,9 +92,10 @@ pub(crate) fn replace_identifier(text: &str, id: &str, with: &str) -> String {
 pub fn format_amount(value: f64) -> String {
     let negative = value < 0.0;
     let abs = value.abs();
-    let whole = abs.trunc() as u64;
     let frac = abs - abs.trunc();
-    let digits = whole.to_string();
+    // The whole part's own digits: an integer type would saturate past 2^64 and print a
+    // figure nobody wrote.
+    let digits = format!("{:.0}", abs.trunc());
     let mut grouped = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {

@@ -27,7 +27,10 @@ pub use answer::{
 pub use concepts::{concept_table, Concept, ConceptTable, MetricUnit, Statement};
 pub use metrics::{compute_metric, MetricResult, Operand};
 pub use named::{named_line_item, NAMED_ID};
-pub use rows::{find_rows, find_tagged_rows, parse_amount, PeriodColumn, RowMatch, StatementRow};
+pub use rows::{
+    find_rows, find_tagged_rows, parse_amount, PeriodColumn, RowMatch, StatementRow,
+    MAX_AMOUNT_DIGITS,
+};
 pub use sections::{classify_sections, FinancialSection, SectionKind};
 
 /// Why the financial layer could not do what was asked; every variant is our own bug

@@ -162,6 +162,10 @@ static SCALE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 /// The value of a printed amount: `Some(Some(v))` for a number ("$ 87,582", "(28,107)",
 /// "12.5%"), `Some(None)` for a dash, `None` when the cell is not an amount.
+/// The most digits an amount's whole part can have: trillions of dollars printed in
+/// dollars are thirteen.
+pub const MAX_AMOUNT_DIGITS: usize = 15;
+
 pub fn parse_amount(cell: &str) -> Option<Option<f64>> {
     let cell = cell.trim();
     if matches!(
@@ -172,6 +176,12 @@ pub fn parse_amount(cell: &str) -> Option<Option<f64>> {
     }
     let caps = AMOUNT.as_ref()?.captures(cell)?;
     let whole = caps.get(1)?.as_str().replace(',', "");
+    // A cell of sixteen digits or more is no amount a filing holds (a quadrillion in its
+    // unit): a value planted to overflow. It keeps its column, with no value, as a dash
+    // does: the cells after it stay under their own headings.
+    if whole.trim_start_matches('0').len() > MAX_AMOUNT_DIGITS {
+        return Some(None);
+    }
     let mut number: f64 = whole.parse().ok()?;
     if let Some(frac) = caps.get(2) {
         number = format!("{whole}.{}", frac.as_str()).parse().ok()?;
@@ -889,6 +899,19 @@ mod tests {
     use crate::finance::concept_table;
 
     const CASH_FLOWS: &str = "CASH FLOWS STATEMENTS\n(In millions)\nYear Ended June 30, | 2023 | 2022 | 2021\nOperations\nNet income | $ 72,361 | $ 72,738 | $ 61,271\nNet cash from operations | 87,582 | 89,035 | 76,740\nInvesting\nAdditions to property and equipment | (28,107) | (23,886) | (20,622)\n";
+
+    #[test]
+    fn a_cell_of_more_digits_than_any_amount_keeps_its_column_with_no_value() {
+        assert_eq!(parse_amount(&"9".repeat(400)), Some(None));
+        assert_eq!(
+            parse_amount("999,999,999,999,999"),
+            Some(Some(999_999_999_999_999.0))
+        );
+        assert_eq!(
+            crate::finance::metrics::format_amount(1e20),
+            "100,000,000,000,000,000,000"
+        );
+    }
 
     #[test]
     fn a_row_of_nil_amounts_is_not_a_heading() {
