@@ -10,10 +10,10 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked
 fi
 export RUSTC_BOOTSTRAP=1
-# Cargo caches what rustc told it about the target, failures included, in the target
-# directory; a failed probe kept there from another run (seen in CI: rustc handed an error
-# message as its source) would fail every later build. The probe costs a tenth of a second.
-export CARGO_CACHE_RUSTC_INFO=0
+# Cargo asks rustc about the target by handing it a program on standard input, which it
+# leaves open: whatever the caller's stdin holds (in CI, another tool's output) became
+# rustc's source and failed the build. Nothing here reads stdin.
+exec </dev/null
 export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-/var/tmp/docindex-fuzz-target}"
 seconds="${FUZZ_SECONDS:-60}"
 cargo fuzz build -O

@@ -5,6 +5,9 @@
 # opened, and the fuzz targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Nothing in the suite reads standard input, and cargo's probe of rustc would read the
+# caller's (a CI runner's pipe) as a program: every step gets an empty one.
+exec </dev/null
 source scripts/setup.sh
 # Chroma for the shared vector store's tests (pip, about 2 minutes once).
 source scripts/chroma.sh

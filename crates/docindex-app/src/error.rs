@@ -18,6 +18,9 @@ pub enum AppError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// The library path names something that cannot hold a library.
+    #[error("{path}: {reason}")]
+    NotALibraryFolder { path: PathBuf, reason: &'static str },
     #[error("cannot create the library folder {path}: {source}")]
     LibraryDir {
         path: PathBuf,
@@ -127,7 +130,8 @@ impl AppError {
             | AppError::AmbiguousDocument { .. }
             | AppError::UnknownNode { .. }
             | AppError::PageSource { .. }
-            | AppError::TextTooLong { .. } => Fault::User,
+            | AppError::TextTooLong { .. }
+            | AppError::NotALibraryFolder { .. } => Fault::User,
             AppError::Store(StoreError::Corrupt(_)) => Fault::Bug,
             AppError::LibraryDir { .. }
             | AppError::Store(_)

@@ -183,6 +183,21 @@ pub struct EmbedReport {
 impl Library {
     /// Open the library in `dir`, creating it if needed.
     pub fn open(dir: &Path, settings: IndexSettings) -> Result<Self> {
+        let not_a_library = |reason| AppError::NotALibraryFolder {
+            path: dir.to_path_buf(),
+            reason,
+        };
+        if dir.exists() && !dir.is_dir() {
+            return Err(not_a_library(
+                "is a file, not a library folder (give a folder; it is created if missing)",
+            ));
+        }
+        // The library's database and caches go in its folder: never the file system's root.
+        if std::fs::canonicalize(dir).is_ok_and(|d| d.parent().is_none()) {
+            return Err(not_a_library(
+                "is the root of the file system: give a folder of its own for the library",
+            ));
+        }
         std::fs::create_dir_all(dir).map_err(|source| AppError::LibraryDir {
             path: dir.to_path_buf(),
             source,

@@ -82,6 +82,16 @@ fn run(cli: Cli) -> Result<i32> {
         );
     }
     let dir = cli.library.clone().unwrap_or_else(default_library_dir);
+    // A verb that only reads the library does not make one where none is: a mistyped
+    // folder is named, not filled with an empty library.
+    if reads_only(&cli.command) && !dir.exists() {
+        return Err(UserInputError(format!(
+            "no library at {}: index a filing into it first (docindex --library {} index FILE)",
+            dir.display(),
+            dir.display()
+        ))
+        .into());
+    }
     let mut library = Library::open(&dir, settings)?;
     library.vote_weights = cli.vote_weights;
     library.set_embedder_choice(cli.embedder);
@@ -131,6 +141,24 @@ fn run(cli: Cli) -> Result<i32> {
         Command::Eval(args) => verbs::eval::run(s, args),
         Command::Bench(_) | Command::Mcp => unreachable!("handled before the session"),
     }
+}
+
+/// Whether `command` only reads the library (it has nothing to answer from an empty one).
+fn reads_only(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Ask(_)
+            | Command::Search(_)
+            | Command::Provenance(_)
+            | Command::Eval(_)
+            | Command::Tree { .. }
+            | Command::Show { .. }
+            | Command::Export(_)
+            | Command::Remove { .. }
+            | Command::Links { .. }
+            | Command::Saved { .. }
+            | Command::Enhance { .. }
+    )
 }
 
 pub fn exit_code(fault: Fault) -> i32 {

@@ -57,10 +57,10 @@ pub fn print_search(out: &mut impl Write, results: &SearchResults) -> Result<()>
 /// "also word for word in 4 other documents: a, b, c and 1 more".
 fn also_in(copies: &[docindex_app::search::HitCopy]) -> String {
     const NAMED: usize = 3;
-    let names: Vec<&str> = copies
+    let names: Vec<std::borrow::Cow<'_, str>> = copies
         .iter()
         .take(NAMED)
-        .map(|c| c.doc_name.as_str())
+        .map(|c| one_line(&c.doc_name))
         .collect();
     let more = copies.len().saturating_sub(NAMED);
     let documents = if copies.len() == 1 {

@@ -9,9 +9,10 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+/// A file's name as printed: on one line, its control characters escaped.
 fn file_name(path: &Path) -> String {
     path.file_name()
-        .map(|n| n.to_string_lossy().to_string())
+        .map(|n| crate::print::one_line(&n.to_string_lossy()).into_owned())
         .unwrap_or_default()
 }
 
@@ -146,7 +147,7 @@ fn finished_line(result: &Result<IndexOutcome, docindex_app::AppError>) -> Strin
         }) => format!(
             "indexed  {}  {}  {} ({}), {} nodes, {} chunks, {} ms{}{}{}",
             document.doc_id,
-            document.doc_name,
+            crate::print::one_line(&document.doc_name),
             document.doc_type.as_str(),
             document
                 .company_name
@@ -167,9 +168,13 @@ fn finished_line(result: &Result<IndexOutcome, docindex_app::AppError>) -> Strin
                 .collect::<String>()
         ),
         Ok(IndexOutcome::Unchanged { document }) => {
-            format!("unchanged {}  {}", document.doc_id, document.doc_name)
+            format!(
+                "unchanged {}  {}",
+                document.doc_id,
+                crate::print::one_line(&document.doc_name)
+            )
         }
-        Err(e) => format!("failed   {e}"),
+        Err(e) => format!("failed   {}", crate::print::one_line(&e.to_string())),
     }
 }
 
@@ -220,7 +225,7 @@ pub fn embed_stage(library: &mut Library, quiet: bool) -> i32 {
             let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
             if *last != name {
                 *last = name.to_string();
-                eprintln!("  embedding {name}");
+                eprintln!("  embedding {}", crate::print::one_line(name));
             }
         }
     });

@@ -1,6 +1,8 @@
-//! What a user can ask of the CLI is bounded: every numeric flag has a range and a value
-//! outside it is refused with the range named (exit 1), and a question, topic or query past
-//! its length is refused before any work, the library untouched.
+//! What a user can hand the CLI is bounded and shown safely: every numeric flag has a range
+//! and a value outside it is refused with the range named (exit 1); a question, topic or
+//! query past its length is refused before any work, the library untouched; a library path
+//! that cannot be one is named (exit 1) and a read on a missing one makes none; a file's
+//! name is printed with its control characters escaped.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -116,4 +118,64 @@ fn a_figure_no_filing_can_hold_is_refused_with_a_warning_at_indexing() {
     // No figure the filing does not print, and the 2022 cell is not passed off as 2023's.
     assert!(!answer.contains("18,446,744"), "{answer}");
     assert!(!answer.contains("fiscal 2023: $1,000"), "{answer}");
+}
+
+#[test]
+fn a_library_path_that_cannot_be_one_is_named_and_a_read_makes_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-library");
+    let (code, stderr) = refused(&missing, &["--offline", "ask", "What was revenue?"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("no library at"), "{stderr}");
+    assert!(
+        !missing.exists(),
+        "a read made a library at {}",
+        missing.display()
+    );
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "not a library").unwrap();
+    let (code, stderr) = refused(&file, &["list"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(
+        stderr.matches("is a file, not a library folder").count(),
+        1,
+        "{stderr}"
+    );
+    let bad_set = dir.path().join("questions.json");
+    std::fs::write(&bad_set, "{not json").unwrap();
+    let lib = dir.path().join("library");
+    std::fs::create_dir(&lib).unwrap();
+    let (code, stderr) = refused(&lib, &["eval", bad_set.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("questions.json"), "{stderr}");
+}
+
+#[test]
+fn a_file_name_is_printed_with_its_control_characters_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("library");
+    let name = "notes\u{1b}[31mred\u{7}.txt";
+    let file = dir.path().join(name);
+    std::fs::write(
+        &file,
+        "Item 1. Business\n\nWe make widgets and sell them.\n",
+    )
+    .unwrap();
+    let out = docindex(&lib).arg("index").arg(&file).output().unwrap();
+    let printed =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{printed}");
+    assert!(
+        !printed.contains('\u{1b}') && !printed.contains('\u{7}'),
+        "{printed:?}"
+    );
+    assert!(printed.contains("notes\\u{1b}[31mred"), "{printed:?}");
+    let listed = json(docindex(&lib).args(["--json", "list"]));
+    let id = listed[0]["doc_id"].as_str().unwrap().to_string();
+    let tree = docindex(&lib).args(["tree", &id]).output().unwrap();
+    let tree = String::from_utf8_lossy(&tree.stdout);
+    assert!(
+        !tree.contains('\u{1b}') && tree.contains("\\u{1b}"),
+        "{tree:?}"
+    );
 }

@@ -77,7 +77,7 @@ pub fn tree(session: &Session, doc: &str) -> Result<i32> {
             out,
             "{} — {} ({})",
             document.doc_id,
-            document.doc_name,
+            one_line(&document.doc_name),
             document.doc_type.as_str()
         )?;
         for warning in &document.warnings {
@@ -168,7 +168,7 @@ pub fn links(session: &Session, doc: &str) -> Result<i32> {
                     format!("internal → node {}", node_id.as_deref().unwrap_or("?"))
                 }
                 LinkStatus::InLibrary { doc_id, doc_name } => {
-                    format!("in library → {doc_id} ({doc_name})")
+                    format!("in library → {doc_id} ({})", one_line(doc_name))
                 }
                 LinkStatus::Absent => "ABSENT from the library".to_string(),
             };

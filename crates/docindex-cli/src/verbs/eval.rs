@@ -3,6 +3,7 @@
 
 use crate::args::EvalArgs;
 use crate::Session;
+use crate::UserInputError;
 use anyhow::{Context, Result};
 use docindex_app::eval::provenance::ProvenanceCase;
 use docindex_app::eval::{AnswerRow, EvalQuestion, EvalRow, Method, METHODS};
@@ -14,17 +15,17 @@ pub fn run(session: &Session, args: EvalArgs) -> Result<i32> {
     let library = &session.library;
     let mut out = std::io::stdout().lock();
     let path = &args.questions;
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| UserInputError(format!("cannot read {}: {e}", path.display())))?;
     if let Ok(cases) = serde_json::from_str::<Vec<ProvenanceCase>>(&text) {
         eval_provenance(library, &cases, session.json, &mut out)?;
         return Ok(0);
     }
-    let questions: Vec<EvalQuestion> = serde_json::from_str(&text).with_context(|| {
-        format!(
-            "{}: neither a question list nor a provenance set",
+    let questions: Vec<EvalQuestion> = serde_json::from_str(&text).map_err(|e| {
+        UserInputError(format!(
+            "{}: neither a question list nor a provenance set ({e})",
             path.display()
-        )
+        ))
     })?;
     if let Some(model) = library.model_name() {
         // With a model the answers are what is measured: its searches and the offline
@@ -118,10 +119,14 @@ fn check_floor(
     set: &std::path::Path,
     measured: &Measured,
 ) -> Result<i32> {
-    let text = std::fs::read_to_string(floors)
-        .with_context(|| format!("cannot read the floors file {}", floors.display()))?;
+    let text = std::fs::read_to_string(floors).map_err(|e| {
+        UserInputError(format!(
+            "cannot read the floors file {}: {e}",
+            floors.display()
+        ))
+    })?;
     let table: std::collections::BTreeMap<String, Floor> = toml::from_str(&text)
-        .with_context(|| format!("{}: not a floors file", floors.display()))?;
+        .map_err(|e| UserInputError(format!("{}: not a floors file ({e})", floors.display())))?;
     let name = set
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
