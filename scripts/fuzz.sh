@@ -15,6 +15,8 @@ export RUSTC_BOOTSTRAP=1
 # rustc's source and failed the build. Nothing here reads stdin.
 exec </dev/null
 export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-/var/tmp/docindex-fuzz-target}"
+# A failed probe cargo kept from an earlier run would be replayed: asked again, once.
+rm -f "$CARGO_TARGET_DIR/.rustc_info.json"
 seconds="${FUZZ_SECONDS:-60}"
 cargo fuzz build -O
 # The small real filings are seeds too, read from the test fixtures (not copied here).

@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 # caller's (a CI runner's pipe) as a program: every step gets an empty one.
 exec </dev/null
 source scripts/setup.sh
+# Cargo keeps rustc's answers, failures too, in the target directory: one probe that read a
+# stray stdin would fail every later run that reuses the directory. Asked again, once.
+rm -f "$CARGO_TARGET_DIR/.rustc_info.json"
 # Chroma for the shared vector store's tests (pip, about 2 minutes once).
 source scripts/chroma.sh
 # The WebDriver server for the desktop tests (about 3 minutes to build, once).

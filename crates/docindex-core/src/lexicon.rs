@@ -171,6 +171,11 @@ pub struct AnswerWords {
     /// Words of a movement between periods ("change", "grew"): a question holding one that
     /// is answered with one period's figure was not read whole.
     pub change_words: WordList,
+    /// Row labels that leave the current portion out ("Debt and finance leases, net of
+    /// current portion"), and the words by which a question asks for that non-current part
+    /// alone: such a row answers "how much debt?" only in part, never firmly.
+    pub noncurrent_labels: WordList,
+    pub noncurrent_words: WordList,
 }
 
 /// Words of tables' labels and headings.
@@ -243,7 +248,7 @@ impl Lexicon {
         let a = &self.answers;
         let t = &self.tables;
         let h = &self.shapes;
-        let lists: [(&str, &WordList); 57] = [
+        let lists: [(&str, &WordList); 59] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -290,6 +295,8 @@ impl Lexicon {
             ("answers.not_amount_labels", &a.not_amount_labels),
             ("answers.comparatives", &a.comparatives),
             ("answers.quarterly_phrases", &a.quarterly_phrases),
+            ("answers.noncurrent_labels", &a.noncurrent_labels),
+            ("answers.noncurrent_words", &a.noncurrent_words),
             ("tables.period_heading_words", &t.period_heading_words),
             ("tables.minority_phrases", &t.minority_phrases),
             ("shapes.percent_of", &h.percent_of),

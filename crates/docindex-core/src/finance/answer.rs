@@ -341,6 +341,23 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_row_without_the_current_portion_answers_the_whole_debt_only_in_part() {
+        use crate::qa::ConfidenceLabel::{High, Medium};
+        let balance = "CONSOLIDATED BALANCE SHEETS\n(in millions)\n | December 31, 2023 | December 31, 2022\nDebt and finance leases, net of current portion | 2,857 | 1,597\nTotal liabilities | 43,009 | 36,440\n";
+        assert_eq!(
+            label_of(balance, "How much debt did Nike have at the end of 2023?"),
+            Medium
+        );
+        assert_eq!(
+            label_of(
+                balance,
+                "What was Nike's long-term debt at the end of 2023?"
+            ),
+            High
+        );
+    }
+
+    #[test]
     fn a_figure_is_firm_only_when_it_is_the_kind_and_basis_asked() {
         use crate::qa::ConfidenceLabel::{High, Medium};
         let income = "CONSOLIDATED STATEMENTS OF INCOME\n(In millions)\nYear Ended May 31, | 2024 | 2023\nRevenues | $ 51,362 | $ 51,217\nResearch and development | 1,200 | 1,100\nNet income | 5,700 | 5,070\n";

@@ -9,9 +9,7 @@ use super::defined::defined_metric;
 use super::located::{best_rows, locate_rows, LocatedRow};
 use super::metrics::{compute_metric_on, format_amount, show, MetricResult};
 use super::named::named_line_item;
-use super::parts::{
-    names_a_part, narrows_the_figure, owned_by_the_company, part_row, without_ticker,
-};
+use super::parts::{names_a_part_asked, narrows_the_figure, part_row, without_ticker};
 use super::rows::{normalise_label, RowMatch, StatementRow};
 use super::sections::months_asked;
 use super::shape::{shape_in, Shaped};
@@ -156,9 +154,7 @@ pub fn lead_for(
     // "Before adding Apple's notes to our book I want to see its net income": a figure the
     // question gives to the company itself ("its net income") is the company's, whatever
     // part another clause names.
-    let part = named.is_none()
-        && names_a_part(asking.question(), doc)
-        && !owned_by_the_company(asking.question(), doc, &asked);
+    let part = named.is_none() && names_a_part_asked(asking.question(), doc, &asked);
     if part && !asks_for_share(asking.question()) {
         return asking.part_lead(&asked);
     }
@@ -1019,9 +1015,16 @@ fn is_firm_lookup(
     let (year, months) = (asking.year(), asking.months);
     let period = row.columns.get(column);
     let flow_asked_of_a_balance = months.is_some() && concept.statement == Some(Statement::Balance);
-    let partial = concept
-        .partial_line_items
-        .contains(&normalise_label(&row.label));
+    let label = normalise_label(&row.label);
+    // "Debt and finance leases, net of current portion" answers "how much debt?" in part.
+    let answers = &crate::lexicon::lexicon().answers;
+    let question = asking.question().to_lowercase();
+    let leaves_out_the_current_part = answers.noncurrent_labels.any_in(&label)
+        && !answers
+            .noncurrent_words
+            .iter()
+            .any(|w| crate::question::vocabulary::find_phrase(&question, w).is_some());
+    let partial = concept.partial_line_items.contains(&label) || leaves_out_the_current_part;
     concept.statement.is_some()
         && !flow_asked_of_a_balance
         && !partial

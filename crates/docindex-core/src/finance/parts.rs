@@ -287,6 +287,23 @@ fn names_a_part_of(question: &str, company: &[String], in_filing: InFiling<'_>) 
         || names_a_part_after_the_company(&question, company, in_filing)
 }
 
+/// [`names_a_part`], for a question that asks `asked`: a lower-case word after the
+/// company's possessive ("Apple's notes") names no part when another clause gives a figure
+/// asked to the company itself ("… I want to see its net income"). A part named by its
+/// own name ("Greater China") or asked about ("which segment") still is one.
+pub fn names_a_part_asked(question: &str, doc: &DocumentIndex, asked: &[&Concept]) -> bool {
+    if !names_a_part(question, doc) {
+        return false;
+    }
+    let company = company_words(doc);
+    let in_filing = |word: &str, exact_case: bool| names_word(&doc.text, word, exact_case);
+    let plain = crate::question::without_statement_names(question);
+    let by_its_name_only = !names_a_capitalised_part(&plain, &company, &in_filing)
+        && names_a_part_after_the_company(&plain, &company, &in_filing)
+        && !plain.to_lowercase().contains("which ");
+    !(by_its_name_only && owned_by_the_company(question, doc, asked))
+}
+
 /// The question without the filer's ticker where it stands as a word ("GM's days sales
 /// outstanding"): a ticker can spell a concept's shorthand ("GM" for gross margin) but
 /// names the company.
@@ -571,6 +588,16 @@ mod tests {
         ));
         assert!(owned("What was Apple's total revenue in fiscal 2024?"));
         assert!(!owned("What was Apple's services revenue in fiscal 2024?"));
+        // A part named by its own name stays the part asked about.
+        let mut apple = apple;
+        apple.text = "Greater China | 15,758\nThe notes are senior unsecured obligations.".into();
+        let part = |question: &str| names_a_part_asked(question, &apple, &table.asked_in(question));
+        assert!(part(
+            "How much did Greater China contribute to Apple's sales in the June 2023 quarter?"
+        ));
+        assert!(!part(
+            "Before adding Apple's notes to our fixed-income book I want to see its net income for fiscal 2024."
+        ));
     }
 
     fn anywhere(_: &str, _: bool) -> bool {
