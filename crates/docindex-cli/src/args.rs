@@ -32,7 +32,7 @@ pub struct Cli {
     #[arg(long, global = true, default_value_t = IndexSettings::default().max_bytes,
           value_parser = clap::value_parser!(u64).range(1..=MAX_FILE_BYTES))]
     pub max_bytes: u64,
-    /// Refuse PDFs whose compressed streams (images aside) inflate past this many times the
+    /// Refuse PDFs whose compressed streams (any filter spelling, images too) inflate past this many times the
     /// file's size (and past 16 MB): decompression bombs, refused before they are read.
     #[arg(long, global = true, default_value_t = IndexSettings::default().max_pdf_inflation,
           value_parser = clap::value_parser!(u64).range(1..=100_000))]

@@ -25,7 +25,7 @@ pub struct IndexSettings {
     pub max_bytes: u64,
     /// PDFs with more pages than this are refused (memory grows with pages kept).
     pub max_pdf_pages: u32,
-    /// PDFs whose compressed streams (images aside) inflate to more than this many times
+    /// PDFs whose compressed streams (every zlib stream, at its innermost layer) inflate to more than this many times
     /// their size, and past 16 MB, are refused before they are read: decompression bombs.
     pub max_pdf_inflation: u64,
     /// Reading one PDF may take at most this long (checked between pages).

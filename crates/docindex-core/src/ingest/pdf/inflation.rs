@@ -1,7 +1,12 @@
 //! What a PDF's compressed streams cost once inflated, measured before the reader parses
 //! them: a 600 KB file whose content inflates to 200 MB of drawing operators (a
 //! decompression bomb) would cost the reader gigabytes and minutes for no text, so it is
-//! refused, naming the budget. Image streams are not counted: the reader does not draw them.
+//! refused, naming the budget. Every stream is tried, whatever its dictionary says: a
+//! filter's name can be abbreviated (`/Fl`), given by reference or hidden in an array, and a
+//! key like `/Image` is the file's word, not the reader's. A stream that is zlib data inside
+//! zlib data (`[/FlateDecode /FlateDecode]`) is counted at its innermost layer. Real
+//! filings' images are mostly JPEG (not zlib) and their Flate streams inflate under 20 times
+//! the file's size.
 
 use flate2::read::ZlibDecoder;
 use std::io::Read;
@@ -22,9 +27,9 @@ impl InflationBudget {
     }
 }
 
-/// The bytes the Flate-compressed streams of `bytes` (images aside) inflate to, counted up
-/// to `limit`: `Err(limit)` when they inflate past it. A stream that does not inflate
-/// cleanly counts what it gave; the reader decides what to make of it.
+/// The bytes the zlib-compressed streams of `bytes` inflate to, counted up to `limit`:
+/// `Err(limit)` when they inflate past it. A stream that does not inflate cleanly counts
+/// what it gave (nothing, for a JPEG); the reader decides what to make of it.
 pub fn inflated_within(bytes: &[u8], limit: u64) -> Result<u64, u64> {
     let mut total: u64 = 0;
     let mut from = 0;
@@ -37,24 +42,51 @@ pub fn inflated_within(bytes: &[u8], limit: u64) -> Result<u64, u64> {
         let Some(data) = stream_data_start(bytes, from) else {
             continue;
         };
-        let dict_start = at.saturating_sub(2048);
-        let dict = &bytes[dict_start..at];
-        let dict = match rfind(dict, b"obj") {
-            Some(obj) => &dict[obj..],
-            None => dict,
-        };
-        if find(dict, b"/FlateDecode").is_none() || find(dict, b"/Image").is_some() {
-            continue;
-        }
         let left = limit.saturating_sub(total);
-        let mut decoder = ZlibDecoder::new(&bytes[data..]).take(left.saturating_add(1));
-        let inflated = std::io::copy(&mut decoder, &mut std::io::sink()).unwrap_or(0);
-        total = total.saturating_add(inflated);
+        total = total.saturating_add(inflated_size(&bytes[data..], left));
         if total > limit {
             return Err(limit);
         }
     }
     Ok(total)
+}
+
+/// How many layers of zlib a stream may be wrapped in and still be counted at its core.
+const MAX_LAYERS: usize = 4;
+
+/// What `data` inflates to through every zlib layer it is wrapped in, counted up to one
+/// byte past `left`.
+fn inflated_size(data: &[u8], left: u64) -> u64 {
+    let mut layers = 0;
+    while layers < MAX_LAYERS && inflates_to_zlib(data, layers) {
+        layers += 1;
+    }
+    let mut reader: Box<dyn Read + '_> = Box::new(ZlibDecoder::new(data));
+    for _ in 0..layers {
+        reader = Box::new(ZlibDecoder::new(reader));
+    }
+    std::io::copy(
+        &mut reader.take(left.saturating_add(1)),
+        &mut std::io::sink(),
+    )
+    .unwrap_or(0)
+}
+
+/// Whether `data`, inflated through `layers + 1` layers, begins with a zlib header: another
+/// layer to go through.
+fn inflates_to_zlib(data: &[u8], layers: usize) -> bool {
+    let mut reader: Box<dyn Read + '_> = Box::new(ZlibDecoder::new(data));
+    for _ in 0..layers {
+        reader = Box::new(ZlibDecoder::new(reader));
+    }
+    let mut head = [0u8; 2];
+    if reader.read_exact(&mut head).is_err() {
+        return false;
+    }
+    // RFC 1950: deflate (CM 8), a window of at most 32 KB, and a header check.
+    head[0] & 0x0f == 8
+        && head[0] >> 4 <= 7
+        && (u16::from(head[0]) * 256 + u16::from(head[1])) % 31 == 0
 }
 
 /// Where a stream's data starts after the `stream` keyword: past its end of line.
@@ -68,10 +100,6 @@ fn stream_data_start(bytes: &[u8], after_keyword: usize) -> Option<usize> {
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
-}
-
-fn rfind(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).rposition(|w| w == needle)
 }
 
 #[cfg(test)]
@@ -97,9 +125,21 @@ mod tests {
         let mut pdf = b"%PDF-1.4\n".to_vec();
         pdf.extend(stream("/Filter /FlateDecode", b"BT (Revenue) Tj ET"));
         assert_eq!(inflated_within(&pdf, 1_000_000), Ok(18));
-        let mut image = pdf.clone();
-        image.extend(stream("/Subtype /Image /Filter /FlateDecode", &drawing));
-        assert_eq!(inflated_within(&image, 1_000_000), Ok(18));
+        // A dictionary's word for what the stream is decides nothing.
+        for dict in [
+            "/Subtype /Image /Filter /FlateDecode",
+            "/Filter /Fl",
+            "/Filter 9 0 R",
+            "/Image true /Filter /FlateDecode",
+        ] {
+            let mut disguised = pdf.clone();
+            disguised.extend(stream(dict, &drawing));
+            assert_eq!(
+                inflated_within(&disguised, 1_000_000),
+                Err(1_000_000),
+                "{dict}"
+            );
+        }
         pdf.extend(stream("/Filter /FlateDecode", &drawing));
         assert!(pdf.len() < 100_000, "{}", pdf.len());
         assert_eq!(inflated_within(&pdf, 1_000_000), Err(1_000_000));
@@ -113,5 +153,18 @@ mod tests {
         };
         assert_eq!(budget.for_file(100), 5_000);
         assert_eq!(budget.for_file(10), 1_000);
+    }
+
+    #[test]
+    fn a_bomb_wrapped_in_layers_of_zlib_is_counted_at_its_core() {
+        let drawing = b"0 0 m 1 1 l S\n".repeat(400_000);
+        let mut inner = ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        inner.write_all(&drawing).unwrap();
+        let inner = inner.finish().unwrap();
+        let mut pdf = b"%PDF-1.4\n".to_vec();
+        pdf.extend(stream("/Filter [/FlateDecode /FlateDecode]", &inner));
+        assert!(pdf.len() < 10_000, "{}", pdf.len());
+        assert_eq!(inflated_within(&pdf, 1_000_000), Err(1_000_000));
+        assert_eq!(inflated_within(&pdf, 10_000_000), Ok(drawing.len() as u64));
     }
 }
