@@ -3,7 +3,7 @@
 
 use crate::charmap::CharMap;
 use crate::model::{DictionaryEntry, Node, TermKind};
-use crate::xref::node_at;
+use crate::xref::NodeLocator;
 use regex::Regex;
 use std::collections::HashSet;
 use std::sync::LazyLock;
@@ -122,6 +122,7 @@ fn expansion<'a>(words: &[(usize, &'a str)], acronym: &str) -> Option<(usize, Ve
 
 /// Find defined terms and acronyms in `text`.
 pub fn find(text: &str, map: &CharMap, nodes: &[Node]) -> Vec<DictionaryEntry> {
+    let locator = NodeLocator::new(nodes);
     let mut out = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     let mut push = |term: String,
@@ -135,7 +136,7 @@ pub fn find(text: &str, map: &CharMap, nodes: &[Node]) -> Vec<DictionaryEntry> {
         }
         let span = map.span(start, end);
         out.push(DictionaryEntry {
-            node_id: node_at(nodes, span.start_char).map(|n| n.node_id.clone()),
+            node_id: locator.at(span.start_char).map(|n| n.node_id.clone()),
             term,
             definition,
             kind,

@@ -449,6 +449,7 @@ fn index_canonical(
                 .map(|&o| map.char_at(o)),
         })
         .collect();
+    let locator = xref::NodeLocator::new(&nodes);
     let images = canonical
         .images
         .iter()
@@ -458,7 +459,7 @@ fn index_canonical(
                 page: image.page,
                 bbox: image.rect,
                 at_char,
-                node_id: xref::node_at(&nodes, at_char).map(|n| n.node_id.clone()),
+                node_id: locator.at(at_char).map(|n| n.node_id.clone()),
                 caption: None,
             }
         })

@@ -7,6 +7,7 @@ use crate::ingest::Canonical;
 use crate::model::{CrossRef, CrossRefKind, Node, NodeOrigin};
 use crate::structure::patterns::{item_label, note_number, part_number};
 use regex::Regex;
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
@@ -22,13 +23,77 @@ pub fn node_at(nodes: &[Node], ch: usize) -> Option<&Node> {
         .max_by_key(|n| n.level)
 }
 
+/// [`node_at`] for many positions of one document: a lookup in the logarithm of its nodes
+/// and their depth, not a pass over every node (a file of 40,000 headings, each naming an
+/// Item, made reference finding quadratic).
+pub struct NodeLocator<'a> {
+    nodes: &'a [Node],
+    /// Node indexes in the order of their spans' starts (a parent before its children).
+    by_start: Vec<usize>,
+    parent: Vec<Option<usize>>,
+}
+
+impl<'a> NodeLocator<'a> {
+    pub fn new(nodes: &'a [Node]) -> Self {
+        let mut by_start: Vec<usize> = (0..nodes.len()).collect();
+        // Stable: at one start, pre-order puts the parent first.
+        by_start.sort_by_key(|&i| nodes[i].span.start_char);
+        let index: std::collections::HashMap<&str, usize> = nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.node_id.as_str(), i))
+            .collect();
+        let parent = nodes
+            .iter()
+            .map(|n| n.parent_id.as_deref().and_then(|p| index.get(p).copied()))
+            .collect();
+        NodeLocator {
+            nodes,
+            by_start,
+            parent,
+        }
+    }
+
+    /// The deepest node whose span contains `ch`: among the nodes that start at or before
+    /// it, the last to start, or the nearest of its ancestors that still holds `ch` (spans
+    /// nest, so any node holding `ch` is one of them).
+    pub fn at(&self, ch: usize) -> Option<&'a Node> {
+        let after = self
+            .by_start
+            .partition_point(|&i| self.nodes[i].span.start_char <= ch);
+        let mut current = self.by_start[..after].last().copied();
+        while let Some(i) = current {
+            let node = &self.nodes[i];
+            if ch < node.span.end_char {
+                return Some(node);
+            }
+            current = self.parent[i];
+        }
+        None
+    }
+
+    /// The parent of `node`, when it is one of this locator's nodes.
+    fn parent_of(&self, node: &Node) -> Option<&'a Node> {
+        // Its index from its address: no pass over the nodes.
+        let offset = (node as *const Node as usize).checked_sub(self.nodes.as_ptr() as usize)?;
+        let i = offset / std::mem::size_of::<Node>().max(1);
+        if !std::ptr::eq(self.nodes.get(i)?, node) {
+            return None;
+        }
+        self.parent[i].map(|p| &self.nodes[p])
+    }
+}
+
 /// Find and resolve the cross-references of a document.
 pub fn find(c: &Canonical, map: &CharMap, nodes: &[Node]) -> Vec<CrossRef> {
     let mut out = Vec::new();
+    let locator = NodeLocator::new(nodes);
+    let resolver = Resolver::new(nodes);
+    let mut resolved: HashMap<(CrossRefKind, String), Option<String>> = HashMap::new();
     for caps in REFERENCE.captures_iter(&c.text) {
         let Some(whole) = caps.get(0) else { continue };
         let span = map.span(whole.start(), whole.end());
-        let Some(source) = node_at(nodes, span.start_char) else {
+        let Some(source) = locator.at(span.start_char) else {
             continue;
         };
         // The heading of a section names itself; that is not a reference.
@@ -59,7 +124,11 @@ pub fn find(c: &Canonical, map: &CharMap, nodes: &[Node]) -> Vec<CrossRef> {
         } else {
             continue;
         };
-        let target_node_id = resolve(kind, &target, nodes);
+        // The same reference written a thousand times is resolved once.
+        let target_node_id = resolved
+            .entry((kind, target.clone()))
+            .or_insert_with(|| resolver.resolve(kind, &target))
+            .clone();
         out.push(CrossRef {
             kind,
             source_node_id: source.node_id.clone(),
@@ -73,7 +142,7 @@ pub fn find(c: &Canonical, map: &CharMap, nodes: &[Node]) -> Vec<CrossRef> {
             continue;
         };
         let span = map.span(link.span.start, link.span.end);
-        let Some(source) = node_at(nodes, span.start_char) else {
+        let Some(source) = locator.at(span.start_char) else {
             continue;
         };
         if source.origin == NodeOrigin::TableOfContents {
@@ -82,7 +151,7 @@ pub fn find(c: &Canonical, map: &CharMap, nodes: &[Node]) -> Vec<CrossRef> {
         let target_node_id = c
             .anchors
             .get(anchor)
-            .and_then(|&offset| node_at(nodes, map.char_at(offset)))
+            .and_then(|&offset| locator.at(map.char_at(offset)))
             .map(|n| n.node_id.clone());
         out.push(CrossRef {
             kind: CrossRefKind::Hyperlink,
@@ -96,66 +165,167 @@ pub fn find(c: &Canonical, map: &CharMap, nodes: &[Node]) -> Vec<CrossRef> {
     out
 }
 
-fn body_nodes(nodes: &[Node]) -> impl Iterator<Item = &Node> {
-    nodes
-        .iter()
-        .filter(|n| n.origin != NodeOrigin::TableOfContents)
+/// Resolves written references to the nodes they name, from indexes of the document's
+/// headings made once: each reference costs a lookup, not a pass over every heading.
+pub struct Resolver<'a> {
+    nodes: &'a [Node],
+    locator: NodeLocator<'a>,
+    /// Body nodes (the table of contents aside) by their Item label, in document order.
+    by_item: HashMap<String, Vec<usize>>,
+    by_part: HashMap<u8, usize>,
+    by_note: HashMap<u32, usize>,
+    /// Body nodes' titles in lower case, for the other kinds ("Exhibit 10.1").
+    titles: Vec<(usize, String)>,
 }
 
-fn ancestor_part(nodes: &[Node], node: &Node) -> Option<u8> {
-    let mut current = node.parent_id.as_deref();
-    while let Some(id) = current {
-        let parent = nodes.iter().find(|n| n.node_id == id)?;
-        if let Some(p) = part_number(&parent.title) {
-            return Some(p);
+impl<'a> Resolver<'a> {
+    pub fn new(nodes: &'a [Node]) -> Self {
+        let mut by_item: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_part = HashMap::new();
+        let mut by_note = HashMap::new();
+        let mut titles = Vec::new();
+        for (i, node) in nodes.iter().enumerate() {
+            if node.origin == NodeOrigin::TableOfContents {
+                continue;
+            }
+            if let Some(label) = item_label(&node.title) {
+                by_item.entry(label).or_default().push(i);
+            }
+            if let Some(p) = part_number(&node.title) {
+                by_part.entry(p).or_insert(i);
+            }
+            if let Some(n) = note_number(&node.title, true) {
+                by_note.entry(n).or_insert(i);
+            }
+            titles.push((i, node.title.to_ascii_lowercase()));
         }
-        current = parent.parent_id.as_deref();
+        Resolver {
+            nodes,
+            locator: NodeLocator::new(nodes),
+            by_item,
+            by_part,
+            by_note,
+            titles,
+        }
     }
-    None
+
+    /// The Part whose heading stands above `node`, if any.
+    fn ancestor_part(&self, node: &Node) -> Option<u8> {
+        let mut current = self.locator.parent_of(node);
+        while let Some(parent) = current {
+            if let Some(p) = part_number(&parent.title) {
+                return Some(p);
+            }
+            current = self.locator.parent_of(parent);
+        }
+        None
+    }
+
+    /// The node a written reference names, if the document has it.
+    pub fn resolve(&self, kind: CrossRefKind, target: &str) -> Option<String> {
+        let number_after = |word: &str| -> String {
+            target
+                .rsplit_once(word)
+                .map(|(_, rest)| rest.trim_start_matches('s').trim().to_string())
+                .unwrap_or_default()
+        };
+        let id = |i: usize| self.nodes[i].node_id.clone();
+        match kind {
+            CrossRefKind::Item => {
+                let label = number_after("Item");
+                let part = target
+                    .split(',')
+                    .next()
+                    .and_then(part_number)
+                    .filter(|_| target.contains(','));
+                self.by_item
+                    .get(&label)?
+                    .iter()
+                    .copied()
+                    .find(|&i| part.is_none() || self.ancestor_part(&self.nodes[i]) == part)
+                    .map(id)
+            }
+            CrossRefKind::Part => self.by_part.get(&part_number(target)?).copied().map(id),
+            CrossRefKind::Note => {
+                let n: u32 = number_after("Note").parse().ok()?;
+                self.by_note.get(&n).copied().map(id)
+            }
+            _ => {
+                let want = target.to_ascii_lowercase();
+                self.titles
+                    .iter()
+                    .find(|(_, t)| {
+                        t.starts_with(&want)
+                            && !t[want.len()..]
+                                .starts_with(|c: char| c.is_ascii_digit() || c == '.')
+                    })
+                    .map(|&(i, _)| id(i))
+            }
+        }
+    }
 }
 
 /// The node a written reference names, if the document has it.
 pub fn resolve(kind: CrossRefKind, target: &str, nodes: &[Node]) -> Option<String> {
-    let number_after = |word: &str| -> String {
-        target
-            .rsplit_once(word)
-            .map(|(_, rest)| rest.trim_start_matches('s').trim().to_string())
-            .unwrap_or_default()
-    };
-    match kind {
-        CrossRefKind::Item => {
-            let label = number_after("Item");
-            let part = target
-                .split(',')
-                .next()
-                .and_then(part_number)
-                .filter(|_| target.contains(','));
-            body_nodes(nodes)
-                .filter(|n| item_label(&n.title).as_deref() == Some(label.as_str()))
-                .find(|n| part.is_none() || ancestor_part(nodes, n) == part)
-                .map(|n| n.node_id.clone())
+    Resolver::new(nodes).resolve(kind, target)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::NoProgress;
+    use crate::IndexSettings;
+
+    #[test]
+    fn the_locator_finds_the_deepest_node_as_a_pass_over_every_node_does() {
+        // Nested Markdown headings with text between them, a table of contents, and
+        // references to Items and Notes.
+        let mut text = String::from("# Contents\n\nItem 1. Business 3\n\n");
+        for i in 0..60 {
+            let level = 1 + (i / 3) % 4;
+            text.push_str(&format!(
+                "{} Item {}. Section\n\nSee Item {} and Note {}.\n\n",
+                "#".repeat(level),
+                i % 16 + 1,
+                (i * 7) % 16 + 1,
+                i % 9 + 1
+            ));
         }
-        CrossRefKind::Part => {
-            let p = part_number(target)?;
-            body_nodes(nodes)
-                .find(|n| part_number(&n.title) == Some(p))
-                .map(|n| n.node_id.clone())
+        let doc = crate::index_document(
+            "deep.md",
+            text.as_bytes(),
+            &IndexSettings::default(),
+            &mut NoProgress,
+        )
+        .unwrap();
+        let locator = NodeLocator::new(&doc.nodes);
+        let chars = doc.text.chars().count();
+        for ch in 0..chars + 2 {
+            assert_eq!(
+                locator.at(ch).map(|n| &n.node_id),
+                node_at(&doc.nodes, ch).map(|n| &n.node_id),
+                "at {ch}"
+            );
         }
-        CrossRefKind::Note => {
-            let n: u32 = number_after("Note").parse().ok()?;
-            body_nodes(nodes)
-                .find(|node| note_number(&node.title, true) == Some(n))
-                .map(|node| node.node_id.clone())
-        }
-        _ => {
-            let want = target.to_ascii_lowercase();
-            body_nodes(nodes)
-                .find(|n| {
-                    let t = n.title.to_ascii_lowercase();
-                    t.starts_with(&want)
-                        && !t[want.len()..].starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        // References resolve as the per-reference pass resolved them.
+        let resolver = Resolver::new(&doc.nodes);
+        for reference in &doc.cross_refs {
+            let by_pass = doc
+                .nodes
+                .iter()
+                .filter(|n| n.origin != NodeOrigin::TableOfContents)
+                .find(|n| match reference.kind {
+                    CrossRefKind::Item => {
+                        item_label(&n.title).as_deref()
+                            == reference.target.rsplit_once("Item").map(|(_, r)| r.trim())
+                    }
+                    _ => true,
                 })
-                .map(|n| n.node_id.clone())
+                .map(|n| n.node_id.clone());
+            if reference.kind == CrossRefKind::Item {
+                assert_eq!(resolver.resolve(reference.kind, &reference.target), by_pass);
+            }
         }
+        assert!(doc.cross_refs.iter().any(|r| r.target_node_id.is_some()));
     }
 }
