@@ -57,6 +57,7 @@ class DocumentIndexer:
         (``pathlib.Path`` or any ``os.PathLike``). ``doc_name`` names it (a file keeps
         its own name otherwise). A file that cannot be indexed raises ``InputError``
         naming it; nothing already in the library is lost."""
+        source = _path_given_as_text(source, doc_name)
         if isinstance(source, (str, bytes)):
             return self._index_content(source, doc_name)
         path = Path(source)
@@ -73,6 +74,7 @@ class DocumentIndexer:
         return self.library._stream(lambda emit: self._index_with(source, doc_name, emit))
 
     def _index_with(self, source: Source, doc_name: Optional[str], emit: Any) -> DocumentIndex:
+        source = _path_given_as_text(source, doc_name)
         if isinstance(source, (str, bytes)) or doc_name is not None:
             content = source if isinstance(source, (str, bytes)) else Path(source).read_bytes()
             return self._index_content(content, doc_name, emit)
@@ -102,6 +104,27 @@ class DocumentIndexer:
             }.get(report.fault or "", _engine.DocumentIndexError)
             raise kind(error)
         return self.library.document(report.doc_id or report.doc_name or path.name)
+
+
+_FILE_SUFFIXES = (".htm", ".html", ".xhtml", ".pdf", ".txt", ".md", ".markdown", ".json", ".xml")
+
+
+def _path_given_as_text(source: Source, doc_name: Optional[str]) -> Source:
+    """A ``str`` that is a file's path is that file: ``index("filing.htm")`` indexes the
+    filing, not the eleven characters of its name. A one-line string ending like a file
+    name that names no file is refused, naming it, rather than indexed as text."""
+    if not isinstance(source, str) or "\n" in source or len(source) > 4096:
+        return source
+    candidate = source.strip()
+    if candidate and os.path.isfile(candidate):
+        return Path(candidate)
+    looks_like_a_file = candidate.lower().endswith(_FILE_SUFFIXES) and " " not in candidate
+    if looks_like_a_file and doc_name is None:
+        raise _engine.InputError(
+            f"{candidate}: no such file (to index text that merely looks like a file name, "
+            "pass it as bytes or give doc_name)"
+        )
+    return source
 
 
 def _file_name(doc_name: str) -> str:

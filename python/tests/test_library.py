@@ -160,6 +160,19 @@ def test_bad_input_raises_input_error_naming_the_file_and_loses_nothing(scratch,
     assert isinstance(caught.value, documentindex.DocumentIndexError)
 
 
+def test_a_path_given_as_a_string_is_the_file_not_its_name_as_text(scratch, tmp_path):
+    indexer = DocumentIndexer(library=scratch)
+    doc = indexer.index_sync(str(APPLE))
+    assert doc.doc_name == APPLE.name
+    assert len(doc.structure) > 5, "the filing's sections, not its path's characters"
+    missing = str(tmp_path / "no-such-filing.htm")
+    with pytest.raises(InputError, match="no-such-filing.htm: no such file"):
+        indexer.index_sync(missing)
+    # Text that only looks like a file name is indexed as text when it is named.
+    named = indexer.index_sync("notes.txt", doc_name="literal.txt")
+    assert named.doc_name == "literal.txt"
+
+
 def test_a_bad_model_string_is_an_input_error_and_keys_never_show(tmp_path, monkeypatch):
     secret = "sk-python-test-271828-secret"
     monkeypatch.setenv("OPENAI_API_KEY", secret)
