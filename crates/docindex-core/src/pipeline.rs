@@ -318,6 +318,14 @@ fn index_canonical(
     tools: IndexTools<'_>,
     given: Option<Vec<structure::Section>>,
 ) -> Result<DocumentIndex> {
+    let mut canonical = canonical;
+    // Text with no line or paragraph breaks (a 95 MB line) is one block, and a node cannot be
+    // split below a block: such blocks are cut at spaces, so no node outgrows its size
+    // limit. A given tree's sections are block ranges, kept as they are.
+    if given.is_none() {
+        let tokens = settings.tree.max_node_tokens;
+        canonical.split_long_blocks(tokens.saturating_mul(4), tokens.saturating_mul(2));
+    }
     let name = source.name;
     let mut enhancer = tools.llm.map(|llm| Enhancer::new(llm, tools.llm_options));
     let counter = TokenCounter::new()?;
@@ -707,6 +715,26 @@ fn shortened(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::progress::NoProgress;
+
+    #[test]
+    fn text_without_breaks_is_split_so_no_node_outgrows_the_limit() {
+        // 300 KB on one line, with accented letters and an ideographic space.
+        let text = "Net sales of the café increased\u{3000}in fiscal 2024 ".repeat(6_000);
+        let settings = IndexSettings::default();
+        let doc =
+            index_document("one-line.txt", text.as_bytes(), &settings, &mut NoProgress).unwrap();
+        assert_eq!(doc.text, text.trim_end());
+        let leaves: Vec<&Node> = doc.nodes.iter().filter(|n| n.children.is_empty()).collect();
+        assert!(leaves.len() > 10, "{} nodes", doc.nodes.len());
+        for leaf in leaves {
+            assert!(
+                leaf.token_count <= settings.tree.max_node_tokens,
+                "{} holds {} tokens",
+                leaf.title,
+                leaf.token_count
+            );
+        }
+    }
 
     #[test]
     fn every_node_path_runs_from_the_root_through_its_parents() {

@@ -114,6 +114,73 @@ pub struct Canonical {
 }
 
 impl Canonical {
+    /// Every block longer than `longest` bytes cut into pieces of about `piece` bytes, at the
+    /// last space before each cut where there is one (else at a character's edge); the
+    /// text is unchanged, and links point at the piece that holds them.
+    pub fn split_long_blocks(&mut self, longest: usize, piece: usize) {
+        if piece == 0 || self.blocks.iter().all(|b| b.span.len() <= longest) {
+            return;
+        }
+        let mut blocks = Vec::with_capacity(self.blocks.len());
+        // For each old block, the index of its first piece.
+        let mut first_piece = Vec::with_capacity(self.blocks.len());
+        for block in &self.blocks {
+            first_piece.push(blocks.len());
+            if block.span.len() <= longest {
+                blocks.push(block.clone());
+                continue;
+            }
+            let mut start = block.span.start;
+            while start < block.span.end {
+                let end = self.piece_end(start, block.span.end, piece);
+                blocks.push(Block {
+                    span: start..end,
+                    ..block.clone()
+                });
+                start = end;
+            }
+        }
+        for link in &mut self.links {
+            let first = first_piece.get(link.block).copied().unwrap_or(0);
+            let within = blocks[first..]
+                .iter()
+                .take_while(|b| b.span.start <= link.span.start)
+                .count()
+                .saturating_sub(1);
+            link.block = first + within;
+        }
+        self.blocks = blocks;
+    }
+
+    /// Where a piece of at most about `piece` bytes starting at `start` ends, before `end`.
+    fn piece_end(&self, start: usize, end: usize, piece: usize) -> usize {
+        if end - start <= piece {
+            return end;
+        }
+        let mut cut = start + piece;
+        while !self.text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        if cut <= start {
+            // A piece smaller than one character: the character.
+            cut = start + 1;
+            while cut < end && !self.text.is_char_boundary(cut) {
+                cut += 1;
+            }
+            return cut;
+        }
+        // The last space in the piece's last quarter, so words stay whole.
+        let mut low = (start + piece * 3 / 4).min(cut);
+        while !self.text.is_char_boundary(low) {
+            low += 1;
+        }
+        self.text[low..cut]
+            .char_indices()
+            .rev()
+            .find(|(_, c)| c.is_whitespace())
+            .map_or(cut, |(at, c)| low + at + c.len_utf8())
+    }
+
     pub fn block_text(&self, index: usize) -> &str {
         self.blocks
             .get(index)
