@@ -47,16 +47,7 @@ impl<'a> Shaped<'a> {
             (false, _) => side(self.over),
         };
         let days = if self.days { " * 365" } else { "" };
-        let wanted: String = format!("{over} / {under}{days}")
-            .split_whitespace()
-            .collect();
-        table.concepts.iter().find(|c| {
-            c.is_metric()
-                && c.unit != Some(MetricUnit::Amount)
-                && c.formula
-                    .as_deref()
-                    .is_some_and(|f| f.split_whitespace().collect::<String>() == wanted)
-        })
+        quotient_metric(table, &format!("{over} / {under}{days}"))
     }
 
     /// The definition the name implies, worked out as a definition the question gives.
@@ -193,19 +184,24 @@ pub fn quotient_of_named_figures<'a>(
         return None;
     }
     let quotient = |over: &Concept, under: &Concept| {
-        let wanted = format!("{}/{}", over.id, under.id);
-        table.concepts.iter().find(|c| {
-            c.is_metric()
-                && c.unit != Some(MetricUnit::Amount)
-                && c.formula
-                    .as_deref()
-                    .is_some_and(|f| f.split_whitespace().collect::<String>() == wanted)
-        })
+        quotient_metric(table, &format!("{} / {}", over.id, under.id))
     };
     match (quotient(first, second), quotient(second, first)) {
         (Some(metric), None) | (None, Some(metric)) => Some(metric),
         _ => None,
     }
+}
+
+/// The table's metric (a quotient, not an amount) whose formula is `formula`, spaces aside.
+fn quotient_metric<'a>(table: &'a ConceptTable, formula: &str) -> Option<&'a Concept> {
+    let wanted: String = formula.split_whitespace().collect();
+    table.concepts.iter().find(|c| {
+        c.is_metric()
+            && c.unit != Some(MetricUnit::Amount)
+            && c.formula
+                .as_deref()
+                .is_some_and(|f| f.split_whitespace().collect::<String>() == wanted)
+    })
 }
 
 /// "How much of each revenue dollar went on R&D?", "cents of every dollar of sales spent on
