@@ -281,7 +281,7 @@ pub struct SearchArgs {
 
 #[derive(Args)]
 pub struct BenchArgs {
-    #[arg(required_unless_present_any = ["search", "provenance", "headings"])]
+    #[arg(required_unless_present_any = ["search", "provenance", "headings", "scaling"])]
     pub paths: Vec<PathBuf>,
     #[arg(long, default_value_t = default_jobs(), value_parser = ranged(1, MAX_JOBS))]
     pub jobs: usize,
@@ -308,6 +308,11 @@ pub struct BenchArgs {
     /// boxes, and drawing each page (ms per page at 1× and 2× a 1000-pixel pane, PNG size).
     #[arg(long, conflicts_with_all = ["embed", "search", "provenance"])]
     pub pages: bool,
+    /// Measure how indexing grows with size: each text, Markdown or HTML file repeated 1,
+    /// 4 and 16 times over (and a written file of Part/Item lines, the shape that once grew
+    /// with the square of its size), with the time per MB at each size.
+    #[arg(long, conflicts_with_all = ["embed", "search", "provenance", "pages"])]
+    pub scaling: bool,
 }
 
 /// Files a verb works on at once, at most: each holds a file's text and tree in memory.

@@ -1,7 +1,8 @@
 //! `docindex bench`: indexing throughput on real files (MB/s of input, nodes/s, ms per PDF
 //! page) and peak memory per file, single file single-threaded and the whole set in
 //! parallel into a scratch library; with `--embed`, the embedding stage of each local
-//! embedder; with `--pages`, the PDF page view (layout with glyph boxes, drawing a page).
+//! embedder; with `--pages`, the PDF page view (layout with glyph boxes, drawing a page);
+//! with `--scaling`, how indexing time grows with a file's size.
 
 use anyhow::Result;
 use docindex_app::{Library, ModelConfig};
@@ -161,6 +162,124 @@ fn throughput(
         total_bytes as f64 / 1e6 / secs
     );
     Ok(0)
+}
+
+/// Sizes each file is measured at, as multiples of itself.
+const SCALES: [usize; 3] = [1, 4, 16];
+
+/// How indexing time grows with size: each file's content repeated 1, 4 and 16 times (for
+/// HTML, the body's), and a written file of Part/Item lines. Linear growth keeps ms per MB
+/// level; the last column is the 16× time over the 1× time (16 when linear).
+pub fn scaling(paths: &[PathBuf], settings: IndexSettings) -> Result<i32> {
+    let scratch = std::env::temp_dir().join(format!("docindex-scaling-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch)?;
+    let outcome = scaling_in(&scratch, paths, settings);
+    let _ = std::fs::remove_dir_all(&scratch);
+    outcome
+}
+
+fn scaling_in(scratch: &Path, paths: &[PathBuf], settings: IndexSettings) -> Result<i32> {
+    let library = Library::open(&scratch.join("library"), settings)?;
+    docindex_core::tokens::TokenCounter::new()?;
+    let mut sources: Vec<(String, String, String)> = Vec::new();
+    for path in paths {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => {
+                println!("{name}: skipped, not a text, Markdown or HTML file ({e})");
+                continue;
+            }
+        };
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_lowercase())
+            .unwrap_or_else(|| "txt".into());
+        sources.push((name, extension, text));
+    }
+    sources.push((
+        "part-item-lines.txt".into(),
+        "txt".into(),
+        part_item_lines(2_000),
+    ));
+    println!(
+        "{:<40} {:>5} {:>8} {:>9} {:>8} {:>10}",
+        "file", "size", "MB", "ms", "ms/MB", "16x/1x"
+    );
+    for (name, extension, text) in &sources {
+        let mut first_ms = None;
+        for scale in SCALES {
+            let scaled = repeated(text, extension, scale);
+            let path = scratch.join(format!("{scale}x-{name}"));
+            std::fs::write(&path, &scaled)?;
+            let start = Instant::now();
+            let built = library.build_document(&path);
+            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            std::fs::remove_file(&path)?;
+            if let Err(e) = built {
+                println!("{name} at {scale}x: {e}");
+                break;
+            }
+            let mb = scaled.len() as f64 / 1e6;
+            let first = *first_ms.get_or_insert(ms);
+            let ratio = match scale {
+                16 => format!("{:.1}", ms / first),
+                _ => String::new(),
+            };
+            let short: String = name.chars().take(40).collect();
+            println!(
+                "{short:<40} {:>4}x {mb:>8.2} {ms:>9.0} {:>8.0} {ratio:>10}",
+                scale,
+                ms / mb.max(1e-9)
+            );
+        }
+    }
+    Ok(0)
+}
+
+/// `text` `times` times over: an HTML file's body repeated inside one document, any
+/// other file end to end.
+fn repeated(text: &str, extension: &str, times: usize) -> String {
+    // ASCII case only: the offsets found in it are the text's own.
+    let lower = text.to_ascii_lowercase();
+    let body = match (extension, lower.find("<body"), lower.rfind("</body>")) {
+        ("htm" | "html" | "xhtml", Some(open), Some(close)) => {
+            lower[open..].find('>').map(|end| (open + end + 1, close))
+        }
+        _ => None,
+    };
+    match body {
+        Some((start, end)) if start <= end => format!(
+            "{}{}{}",
+            &text[..start],
+            text[start..end].repeat(times),
+            &text[end..]
+        ),
+        _ => text.repeat(times),
+    }
+}
+
+/// `count` Parts of sixteen Items each, every Item line naming another Item: the file whose
+/// cross-references once took time in the square of its size.
+fn part_item_lines(count: usize) -> String {
+    use std::fmt::Write;
+    const PARTS: [&str; 4] = ["I", "II", "III", "IV"];
+    let mut text = String::new();
+    for i in 0..count {
+        let _ = writeln!(text, "PART {}", PARTS[i % 4]);
+        for item in 1..=16 {
+            let _ = writeln!(
+                text,
+                "Item {item}. Business and risk factors, see Item {}.",
+                (item * 7) % 16 + 1
+            );
+        }
+    }
+    text
 }
 
 /// LLM economy: index each file once with the model (through its cache, if any) and print
@@ -502,4 +621,23 @@ fn peak_rss_mb() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scaled_file_repeats_its_body_inside_one_document() {
+        let html = "<html><head><title>T</title></head><BODY class=x><p>Item 1.</p></BODY></html>";
+        assert_eq!(
+            repeated(html, "html", 3),
+            "<html><head><title>T</title></head><BODY class=x><p>Item 1.</p><p>Item 1.</p><p>Item 1.</p></BODY></html>"
+        );
+        assert_eq!(repeated("a\n", "txt", 2), "a\na\n");
+        // Sixteen Items per Part, each naming another.
+        let lines = part_item_lines(2);
+        assert_eq!(lines.lines().count(), 34);
+        assert!(lines.contains("PART II\nItem 1. Business and risk factors, see Item 8."));
+    }
 }

@@ -69,6 +69,9 @@ fn run(cli: Cli) -> Result<i32> {
         if args.embed {
             return bench::embedding(&args.paths, settings);
         }
+        if args.scaling {
+            return bench::scaling(&args.paths, settings);
+        }
         if args.pages {
             return bench::pages(&args.paths, settings);
         }
