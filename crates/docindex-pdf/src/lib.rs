@@ -453,11 +453,24 @@ fn outline(document: &PdfDocument, page_count: u32) -> (Vec<PdfOutlineEntry>, us
         stack.push((root, 0));
     }
     let mut visited = 0usize;
+    // A bookmark seen before (its title and target) is a loop in the tree (a child or a
+    // next sibling that points back): it is counted broken and not followed, so a cyclic
+    // outline gives each entry once, not a chain of nested copies.
+    let mut seen: std::collections::HashSet<(String, String)> = std::collections::HashSet::new();
     while let Some((bookmark, level)) = stack.pop() {
         visited += 1;
         if visited > MAX_ENTRIES {
             broken += stack.len() + 1;
             break;
+        }
+        let title = bookmark.title().unwrap_or_default().trim().to_string();
+        let target = bookmark
+            .destination()
+            .and_then(|d| destination_target(&d))
+            .or_else(|| bookmark.action().and_then(|a| action_target(&a)));
+        if !seen.insert((title.clone(), format!("{target:?}"))) {
+            broken += 1;
+            continue;
         }
         if let Some(next) = bookmark.next_sibling() {
             stack.push((next, level));
@@ -467,11 +480,6 @@ fn outline(document: &PdfDocument, page_count: u32) -> (Vec<PdfOutlineEntry>, us
                 stack.push((child, level + 1));
             }
         }
-        let title = bookmark.title().unwrap_or_default().trim().to_string();
-        let target = bookmark
-            .destination()
-            .and_then(|d| destination_target(&d))
-            .or_else(|| bookmark.action().and_then(|a| action_target(&a)));
         match target {
             Some(PdfLinkTarget::Page { page, top }) if page <= page_count && !title.is_empty() => {
                 out.push(PdfOutlineEntry {

@@ -424,12 +424,18 @@ fn statements_and_notes_of_pdf_filings_are_typed_with_their_periods() {
 
 /// A one-page PDF whose content stream is `content`, Flate-compressed.
 fn pdf_with_content(content: &[u8]) -> Vec<u8> {
+    pdf_with(content, "", &[])
+}
+
+/// [`pdf_with_content`], with `catalog` added to the catalog's dictionary and `extra`
+/// objects numbered from 6.
+fn pdf_with(content: &[u8], catalog: &str, extra: &[&str]) -> Vec<u8> {
     use std::io::Write;
     let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
     encoder.write_all(content).unwrap();
     let data = encoder.finish().unwrap();
     let mut objects: Vec<Vec<u8>> = vec![
-        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        format!("<< /Type /Catalog /Pages 2 0 R {catalog}>>").into_bytes(),
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>".to_vec(),
         format!("<< /Length {} /Filter /FlateDecode >>\nstream\n", data.len()).into_bytes(),
@@ -437,6 +443,7 @@ fn pdf_with_content(content: &[u8]) -> Vec<u8> {
     ];
     objects[3].extend(data);
     objects[3].extend(b"\nendstream");
+    objects.extend(extra.iter().map(|o| o.as_bytes().to_vec()));
     let mut pdf = b"%PDF-1.4\n".to_vec();
     let mut offsets = Vec::new();
     for (i, object) in objects.iter().enumerate() {
@@ -458,6 +465,28 @@ fn pdf_with_content(content: &[u8]) -> Vec<u8> {
         .into_bytes(),
     );
     pdf
+}
+
+#[test]
+fn an_outline_that_loops_gives_each_entry_once() {
+    let text = b"BT /F1 12 Tf 72 720 Td (Results of Operations) Tj ET\nBT /F1 12 Tf 72 600 Td (Outlook for the year) Tj ET\nBT /F1 12 Tf 72 480 Td (Risk Factors) Tj ET\n";
+    // "Results" is its own first child, and the last entry's next sibling is the first.
+    let pdf = pdf_with(
+        text,
+        "/Outlines 6 0 R ",
+        &[
+            "<< /Type /Outlines /First 7 0 R /Last 9 0 R /Count 3 >>",
+            "<< /Title (Results of Operations) /Parent 6 0 R /First 7 0 R /Last 7 0 R /Count 1 /Next 8 0 R /Dest [3 0 R /XYZ 0 735 0] >>",
+            "<< /Title (Outlook) /Parent 6 0 R /Prev 7 0 R /Next 9 0 R /Dest [3 0 R /XYZ 0 615 0] >>",
+            "<< /Title (Risk Factors) /Parent 6 0 R /Prev 8 0 R /Next 7 0 R /Dest [3 0 R /XYZ 0 495 0] >>",
+        ],
+    );
+    let doc = index("looped.pdf", &pdf, &IndexSettings::default()).unwrap();
+    let titled = |title: &str| doc.nodes.iter().filter(|n| n.title == title).count();
+    for title in ["Results of Operations", "Outlook", "Risk Factors"] {
+        assert_eq!(titled(title), 1, "{title}: {:?}", doc.nodes);
+    }
+    assert!(doc.nodes.iter().all(|n| n.level == 0), "{:?}", doc.nodes);
 }
 
 #[test]
