@@ -292,7 +292,16 @@ pub(crate) struct RawBlock {
 
 /// Lay raw blocks out as the final canonical text, dropping page furniture.
 pub(crate) fn assemble(mut raw: Vec<RawBlock>, mut facts: Vec<XbrlFact>) -> Canonical {
-    let removed = furniture::mark(&mut raw);
+    let mut removed = furniture::mark(&mut raw);
+    // Text whose every block repeats (one notice printed on every page) is all furniture by
+    // that rule: it is the document's own text, kept whole.
+    let kept_any = raw
+        .iter()
+        .enumerate()
+        .any(|(i, b)| !removed.contains(&i) && !b.text.trim().is_empty());
+    if !kept_any {
+        removed.clear();
+    }
     let mut text = String::with_capacity(raw.iter().map(|b| b.text.len() + 2).sum());
     let mut blocks = Vec::with_capacity(raw.len());
     let mut anchors_all: Vec<(String, usize)> = Vec::new();

@@ -101,6 +101,17 @@ impl PdfAssembler {
             })
             .collect();
         mark_furniture(&mut self.pages);
+        // A document whose every line repeats on every page (a form, one notice printed on
+        // each page) is all furniture by that rule: its text is its own, kept whole.
+        let all_furniture = self
+            .pages
+            .iter()
+            .all(|p| p.lines.len() == p.furniture.len());
+        if all_furniture && self.pages.iter().any(|p| !p.lines.is_empty()) {
+            for page in &mut self.pages {
+                page.furniture.clear();
+            }
+        }
         let pages_with_text = self
             .pages
             .iter()
@@ -624,6 +635,27 @@ mod tests {
         assert!(c.text[target..].starts_with("Risk Factors\n"));
         let external = c.links.iter().find(|l| !l.href.starts_with('#')).unwrap();
         assert_eq!(&c.text[external.span.clone()], "Exhibit 99.1");
+    }
+
+    #[test]
+    fn a_document_whose_every_line_repeats_on_every_page_keeps_its_text() {
+        let pages: Vec<PdfPage> = (1..=8)
+            .map(|n| {
+                page(
+                    n,
+                    &[
+                        ("NOTICE OF ANNUAL MEETING", 50.0, 740.0, true),
+                        ("Shareholders may vote online.", 50.0, 700.0, false),
+                    ],
+                )
+            })
+            .collect();
+        let c = assemble_pages(pages);
+        assert!(
+            c.text.contains("Shareholders may vote online."),
+            "{}",
+            c.text
+        );
     }
 
     #[test]
