@@ -5,7 +5,7 @@
 
 use docindex_core::ingest::pdf::{
     self as layout, Glyph, PdfInfo, PdfLimits, PdfLinkArea, PdfLinkTarget, PdfOutlineEntry,
-    PdfReader, Rect,
+    PdfReader, Rect, MAX_PAGE_GLYPHS,
 };
 use docindex_core::{IngestError, Result};
 use pdfium_render::prelude::*;
@@ -356,9 +356,14 @@ fn extract_page(page: &PdfPage<'_>, number: u32) -> layout::PdfPage {
     let mut glyphs = Vec::new();
     if let Ok(text) = page.text() {
         let chars = text.chars();
-        glyphs.reserve(chars.len());
+        glyphs.reserve(chars.len().min(MAX_PAGE_GLYPHS));
         let mut space_before = false;
+        // A page of millions of characters is read to the most a page can hold: the
+        // assembler names the page in a warning.
         for ch in chars.iter() {
+            if glyphs.len() >= MAX_PAGE_GLYPHS {
+                break;
+            }
             let Some(c) = ch.unicode_char() else {
                 continue;
             };

@@ -36,7 +36,13 @@ pub struct PdfAssembler {
     /// Keep every glyph's box through to [`Canonical::glyphs`] (the page view's highlights);
     /// indexing does not need them, so it drops them page by page.
     track_glyphs: bool,
+    /// Pages whose text was cut at [`MAX_PAGE_GLYPHS`].
+    cut_pages: Vec<u32>,
 }
+
+/// The most characters one page's text is read to: a dense printed page holds about 6,000,
+/// and laying out one page of 15 million took minutes and gigabytes. Readers stop there.
+pub const MAX_PAGE_GLYPHS: usize = 200_000;
 
 impl PdfAssembler {
     pub fn new() -> Self {
@@ -53,7 +59,11 @@ impl PdfAssembler {
     }
 
     /// Lay one page out and keep its lines; the glyphs are dropped.
-    pub fn add_page(&mut self, page: PdfPage) {
+    pub fn add_page(&mut self, mut page: PdfPage) {
+        if page.glyphs.len() >= MAX_PAGE_GLYPHS {
+            page.glyphs.truncate(MAX_PAGE_GLYPHS);
+            self.cut_pages.push(page.number);
+        }
         let mut lines = layout_lines(&page);
         for link in &page.links {
             let href = match &link.target {
@@ -168,6 +178,14 @@ impl PdfAssembler {
                 scanned.len(),
                 canonical.pages.len(),
                 compress_ranges(&scanned)
+            ));
+        }
+        if !self.cut_pages.is_empty() {
+            canonical.warnings.push(format!(
+                "{} page(s) hold more text than a page can ({}): each is read to its first \
+                 {MAX_PAGE_GLYPHS} characters",
+                self.cut_pages.len(),
+                compress_ranges(&self.cut_pages)
             ));
         }
         if info.broken_outline_entries > 0 {
@@ -635,6 +653,26 @@ mod tests {
         assert!(c.text[target..].starts_with("Risk Factors\n"));
         let external = c.links.iter().find(|l| !l.href.starts_with('#')).unwrap();
         assert_eq!(&c.text[external.span.clone()], "Exhibit 99.1");
+    }
+
+    #[test]
+    fn a_page_of_more_text_than_a_page_holds_is_read_to_the_limit_and_named() {
+        // 2,600 lines of about 90 letters each on one page: 230,000 glyphs.
+        let line = "Revenue increased in the period because of higher volumes and prices in all of the regions we serve today ok";
+        let lines: Vec<(&str, f32, f32, bool)> = (0..2_600)
+            .map(|i| (line, 50.0, 780.0 - (i as f32) * 0.29, false))
+            .collect();
+        let big = page(1, &lines);
+        assert!(big.glyphs.len() > MAX_PAGE_GLYPHS);
+        let c = assemble_pages(vec![big]);
+        assert!(
+            c.warnings
+                .iter()
+                .any(|w| w.contains("more text than a page can (1)")),
+            "{:?}",
+            c.warnings
+        );
+        assert!(c.text.len() <= MAX_PAGE_GLYPHS * 2, "{}", c.text.len());
     }
 
     #[test]
