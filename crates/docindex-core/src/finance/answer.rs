@@ -48,7 +48,23 @@ fn asks_unmet_kind(reading: &Question, lead: &FiguresLead) -> bool {
         .any(|p| crate::question::vocabulary::find_phrase(&text, p).is_some())
     };
     let unmet_per_share = per_share(question) && !per_share(&lead.text);
-    unmet_per_share || ((asks_kind || asks_percent_of_a_figure) && !states_kind)
+    // "Days of revenue in receivables" asks a number of days ("the 364 days ended …" names
+    // a period).
+    let words = crate::search::words(&lower);
+    let asks_days = words.iter().enumerate().any(|(at, w)| {
+        w == "days" && (at == 0 || !words[at - 1].chars().all(|c| c.is_ascii_digit()))
+    });
+    unmet_per_share || ((asks_kind || asks_percent_of_a_figure || asks_days) && !states_kind)
+}
+
+/// Whether a growth in percent was read from a question that asks "how much" and names no
+/// percentage ("did its total assets grow or shrink, and by how much?"): the amount may be
+/// what is asked, so the percentage is an inference, never firm.
+fn percent_read_for_how_much(reading: &Question) -> bool {
+    reading.operation == crate::question::Operation::Growth
+        && !reading.percent
+        && crate::question::vocabulary::find_phrase(&reading.text.to_lowercase(), "how much")
+            .is_some()
 }
 
 /// Whether the lead's figures can be trusted as the answer: every figure from a row of its
@@ -163,7 +179,8 @@ pub fn with_figures(
         && lead.operation_done
         && !one_figure_for_two_years
         && !amounts_for_a_quotient
-        && !asks_unmet_kind(reading, &lead);
+        && !asks_unmet_kind(reading, &lead)
+        && !percent_read_for_how_much(reading);
     let mut out = answer;
     let mut text = lead.text.clone();
     let mut citations = lead.citations.clone();
@@ -338,6 +355,26 @@ pub(crate) mod tests {
         )
         .confidence
         .label
+    }
+
+    #[test]
+    fn days_or_an_amount_asked_are_not_met_firmly_by_a_figure_of_another_kind() {
+        use crate::qa::ConfidenceLabel::{High, Medium};
+        // (How firm a growth asked in percent is, is the families' business: `tests/eval`.)
+        let income = "CONSOLIDATED STATEMENTS OF INCOME\n(In millions)\nYear Ended May 31, | 2024 | 2023\nRevenues | $ 51,362 | $ 51,217\n";
+        // Days asked, revenue stated.
+        assert_ne!(
+            label_of(
+                income,
+                "Nike's dso_closing_ar_days in fiscal 2024 was unusual. What was it really (days of revenue, please)?"
+            ),
+            High
+        );
+        // "By how much" may ask the amount: a growth in percent read from it is not firm.
+        assert_eq!(
+            label_of(income, "Did Nike's revenues grow or shrink from fiscal 2023 to fiscal 2024, and by how much?"),
+            Medium
+        );
     }
 
     #[test]
