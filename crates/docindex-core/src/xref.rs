@@ -71,17 +71,6 @@ impl<'a> NodeLocator<'a> {
         }
         None
     }
-
-    /// The parent of `node`, when it is one of this locator's nodes.
-    fn parent_of(&self, node: &Node) -> Option<&'a Node> {
-        // Its index from its address: no pass over the nodes.
-        let offset = (node as *const Node as usize).checked_sub(self.nodes.as_ptr() as usize)?;
-        let i = offset / std::mem::size_of::<Node>().max(1);
-        if !std::ptr::eq(self.nodes.get(i)?, node) {
-            return None;
-        }
-        self.parent[i].map(|p| &self.nodes[p])
-    }
 }
 
 /// Find and resolve the cross-references of a document.
@@ -209,14 +198,14 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    /// The Part whose heading stands above `node`, if any.
-    fn ancestor_part(&self, node: &Node) -> Option<u8> {
-        let mut current = self.locator.parent_of(node);
+    /// The Part whose heading stands above node `index`, if any.
+    fn ancestor_part(&self, index: usize) -> Option<u8> {
+        let mut current = self.locator.parent[index];
         while let Some(parent) = current {
-            if let Some(p) = part_number(&parent.title) {
+            if let Some(p) = part_number(&self.nodes[parent].title) {
                 return Some(p);
             }
-            current = self.locator.parent_of(parent);
+            current = self.locator.parent[parent];
         }
         None
     }
@@ -242,7 +231,7 @@ impl<'a> Resolver<'a> {
                     .get(&label)?
                     .iter()
                     .copied()
-                    .find(|&i| part.is_none() || self.ancestor_part(&self.nodes[i]) == part)
+                    .find(|&i| part.is_none() || self.ancestor_part(i) == part)
                     .map(id)
             }
             CrossRefKind::Part => self.by_part.get(&part_number(target)?).copied().map(id),
