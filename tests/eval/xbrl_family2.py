@@ -15,8 +15,8 @@ Who wrote the wordings
     The question wordings, item labels, period phrasings and metric definitions were written by
     a helper session that had NOT seen the engine's source, its other question templates or the
     xbrl-templates-*.json files; they imitate how sell-side / buy-side analysts phrase requests.
-    There are sixteen disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
-    `vault`, `ledger`, `atlas`, `zenith`, `harbor`, `quarry`, `summit`, `tundra`, `ridge` and `canyon` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
+    There are seventeen disjoint wording sets: `dev`, `heldout`, `fresh`, `final`, `sealed`, `novel`,
+    `vault`, `ledger`, `atlas`, `zenith`, `harbor`, `quarry`, `summit`, `tundra`, `ridge`, `canyon` and `mesa` (different sentence structures, period forms, date formats and vocabulary; the facts, formulas, gold computation
     and output format are shared).
     `fresh` was added later by another helper that had likewise not seen the engine, written to
     be structurally unlike both earlier sets: chat / e-mail style requests ("pls send over ...",
@@ -266,9 +266,29 @@ Who wrote the wordings
     should not be printed where the engine's builders read them. The earlier fifteen outputs are
     byte-identical to what they were before `canyon` existed (canyon draws from its own random
     stream, keyed by the split name as before).
+    `mesa`, a seventeenth set, was added by yet another helper that had likewise not seen the engine's
+    source, its question templates or the xbrl-templates-*.json files, written after reading the
+    sixteen earlier sets and avoiding their templates, labels, metric names, definitions and period
+    phrasings. It imitates people who read 10-Ks to decide something other than whether to trade the
+    securities (insurance, surety and trade-credit underwriters, deal-diligence and valuation teams,
+    transfer-pricing analysts, proxy researchers, forensic accountants, public contracting officers,
+    competitors, financial planners and business reference librarians), in formal written registers
+    that include passive, conditional and cleft sentences, with the company and period at the start,
+    middle or end; periods as fiscal years ending on dates written in contract style, as numbered
+    years of the company's fiscal calendar, as fiscal years counted in days, as fiscal years spanning
+    two calendar years (only where several weeks fall on each side of the calendar year-end), as
+    three-year groupings and as positions among the years and balance-sheet dates the latest 10-K
+    presents; unit and rounding requests with their own verbs; metrics named as capitalised defined
+    terms or described in words, and defined in contract-style prose, as typeset fractions or as
+    lettered steps; comparisons asking in varied ways for the company with the higher or the lower
+    figure. Like `vault`, `atlas`, `zenith`, `harbor`, `quarry`, `summit`, `tundra`, `ridge` and
+    `canyon`, it is a held-out set: its wordings are deliberately not quoted here, and its questions
+    should not be printed where the engine's builders read them. The earlier sixteen outputs are
+    byte-identical to what they were before `mesa` existed (mesa draws from its own random stream,
+    keyed by the split name as before).
 
 How to run
-    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith|harbor|quarry|summit|tundra|ridge|canyon --seed N -o OUT.json FILE.html [...]
+    python3 tests/eval/xbrl_family2.py --split dev|heldout|fresh|final|sealed|novel|vault|ledger|atlas|zenith|harbor|quarry|summit|tundra|ridge|canyon|mesa --seed N -o OUT.json FILE.html [...]
     e.g.
     python3 tests/eval/xbrl_family2.py --split dev --seed 1 -o /tmp/family2/dev.json \\
         /work/shared/corpus/10-K-more/*.html /work/shared/corpus/10-K/apple_*.html \\
@@ -280,8 +300,8 @@ How to run
     /tmp/family2/zenith.json with --split zenith --seed 10; /tmp/family2/harbor.json with --split harbor --seed 14;
     /tmp/family2/quarry.json with --split quarry --seed 15; /tmp/family2/summit.json with --split summit --seed 16;
     /tmp/family2/tundra.json with --split tundra --seed 17; /tmp/family2/ridge.json with --split ridge --seed 18;
-    /tmp/family2/canyon.json with --split canyon --seed 19.
-    `vault`, `atlas`, `zenith`, `harbor`, `quarry`, `summit`, `tundra`, `ridge` and `canyon` are meant to stay unread by the people who build the engine:
+    /tmp/family2/canyon.json with --split canyon --seed 19; /tmp/family2/mesa.json with --split mesa --seed 20.
+    `vault`, `atlas`, `zenith`, `harbor`, `quarry`, `summit`, `tundra`, `ridge`, `canyon` and `mesa` are meant to stay unread by the people who build the engine:
     do not print their questions.)
     Options: --show N prints N random questions with gold to stderr; --dump prints the resolved
     line items of every filing (for checking concept choices against the statements).
@@ -733,6 +753,8 @@ def dur_phrases(co, fy, split):
         return dur_phrases_ridge(co, fy)
     if split == "canyon":
         return dur_phrases_canyon(co, fy)
+    if split == "mesa":
+        return dur_phrases_mesa(co, fy)
     if split == "zenith":
         return dur_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -786,6 +808,8 @@ def inst_phrases(co, fy, split):
         return inst_phrases_ridge(co, fy)
     if split == "canyon":
         return inst_phrases_canyon(co, fy)
+    if split == "mesa":
+        return inst_phrases_mesa(co, fy)
     if split == "zenith":
         return inst_phrases_zenith(co, fy)
     end = co.end_date(fy)
@@ -821,6 +845,8 @@ def cap(s):
 def usd_scale(rng, split, value, small_co=False):
     """(phrase, asked_scale, decimals); thousands only for companies that report in thousands-size figures"""
     big = abs(value) >= 1e9
+    if split == "mesa":
+        return usd_scale_mesa(rng, big, small_co)
     if split == "canyon":
         opts = [("", None, None), (" (show it in $ millions)", "millions", None), (" (a millions figure is fine)", "millions", None)]
         if big:
@@ -933,6 +959,8 @@ def usd_scale(rng, split, value, small_co=False):
 
 
 def pct_fmt(rng, split):
+    if split == "mesa":
+        return pct_fmt_mesa(rng)
     if split == "canyon":
         return rng.choice([("", None), ("", None), (" (X.X% format)", 1), (" (X.XX% format)", 2),
                            (" (state it as a %)", None)])
@@ -979,6 +1007,8 @@ def pct_fmt(rng, split):
 
 
 def ratio_fmt(rng, split, days=False):
+    if split == "mesa":
+        return ratio_fmt_mesa(rng, days)
     if split == "canyon":
         if days:
             return rng.choice([(" (a number of days)", None), (" (days, X.X format)", 1), (" (counted in days of revenue)", None)])
@@ -2090,7 +2120,7 @@ def compare_period_sealed(a, b, instant, rng):
 #   date", "when fiscal 2024 closed", "at year-end fiscal 2024". Definitions as "A expressed as
 #   a percentage of B", "A relative to B", "A for every dollar of B", "A divided by daily revenue".
 
-NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra", "ridge", "canyon")   # ledger, atlas, zenith, harbor, quarry, summit, tundra, ridge and canyon (eighth to sixteenth sets, below) were added later with the same wiring
+NEW_SPLITS = ("novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra", "ridge", "canyon", "mesa")   # ledger, atlas, zenith, harbor, quarry, summit, tundra, ridge, canyon and mesa (eighth to seventeenth sets, below) were added later with the same wiring
 
 
 def yy(y):
@@ -2163,13 +2193,15 @@ def inst_phrases_vault(co, fy):
 
 
 def yr_forms_new(co, fy, split, rng, instant=False):
-    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith / harbor / quarry / summit / tundra / ridge / canyon."""
+    """(p0, p1, y0, y1) for novel / vault / ledger / atlas / zenith / harbor / quarry / summit / tundra / ridge / canyon / mesa."""
     if split == "tundra":
         return yr_forms_tundra(co, fy, rng, instant)
     if split == "ridge":
         return yr_forms_ridge(co, fy, rng, instant)
     if split == "canyon":
         return yr_forms_canyon(co, fy, rng, instant)
+    if split == "mesa":
+        return yr_forms_mesa(co, fy, rng, instant)
     if split == "summit":
         return yr_forms_summit(co, fy, rng, instant)
     if split == "quarry":
@@ -2216,6 +2248,8 @@ def span_new(co, fy, split, rng):
         return span_ridge(co, fy, rng)
     if split == "canyon":
         return span_canyon(co, fy, rng)
+    if split == "mesa":
+        return span_mesa(co, fy, rng)
     if split == "summit":
         return span_summit(co, fy, rng)
     if split == "quarry":
@@ -5689,6 +5723,8 @@ def compare_period_new(a, b, instant, split, rng):
         return compare_period_ridge(a, b, instant, rng)
     if split == "canyon":
         return compare_period_canyon(a, b, instant, rng)
+    if split == "mesa":
+        return compare_period_mesa(a, b, instant, rng)
     if split == "quarry":
         return compare_period_quarry(a, b, instant, rng)
     if split == "harbor":
@@ -5741,6 +5777,8 @@ def metric_names(m, split):
         return METRICS_RIDGE[m][0]
     if split == "canyon":
         return METRICS_CANYON[m][0]
+    if split == "mesa":
+        return METRICS_MESA[m][0]
     if split == "quarry":
         return METRICS_QUARRY[m][0]
     if split == "harbor":
@@ -5771,6 +5809,8 @@ def metric_defs(m, split):
         return METRICS_RIDGE[m][1]
     if split == "canyon":
         return METRICS_CANYON[m][1]
+    if split == "mesa":
+        return METRICS_MESA[m][1]
     if split == "quarry":
         return METRICS_QUARRY[m][1]
     if split == "harbor":
@@ -5949,6 +5989,8 @@ def pick_label(rng, key, split):
         return rng.choice(ITEM_LABELS_RIDGE[key])
     if split == "canyon":
         return rng.choice(ITEM_LABELS_CANYON[key])
+    if split == "mesa":
+        return rng.choice(ITEM_LABELS_MESA[key])
     if split == "quarry":
         return rng.choice(ITEM_LABELS_QUARRY[key])
     if split == "harbor":
@@ -5999,6 +6041,8 @@ def gen_items(co, rng, split, n=8):
             scale = rng.choice([("", None, None), (" (dollars per diluted share, hundredths place)", None, 2)])
         elif k == "eps_diluted" and split == "canyon":
             scale = rng.choice([("", None, None), (" (per diluted share, $X.XX format)", None, 2)])
+        elif k == "eps_diluted" and split == "mesa":
+            scale = rng.choice(EPS_SCALE_MESA)
         elif k == "eps_diluted" and split == "quarry":
             scale = rng.choice([("", None, None), (" (per share, precision $0.01)", None, 2)])
         elif k == "eps_diluted" and split == "harbor":
@@ -6174,7 +6218,8 @@ def gen_averages(co, rng, split, n=2):
               "summit": harbor_y2(y0, fy),   # and so do summit's FY 23 / FYE 2023 labels
               "tundra": harbor_y2(y0, fy),   # and tundra's FY2023 / FY'23 labels
               "ridge": harbor_y2(y0, fy),   # and ridge's FY2023 / fiscal year 2023 labels
-              "canyon": harbor_y2(y0, fy)}[split]   # and canyon's FY2023 / fiscal 2023 labels
+              "canyon": harbor_y2(y0, fy),   # and canyon's FY2023 / fiscal 2023 labels
+              "mesa": harbor_y2(y0, fy)}[split]   # and mesa's two labels (see yr_forms_mesa)
     else:
         y2 = f"FY{fy - 2}" if split in ("dev", "fresh", "final", "sealed") else f"fiscal {fy - 2}"
     yl = f"fiscal years {fy - 2}, {fy - 1} and {fy}"          # (final only)
@@ -6224,7 +6269,7 @@ def gen_averages(co, rng, split, n=2):
                                   "atlas": AVG3_RATIO_ATLAS, "zenith": AVG3_RATIO_ZENITH, "harbor": AVG3_RATIO_HARBOR,
                                   "quarry": AVG3_RATIO_QUARRY, "summit": AVG3_RATIO_SUMMIT,
                                   "tundra": AVG3_RATIO_TUNDRA, "ridge": AVG3_RATIO_RIDGE,
-                                  "canyon": AVG3_RATIO_CANYON}[split][k])
+                                  "canyon": AVG3_RATIO_CANYON, "mesa": AVG3_RATIO_MESA}[split][k])
                 span = span_new(co, fy, split, rng)
                 q = fill2(rng.choice(AVG3_RATIO_TEMPLATES[split]), co=nm, metric=lab, y0=y0, y1=y1, y2=y2, fmt=f[0], span=span)
             elif split == "sealed":
@@ -6454,7 +6499,8 @@ def gen_compare(cos, rng, split, n=30):
                       sortdir="largest to smallest" if direction == "higher" else "smallest to largest",
                       lead="edges out" if direction == "higher" else "trails",
                       pos="ahead" if direction == "higher" else "behind",
-                      desc="DESC" if direction == "higher" else "ASC")
+                      desc="DESC" if direction == "higher" else "ASC",
+                      outdo="exceeded" if direction == "higher" else "fell short of")
         elif split == "sealed":
             instant = (k in INSTANT_KEYS) or (k in INSTANT_METRICS) or k == "current_ratio" or k == "quick_ratio"
             A, B = (a, b) if rng.random() < 0.5 else (b, a)
@@ -6519,7 +6565,7 @@ def gen_compare(cos, rng, split, n=30):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+")
-    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra", "ridge", "canyon"], required=True)
+    ap.add_argument("--split", choices=["dev", "heldout", "fresh", "final", "sealed", "novel", "vault", "ledger", "atlas", "zenith", "harbor", "quarry", "summit", "tundra", "ridge", "canyon", "mesa"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--compare", type=int, default=30, help="number of compare questions")
@@ -6570,6 +6616,414 @@ def main():
             extra = f" [winner {q['gold_company']} vs {q['gold_other']} {q['gold_b']}]" if q["family"] == "compare" else ""
             print(f"- ({q['family']}/{q['concept']}, {q['doc'][:12]}) {q['question']}\n    gold={q['gold']} {q['kind']}"
                   f" dec={q['decimals']} scale={q['asked_scale']}{extra}", file=sys.stderr)
+
+
+# ---------------------------------------------------------------------------------------
+# Seventeenth wording set ("mesa")
+# ---------------------------------------------------------------------------------------
+# Written by another helper that had not seen the engine's source, its question templates or the
+# xbrl-templates-*.json files, after reading the sixteen earlier sets and avoiding their wordings,
+# labels, metric names, definitions and period phrasings. People who read 10-Ks to decide something
+# other than whether to trade the securities (insurance, surety and trade-credit underwriters,
+# M&A data-room and fairness-opinion teams, transfer-pricing analysts, proxy researchers, forensic
+# accountants, government contracting officers, competitors, financial planners and business
+# reference librarians), in formal written registers with passive, conditional and cleft sentence
+# forms; periods as fiscal years ended on contract-style dates, numbered years of the company's
+# fiscal calendar, fiscal years counted in days, fiscal years spanning two calendar years (only
+# where at least four weeks fall in each), the fiscal triennium, and positions among the years and
+# balance-sheet dates its latest 10-K presents; unit and rounding requests with their own verbs;
+# metrics named as capitalised defined terms or described in words, and defined in contract-style
+# prose, as typeset fractions or as lettered / numbered steps; comparisons asking in varied ways for
+# the company with the higher or the lower figure (compare templates may use {outdo} =
+# "exceeded" / "fell short of", the stated direction). Template flags as for novel / vault / ledger /
+# atlas / zenith / harbor / quarry / summit / tundra / ridge / canyon (F:, I:, X:, L:). Like vault,
+# atlas, zenith, harbor, quarry, summit, tundra, ridge and canyon, a held-out set: not to be printed
+# or quoted where the engine's builders read.
+
+def date_legal(d):
+    """'the 28th day of September, 2024' (contract style; month spelled, so it cannot be misread)"""
+    return f"the {ordinal(d.day)} day of {MONTHS[d.month - 1]}, {d.year}"
+
+
+def fy_days(co, fy):
+    """the length of fiscal year fy in days (first and last day counted), or None"""
+    s, e = start_date(co, fy), co.end_date(fy)
+    if s is None or e is None:
+        return None
+    return (e - s).days + 1
+
+
+def straddle(co, fy):
+    """(first calendar year, second calendar year) when fiscal year fy runs across a calendar
+    year-end with at least four weeks on each side of it (else None)"""
+    s, e = start_date(co, fy), co.end_date(fy)
+    if s is None or e is None or e.year != s.year + 1:
+        return None
+    before = (s.replace(month=12, day=31) - s).days + 1
+    after = (e - e.replace(month=1, day=1)).days + 1
+    if before < 28 or after < 28:
+        return None
+    return s.year, e.year
+
+
+def usd_scale_mesa(rng, big, small_co):
+    opts = [("", None, None), (" (denominate it in millions)", "millions", None),
+            (" (millions of dollars will suffice)", "millions", None)]
+    if big:
+        opts += [(" (in billions, carried to one decimal)", "billions", 1), (" (denominate it in billions)", "billions", None)]
+    elif small_co:
+        opts += [(" (denominate it in thousands)", "thousands", None)]
+    return rng.choice(opts)
+
+
+def pct_fmt_mesa(rng):
+    return rng.choice([("", None), ("", None), (" (carry the percentage to one decimal)", 1),
+                       (" (carry the percentage to two decimals)", 2), (" (a percentage will suffice)", None)])
+
+
+def ratio_fmt_mesa(rng, days=False):
+    if days:
+        return rng.choice([(" (a count of days will suffice)", None), (" (in days, carried to one decimal)", 1),
+                           (" (state the answer in days)", None)])
+    return rng.choice([("", None), ("", None), (" (carried to two decimals)", 2), (" (carried to one decimal)", 1),
+                       (" (as a multiple, carried to two decimals)", 2)])
+
+
+EPS_SCALE_MESA = [("", None, None), (" (dollars per diluted share, carried to the cent)", None, 2)]
+
+
+def dur_phrases_mesa(co, fy):
+    end = co.end_date(fy)
+    out = [f"for the fiscal year ended {date_legal(end)}", f"in year {fy} of its fiscal calendar"]
+    if fy_days(co, fy):
+        out += [f"over the {fy_days(co, fy)}-day fiscal year concluding {date_us(end)}"]
+    if straddle(co, fy):
+        out += ["in the fiscal year straddling {} and {}".format(*straddle(co, fy))]
+    if fy == co.fy:
+        out += [f"in the most recent of the fiscal years its latest 10-K presents (fiscal {fy})"]
+    if fy == co.fy - 1:
+        out += [f"in the penultimate fiscal year its latest 10-K presents (fiscal {fy})"]
+    return out
+
+
+def inst_phrases_mesa(co, fy):
+    end = co.end_date(fy)
+    out = [f"as of {date_legal(end)}", f"on the date its fiscal {fy} ended", f"at the end of year {fy} of its fiscal calendar"]
+    if fy_days(co, fy):
+        out += [f"at the end of its {fy_days(co, fy)}-day fiscal {fy}"]
+    if fy == co.fy:
+        out += [f"at the later of the two balance-sheet dates in its latest 10-K (fiscal {fy})"]
+    if fy == co.fy - 1:
+        out += [f"at the earlier of the two balance-sheet dates in its latest 10-K (fiscal {fy})"]
+    return out
+
+
+def yr_forms_mesa(co, fy, rng, instant=False):
+    """(p0, p1, y0, y1) for mesa; the labels are 'F.Y. 2023' or 'F.Y.23' (harbor_y2 steps them back)."""
+    y0, y1 = fy - 1, fy
+    if instant:
+        style = rng.choice(["legal", "ended", "cal"])
+        f = {"legal": lambda y: date_legal(co.end_date(y)), "ended": lambda y: f"the date its fiscal {y} ended",
+             "cal": lambda y: f"the end of year {y} of its fiscal calendar"}[style]
+    else:
+        style = rng.choice(["legal", "cal", "days", "straddle"])
+        if style == "days" and not (fy_days(co, y0) and fy_days(co, y1)):
+            style = "legal"
+        if style == "straddle" and not (straddle(co, y0) and straddle(co, y1)):
+            style = "cal"
+        f = {"legal": lambda y: f"the fiscal year ended {date_legal(co.end_date(y))}",
+             "cal": lambda y: f"year {y} of its fiscal calendar",
+             "days": lambda y: f"the {fy_days(co, y)}-day fiscal year concluding {date_us(co.end_date(y))}",
+             "straddle": lambda y: "the fiscal year straddling {} and {}".format(*straddle(co, y))}[style]
+    lab = rng.choice(["F.Y. {y}", "F.Y.{yy}"])
+    return f(y0), f(y1), lab.format(y=y0, yy=yy(y0)), lab.format(y=y1, yy=yy(y1))
+
+
+def span_mesa(co, fy, rng):
+    """the three fiscal years fy-2..fy, for averages"""
+    opts = [f"years {fy - 2} through {fy} of its fiscal calendar", f"the {fy - 2}–{fy} fiscal triennium"]
+    s2 = start_date(co, fy - 2)
+    if s2:
+        opts.append(f"the three-fiscal-year stretch from {date_us(s2)} to {date_us(co.end_date(fy))}")
+    return rng.choice(opts)
+
+
+ITEM_LABELS_MESA = {
+    "revenue": ["total revenue recognized", "revenue as captioned in the income statement"],
+    "cogs": ["cost of revenue as captioned", "cost of sales recognized"],
+    "gross_profit": ["gross profit earned on revenue", "gross profit over and above cost of sales"],
+    "operating_income": ["operating income as captioned", "operating earnings before interest and taxes (operating income)"],
+    "net_income": ["net income attributable to the registrant", "net earnings allocable to the company's stockholders"],
+    "eps_diluted": ["diluted EPS as captioned", "net income per common share, diluted"],
+    "total_assets": ["total assets as captioned", "combined total of all assets"],
+    "total_liabilities": ["total liabilities as captioned", "combined total of all liabilities"],
+    "current_assets": ["total current assets as captioned", "aggregate of all current-asset lines"],
+    "current_liabilities": ["total current liabilities as captioned", "aggregate of all current-liability lines"],
+    "inventory": ["inventories as captioned", "stock of inventories (net)"],
+    "cash": ["cash and cash equivalents as captioned (marketable securities excluded)",
+             "cash and cash equivalents recognized on the balance sheet"],
+    "lt_debt": ["long-term debt after carving out current maturities", "noncurrent long-term borrowings as captioned"],
+    "equity": ["stockholders' equity as captioned", "total stockholders' equity on the statement of financial position"],
+    "total_equity_incl_nci": ["total equity as captioned (noncontrolling interests included)",
+                              "equity attributable to the registrant plus noncontrolling interests"],
+    "cfo": ["operating-activities net cash as captioned", "net cash from the operating section of the cash flow statement"],
+    "cfi": ["investing-activities net cash as captioned", "net cash from the investing section of the cash flow statement"],
+    "cff": ["financing-activities net cash as captioned", "net cash from the financing section of the cash flow statement"],
+    "capex": ["capital expenditures as captioned in the cash flow statement", "cash paid to acquire property and equipment (capex)"],
+    "dna": ["depreciation and amortization as captioned", "D&A recognized"],
+    "rnd": ["research and development expense as captioned", "R&D recognized as expense"],
+    "sga": ["selling, general and administrative expense as captioned", "SG&A recognized"],
+    "interest_expense": ["interest expense as captioned", "interest cost recognized"],
+    "income_tax": ["provision for income taxes as captioned", "income tax expense recognized"],
+    "dividends": ["dividends paid in cash (financing-section caption)", "cash distributed to stockholders as dividends"],
+    "buybacks": ["cash paid for repurchases of common stock", "stock repurchases settled in cash"],
+    "receivables": ["accounts receivable (net) as captioned", "net trade receivables recognized"],
+    "ppe": ["property, plant and equipment (net) as captioned", "net PP&E on the statement of financial position"],
+}
+
+AVG3_RATIO_MESA = {"capex": ["capital expenditures as captioned", "cash paid to acquire property and equipment"],
+                   "rnd": ["research and development expense", "R&D recognized as expense"],
+                   "sga": ["selling, general and administrative expense", "SG&A recognized"]}
+
+# key: (names, definitions); names as capitalised defined terms or in words; definitions in
+# contract-style prose ("the quotient of (a) ... divided by (b) ..."), as typeset fractions
+# (\frac{...}{...}) or as lettered steps ("the result of (i) ...; (ii) ...").
+METRICS_MESA = {
+    "gross_margin": (["Consolidated Gross Margin Percentage", "percentage of revenue remaining once cost of sales is deducted"],
+                     ["the quotient of (a) gross profit divided by (b) revenue, expressed as a percentage",
+                      "\\frac{gross profit}{revenue} \\times 100"]),
+    "operating_margin": (["Consolidated Operating Margin Percentage", "share of revenue converted into operating income (%)"],
+                         ["the quotient of (a) operating income divided by (b) revenue, expressed as a percentage",
+                          "the result of (i) dividing operating income by revenue and (ii) multiplying the quotient by 100"]),
+    "net_margin": (["Consolidated Net Margin Percentage (attributable basis)", "share of revenue converted into net income attributable to the company (%)"],
+                   ["the quotient of (a) net income attributable to the company divided by (b) revenue, expressed as a percentage",
+                    "\\frac{net income attributable to the company}{revenue} \\times 100"]),
+    "roa": (["Return on Assets (mean of beginning and ending total assets)",
+             "percentage return on total assets (mean of opening and closing balances)"],
+            ["the quotient of (a) net income divided by (b) the arithmetic mean of total assets as of the last day of the "
+             "prior fiscal year and as of the last day of the current fiscal year, expressed as a percentage",
+             "the result of (i) taking the arithmetic mean of total assets at the two most recent fiscal year-ends, "
+             "(ii) dividing net income for the year by that mean and (iii) multiplying by 100"]),
+    "roe": (["Return on Equity (mean of beginning and ending stockholders' equity)",
+             "percentage return on stockholders' equity (mean of opening and closing balances)"],
+            ["the quotient of (a) net income divided by (b) the arithmetic mean of stockholders' equity as of the last day "
+             "of the prior fiscal year and as of the last day of the current fiscal year, expressed as a percentage",
+             "\\frac{net income}{(opening stockholders' equity + closing stockholders' equity)/2} \\times 100"]),
+    "asset_turnover": (["Total Asset Turnover (mean of beginning and ending total assets)", "multiple of revenue over mean total assets"],
+                       ["the quotient of (a) revenue divided by (b) the arithmetic mean of total assets as of the last day "
+                        "of the prior fiscal year and as of the last day of the current fiscal year",
+                        "\\frac{revenue}{(opening total assets + closing total assets)/2}"]),
+    "fixed_asset_turnover": (["Net PP&E Turnover (mean of beginning and ending net PP&E)", "multiple of revenue over mean net PP&E"],
+                             ["the quotient of (a) revenue divided by (b) the arithmetic mean of net property, plant and "
+                              "equipment as of the last day of the prior fiscal year and as of the last day of the current fiscal year",
+                              "the result of (i) taking the arithmetic mean of net PP&E at the two most recent fiscal year-ends "
+                              "and (ii) dividing revenue for the year by that mean"]),
+    "inventory_turnover": (["Inventory Turnover (cost of sales over mean inventories)", "multiple of cost of sales over mean inventories"],
+                           ["the quotient of (a) cost of sales divided by (b) the arithmetic mean of inventories as of the "
+                            "last day of the prior fiscal year and as of the last day of the current fiscal year",
+                            "\\frac{cost of sales}{(opening inventories + closing inventories)/2}"]),
+    "dso_avg": (["Days Sales Outstanding (Mean-Receivables Basis)", "mean-receivables collection period in days"],
+                ["the product of (a) 365 and (b) the quotient of the arithmetic mean of accounts receivable as of the last "
+                 "day of the prior fiscal year and as of the last day of the current fiscal year divided by revenue",
+                 "365 \\times \\frac{(opening receivables + closing receivables)/2}{revenue}"]),
+    "dso_end": (["Days Sales Outstanding (Closing-Receivables Basis)", "closing-receivables collection period in days"],
+                ["the product of (a) 365 and (b) the quotient of accounts receivable as of the last day of the fiscal year "
+                 "divided by revenue for such fiscal year",
+                 "the result of (i) dividing year-end accounts receivable by revenue and (ii) multiplying the quotient by 365"]),
+    "quick_ratio": (["Acid-Test Ratio (total current assets less inventories, over total current liabilities)",
+                     "cover of current liabilities by non-inventory current assets (x)"],
+                    ["the quotient of (a) total current assets minus inventories divided by (b) total current liabilities",
+                     "\\frac{total current assets - inventories}{total current liabilities}"]),
+    "current_ratio": (["Current Ratio (current assets over current liabilities, as a multiple)",
+                       "coverage of current liabilities by current assets (x)"],
+                      ["the quotient of (a) total current assets divided by (b) total current liabilities",
+                       "the result of dividing total current assets by total current liabilities"]),
+    "interest_coverage": (["Interest Coverage Ratio (operating income basis)", "multiple of interest expense earned at the operating line"],
+                          ["the quotient of (a) operating income divided by (b) interest expense",
+                           "\\frac{operating income}{interest expense}"]),
+    "payout": (["Dividend Payout Percentage (cash dividends)", "share of net income distributed as cash dividends (%)"],
+               ["the quotient of (a) dividends paid in cash divided by (b) net income, expressed as a percentage",
+                "the result of (i) dividing cash dividends paid by net income and (ii) multiplying the quotient by 100"]),
+    "ebitda": (["Operating-Income-Based EBITDA",
+                "EBITDA on an operating-income-plus-D&A footing"],
+               ["operating income for such fiscal year plus, without duplication, depreciation and amortization for such fiscal year",
+                "the result of (i) taking operating income and (ii) adding depreciation and amortization to it"]),
+    "ebitda_margin": (["Consolidated EBITDA Margin Percentage (operating income plus D&A)", "share of revenue converted into EBITDA (%)"],
+                      ["the quotient of (a) operating income plus depreciation and amortization divided by (b) revenue, "
+                       "expressed as a percentage",
+                       "\\frac{operating income + depreciation and amortization}{revenue} \\times 100"]),
+    "ebitda_less_capex": (["EBITDA Less Capital Expenditures (operating-income basis)", "operating income plus D&A less capex, in dollars"],
+                          ["operating income plus, without duplication, depreciation and amortization, minus capital "
+                           "expenditures (purchases of property, plant and equipment)",
+                           "the result of (i) adding depreciation and amortization to operating income and (ii) subtracting "
+                           "capital expenditures"]),
+    "working_capital": (["Net Working Capital (current assets minus current liabilities)",
+                         "current-asset surplus over current liabilities (negative if a deficit)"],
+                        ["the remainder of (a) total current assets minus (b) total current liabilities, which may be negative",
+                         "the result of (i) taking total current assets and (ii) deducting total current liabilities"]),
+    "cash_conversion": (["Cash Conversion Ratio (operating cash flow to net income)", "CFO/NI realization multiple"],
+                        ["the quotient of (a) net cash provided by operating activities divided by (b) net income",
+                         "\\frac{net cash provided by operating activities}{net income}"]),
+    "ocf_ratio": (["Current-Liability Cash Coverage (operating cash flow over year-end current liabilities)",
+                   "operating-cash cover of year-end current liabilities (x)"],
+                  ["the quotient of (a) net cash provided by operating activities divided by (b) total current liabilities "
+                   "as of the last day of the fiscal year",
+                   "\\frac{net cash provided by operating activities}{year-end total current liabilities}"]),
+    "rnd_pct": (["R&D Expense Percentage of Revenue", "research-and-development outlay relative to revenue (%)"],
+                ["the quotient of (a) research and development expense divided by (b) revenue, expressed as a percentage",
+                 "\\frac{research and development expense}{revenue} \\times 100"]),
+    "sga_pct": (["SG&A Expense Percentage of Revenue", "selling, general and administrative outlay relative to revenue (%)"],
+                ["the quotient of (a) selling, general and administrative expense divided by (b) revenue, expressed as a percentage",
+                 "the result of (i) dividing SG&A expense by revenue and (ii) multiplying the quotient by 100"]),
+    "capex_pct": (["Capital Expenditure Percentage of Consolidated Revenue", "capital outlay relative to revenue (%)"],
+                  ["the quotient of (a) capital expenditures (purchases of property, plant and equipment) divided by (b) "
+                   "revenue, expressed as a percentage",
+                   "\\frac{purchases of property, plant and equipment}{revenue} \\times 100"]),
+    "fcf": (["Free Cash Flow (capex-deducted operating cash flow)", "operating cash flow remaining after capital expenditures"],
+            ["net cash provided by operating activities minus capital expenditures (purchases of property, plant and equipment)",
+             "the result of (i) taking net cash provided by operating activities and (ii) subtracting purchases of property, "
+             "plant and equipment"]),
+    "debt_to_equity": (["Long-Term Leverage Ratio (noncurrent long-term debt to stockholders' equity)",
+                        "long-term borrowings (current maturities excluded) per dollar of stockholders' equity"],
+                       ["the quotient of (a) long-term debt excluding current maturities divided by (b) stockholders' equity",
+                        "\\frac{noncurrent long-term debt}{stockholders' equity}"]),
+    "etr": (["Effective Income Tax Rate (provision over pre-tax income)",
+             "share of pre-tax income absorbed by the income tax provision (%)"],
+            ["the quotient of (a) the provision for income taxes divided by (b) income before income taxes, expressed as a percentage",
+             "the result of (i) dividing income tax expense by pre-tax income and (ii) multiplying the quotient by 100"]),
+}
+
+ITEM_TEMPLATES["mesa"] = [
+    "Underwriting a directors-and-officers renewal for {co}: what {item} did the registrant report {per}{scale}?",
+    "{Per}, what amount of {item} was reported by {co}{scale}?",
+    "Suppose I turn to {co}'s annual report and look for the {item} {per}: what figure should I find there{scale}?",
+    "Reference desk: a patron researching {co} wants the {item} {per}{scale}. What does the filing give?",
+    "Surety underwriting, principal {co}: {item} {per}{scale}?",
+    "It is the {item} {per} that our fairness-opinion team still lacks for {co}{scale}. What was it?",
+    "X:Forensic accounting review of {co}: at what amount does the income statement state the {item} {per}{scale}?",
+    "I:Trade-credit insurer setting a buyer limit on {co}: what {item} appeared on its balance sheet {per}{scale}?",
+    "Transfer-pricing comparables search -- for {co}, what {item} was reported {per}{scale}?",
+    "Proxy research on {co} ahead of its annual meeting: we need the {item} {per}{scale}.",
+    "For a contracting officer's responsibility determination on {co}, what was its {item} {per}{scale}?",
+    "We compete with {co} and follow its filings closely. How much {item} did it disclose {per}{scale}?",
+    "Could the {item} that {co} reported {per} be confirmed{scale}?",
+    "A client of my financial-planning practice owns {co} and asked about its {item} {per}. What was the amount{scale}?",
+    "Turnaround consultant's intake sheet for {co}: {item}, {per}{scale}?",
+    "Data-room Q&A log, {co}: the {item} {per}{scale}, please.",
+]
+
+CHANGE_ABS_TEMPLATES["mesa"] = [
+    "Underwriting file, {co}: by how many dollars did the {item} change from {p0} to {p1}{scale}? A reduction is to be shown as a negative amount.",
+    "F:Suppose one subtracts {co}'s {item} for {p0} from its {item} for {p1}: what remains{scale}? (Negative if the earlier figure was larger.)",
+    "I:Suppose one subtracts {co}'s {item} as of {p0} from its {item} as of {p1}: what remains{scale}? (Negative if the earlier figure was larger.)",
+    "F:Forensic review of {co}: was the {item} higher or lower in {p1} than in {p0}, and by what dollar amount{scale}? Express a decline as a negative.",
+    "Transfer-pricing file note -- how much did {co}'s {item} increase (or, if negative, decrease) from {y0} to {y1}{scale}?",
+    "Reference desk: a patron wants the dollar change in {co}'s {item} from {p0} to {p1}{scale}, with a decrease shown as a negative number.",
+    "The question from our surety committee is simple: the {y1} figure for {co}'s {item} minus the {y0} figure{scale}?",
+    "I:Proxy research: between {p0} and {p1}, by how much did {co}'s {item} grow or contract{scale}? (Contraction = negative.)",
+    "F:Compared with {p0}, how many more -- or, as a negative number, fewer -- dollars of {item} did {co} report for {p1}{scale}?",
+]
+
+CHANGE_PCT_TEMPLATES["mesa"] = [
+    "Underwriting file, {co}: percentage change in the {item} from {p0} to {p1}{fmt}, negative if it declined?",
+    "F:Measured against {p0}, by what percentage did {co}'s {item} rise or fall in {p1}{fmt}?",
+    "I:Measured against the balance as of {p0}, by what percentage had {co}'s {item} risen or fallen as of {p1}{fmt}?",
+    "Transfer-pricing file note: growth in {co}'s {item}, {y0} to {y1}, as a percentage of the {y0} figure{fmt}?",
+    "Suppose the {y0} figure for {co}'s {item} is the base: by what percent did the {y1} figure differ from it{fmt}? A decline comes out negative.",
+    "Reference desk: a patron asks how much {co}'s {item} grew from {p0} to {p1}, in percent{fmt}. (A decrease should be negative.)",
+    "Forensic review of {co}: what was the percentage increase or decrease in the {item} between {p0} and {p1}{fmt}?",
+    "It is the percentage change in {co}'s {item} from {y0} to {y1} that our proxy memo needs{fmt}. What is it?",
+]
+
+AVG_BAL_TEMPLATES["mesa"] = [
+    "Underwriting file, {co}: the arithmetic mean of the {item} at the {y0} and {y1} fiscal year-ends{scale}?",
+    "Our valuation team needs {co}'s average {item} for {p1}, taking the mean of the balance at the beginning of that fiscal year and the balance at its end{scale}.",
+    "Suppose one averages the two year-end figures for {co}'s {item}, {y0} and {y1}: what is the result{scale}?",
+    "Forensic review of {co}: what average {item} for {p1} is implied by the opening and closing balance sheets (the mean of the two){scale}?",
+    "Reference desk: a patron wants {co}'s mean {item} over {p1} -- the average of its two year-end balances, {y0} and {y1}{scale}.",
+]
+
+AVG3_TEMPLATES["mesa"] = [
+    "Underwriting file, {co}: average annual {item} over {span}{scale}?",
+    "Our valuation team is normalizing {co}'s {item}: what is the arithmetic mean of the {y2}, {y0} and {y1} amounts{scale}?",
+    "Suppose one totals {co}'s {item} for {span} and divides by three: what figure results{scale}?",
+    "Transfer-pricing studies often rely on multiple-year data. What was {co}'s {item} per year, on average, across {span}{scale}?",
+    "Reference desk: a patron wants {co}'s {item} averaged over {span}{scale}.",
+]
+
+AVG3_RATIO_TEMPLATES["mesa"] = [
+    "Transfer-pricing study, multiple-year analysis: for {co}, compute {metric} as a percentage of revenue in each of {y2}, {y0} and {y1}, then take the simple mean of the three percentages{fmt}.",
+    "Underwriting file, {co}: {metric} relative to revenue for each fiscal year in {span}, averaged across the three years (an average of the yearly percentages, not of pooled totals){fmt}?",
+    "Suppose one divides {co}'s {metric} by revenue separately for {y2}, {y0} and {y1}: what is the average of the three resulting percentages{fmt}?",
+    "Reference desk: a patron wants {co}'s {metric} expressed as a percentage of revenue for each year of {span}, and then the equal-weighted average of those yearly percentages{fmt}.",
+]
+
+METRIC_TEMPLATES["mesa"] = {
+    "plain": [
+        "Underwriting file, {co}: {metric} {per}{fmt}?",
+        "{Per}, what {metric} can be computed for {co} from its 10-K{fmt}?",
+        "Suppose a careful reader works out {co}'s {metric} {per} from the 10-K: what figure should result{fmt}?",
+        "Transfer-pricing comparables screen: {co}'s {metric} {per}{fmt}?",
+        "Proxy research on {co}: its {metric} {per} -- what did it amount to{fmt}?",
+        "For the fairness opinion's selected-companies table, {co}'s {metric} {per} is needed{fmt}. What is it?",
+        "Reference desk: a patron asks what {co}'s {metric} was {per}{fmt}.",
+        "We compete with {co}; how did its {metric} come out {per}{fmt}?",
+        "Could {co}'s {metric} {per} be calculated for our surety file{fmt}?",
+    ],
+    "defn": [
+        "Underwriting file, {co}. For this submission, {metric} means {defn}. What is the figure {per}{fmt}?",
+        "Where {metric} is defined as {defn}, {co}'s result {per} is what{fmt}?",
+        "Transfer-pricing study: {metric} is computed as {defn}. Compute it for {co} {per}{fmt}.",
+        "Suppose {metric} is {defn}. What value does {co} show {per}{fmt}?",
+        "Per the policy wording, {metric} means {defn}. What does that wording produce for {co} {per}{fmt}?",
+        "Forensic review of {co}, {per}: {metric}, computed as {defn}{fmt}?",
+        "Reference desk: a patron's course packet defines {metric} as {defn}, and the patron wants the result for {co} {per}{fmt}.",
+        "Our contracting guidance computes {metric} as {defn}. Work that through for {co} {per}{fmt}.",
+    ],
+}
+
+# compare: {outdo} = "exceeded" / "fell short of" (the stated direction; exactly one of the two did)
+COMPARE_TEMPLATES["mesa"] = [
+    "Underwriting comparison, {A} versus {B}: which insured shows the {adj} {metric} {per}?",
+    "{Per}, whose {metric} {outdo} the other's -- {A}'s or {B}'s?",
+    "Transfer-pricing comparables {A} and {B}: which of the two registrants had the {adj} {metric} {per}?",
+    "Suppose {A} and {B} are ranked by {metric} {per}. Which one has the {adj} value?",
+    "Reference desk: a patron comparing {A} with {B} wants to know which had the {adj} {metric} {per}.",
+    "We compete with both {A} and {B}. {Per}, which of them posted the {adj} {metric}?",
+    "Underwriting comparison, {A} versus {B}: which insured reported {more} {item} {per}?",
+    "{Per}, whose {item} {outdo} the other's -- {B}'s or {A}'s?",
+    "Of the two registrants {A} and {B}, the one with the {adj} {item} {per} is which?",
+    "Suppose {A} and {B} are ranked by {item} {per}. Which one has the {adj} amount?",
+    "Reference desk: a patron wants to know whether {A} or {B} had {more} {item} {per}.",
+    "Forensic comparison, {per}: {item} at {A} and at {B} -- at which company was it {adj}?",
+]
+
+DIR_WORDS["mesa"] = {"higher": [("higher", "more"), ("larger", "more")],
+                     "lower": [("lower", "less"), ("smaller", "less")]}
+
+
+def compare_period_mesa(a, b, instant, rng):
+    same = a.fy == b.fy and abs((a.F.fy_end - b.F.fy_end).days) <= 20
+    dec31 = (a.F.fy_end.month == 12 and a.F.fy_end.day == 31 and b.F.fy_end.month == 12 and b.F.fy_end.day == 31
+             and a.F.fy_end.year == b.F.fy_end.year)
+    na, nb = a.names[0], b.names[0]
+    if same:
+        if instant:
+            opts = [f"as of the dates on which their fiscal {a.fy} years ended",
+                    f"at the later balance-sheet date in each one's latest 10-K (fiscal {a.fy})"]
+            if dec31:
+                opts.append(f"as of {date_legal(a.F.fy_end)}")
+        else:
+            opts = [f"in year {a.fy} of their respective fiscal calendars",
+                    f"in the most recent of the fiscal years their latest 10-Ks present (fiscal {a.fy})"]
+            if dec31:
+                opts.append(f"for the fiscal year ended {date_legal(a.F.fy_end)}")
+        return rng.choice(opts)
+    if instant:
+        return rng.choice([f"as of each one's latest fiscal year-end ({na}: {date_legal(a.F.fy_end)}; {nb}: {date_legal(b.F.fy_end)})",
+                           f"at the later balance-sheet date in each one's latest 10-K ({na}: fiscal {a.fy}; {nb}: fiscal {b.fy})"])
+    return rng.choice([f"in the most recent fiscal year each one's latest 10-K presents ({na}: fiscal {a.fy}; {nb}: fiscal {b.fy})",
+                       f"for the fiscal years ended {date_legal(a.F.fy_end)} ({na}) and {date_legal(b.F.fy_end)} ({nb})"])
 
 
 if __name__ == "__main__":
