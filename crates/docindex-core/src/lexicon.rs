@@ -129,6 +129,12 @@ pub struct ConceptWords {
     pub contrary_sign_words: WordList,
     /// Verbs between a modifier and the figure it qualifies ("cash *spent on* dividends").
     pub modifier_links: WordList,
+    /// Prepositions that close a link of one or two words of any kind between cash and
+    /// the figure it pays for ("cash *put into* buybacks", "cash *outlay for* new PP&E").
+    pub link_prepositions: WordList,
+    /// Words that keep cash a figure of its own before such a preposition ("cash *flow*
+    /// for", "cash *and* equivalents on").
+    pub not_link_words: WordList,
     /// Words that average a balance ("ROE on *mean* equity").
     pub averaging_words: WordList,
     /// Words that name the balance opening the year ("opening net PP&E", "beginning-of-year
@@ -248,7 +254,7 @@ impl Lexicon {
         let a = &self.answers;
         let t = &self.tables;
         let h = &self.shapes;
-        let lists: [(&str, &WordList); 59] = [
+        let lists: [(&str, &WordList); 61] = [
             ("search.stopwords", &s.stopwords),
             ("search.explanation_words", &s.explanation_words),
             ("search.movement_words", &s.movement_words),
@@ -274,6 +280,8 @@ impl Lexicon {
             ("concepts.quotients", &k.quotients),
             ("concepts.operation_names", &k.operation_names),
             ("concepts.modifier_links", &k.modifier_links),
+            ("concepts.link_prepositions", &k.link_prepositions),
+            ("concepts.not_link_words", &k.not_link_words),
             ("concepts.averaging_words", &k.averaging_words),
             ("concepts.opening_balance_words", &k.opening_balance_words),
             ("concepts.placements", &k.placements),

@@ -338,6 +338,30 @@ fn purchases_named(table: &ConceptTable, question: &str) -> String {
             .purchased_phrases
             .iter()
             .map(|purchased| (String::new(), purchased));
+        // "Cash outlay for new PP&E", "cash put toward the PP&E".
+        let names_cash = {
+            let lower = out.to_ascii_lowercase();
+            lower.contains("cash ") || lower.contains("money ")
+        };
+        for name in concept.asked_as.iter().filter(|_| names_cash) {
+            // Commas between a name's words are the writer's ("property, plant and equipment").
+            let spelled = name
+                .split(' ')
+                .map(regex::escape)
+                .collect::<Vec<_>>()
+                .join(r",?\s+");
+            let Ok(name_re) = regex::Regex::new(&format!(r"{spelled}\b")) else {
+                continue;
+            };
+            loop {
+                let lower = out.to_ascii_lowercase();
+                let found = name_re.find_iter(&lower).find_map(|m| {
+                    cash_link_start(&lower[..m.start()]).map(|start| (start, m.end()))
+                });
+                let Some((start, end)) = found else { break };
+                out.replace_range(start..end, bought);
+            }
+        }
         for (opening, closing) in before.chain(after) {
             for name in &concept.asked_as {
                 {
@@ -363,9 +387,64 @@ fn purchases_named(table: &ConceptTable, question: &str) -> String {
     out
 }
 
+/// Where a link of cash to the figure right after `before` starts: "cash put into " before
+/// "share buybacks", "cash outlay for new " before "PP&E" (cash, one or two words of any
+/// kind but those that keep cash a figure of its own, a preposition, an article); None when
+/// `before` ends in no such link.
+fn cash_link_start(before: &str) -> Option<usize> {
+    let words_lexicon = &lexicon().concepts;
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut at = 0;
+    for word in before.split(' ') {
+        if !word.is_empty() {
+            words.push((at, word));
+        }
+        at += word.len() + 1;
+    }
+    if !before.ends_with(' ') {
+        return None;
+    }
+    let mut end = words.len();
+    if end > 0 && ["the", "new", "its", "their", "a"].contains(&words[end - 1].1) {
+        end -= 1;
+    }
+    let preposition = words_lexicon.link_prepositions.iter().find_map(|p| {
+        let n = p.split(' ').count();
+        let tail = words.get(end.checked_sub(n)?..end)?;
+        (tail.iter().map(|(_, w)| *w).collect::<Vec<_>>().join(" ") == p).then_some(n)
+    })?;
+    end -= preposition;
+    (1..=3).find_map(|back| {
+        let (start, first) = *words.get(end.checked_sub(back)?)?;
+        let between = words.get(end + 1 - back..end)?;
+        let links = ["cash", "money"].contains(&first)
+            && between.iter().all(|(_, w)| {
+                w.chars().all(|c| c.is_alphabetic() || c == '-')
+                    && !words_lexicon.not_link_words.contains(*w)
+            });
+        links.then_some(start)
+    })
+}
+
 fn without_modifier_links(question: &str) -> String {
     let words = &lexicon().concepts;
     let mut out = question.to_string();
+    // "Cash put into share buybacks" is cash share buybacks.
+    let mut at = 0;
+    while at < out.len() {
+        let lower = out.to_ascii_lowercase();
+        let Some(next) = lower[at..].find(' ').map(|i| at + i + 1) else {
+            break;
+        };
+        at = next;
+        if let Some(start) = cash_link_start(&lower[..at]) {
+            let cut = start + lower[start..].find(' ').unwrap_or(0);
+            if cut < at && out.is_char_boundary(cut) && out.is_char_boundary(at) {
+                out.replace_range(cut..at, " ");
+                at = cut + 1;
+            }
+        }
+    }
     for modifier in words.modifiers.iter() {
         for link in words.modifier_links.iter() {
             let joined = format!("{modifier} {link} ");
@@ -963,10 +1042,19 @@ impl ConceptTable {
                         .is_some_and(|c| c.statement == Some(Statement::Balance))
             })
             .collect();
+        // "Equity return on the opening/closing average (%) in fiscal 2023": an averaging
+        // word in a question of one year averages the metric's one balance (a mean over
+        // years names two or more).
+        let one_year_averaged = words.iter().any(|w| averaging.contains(*w)) && {
+            let periods = crate::question::periods::periods_in(question);
+            periods.len() <= 1
+                && crate::question::periods::spanned_years(question, &periods).is_none()
+        };
         let averages_its_balance = balances.len() == 1
-            && crate::question::vocabulary::vocabulary().is_ok_and(|v| {
-                crate::question::vocabulary::holds_any(&lower, &v.balance_average_phrases)
-            });
+            && (one_year_averaged
+                || crate::question::vocabulary::vocabulary().is_ok_and(|v| {
+                    crate::question::vocabulary::holds_any(&lower, &v.balance_average_phrases)
+                }));
         for balance in formula_ids(&metric.id, formula).ok()? {
             if balance.ends_with(PRIOR_SUFFIX) {
                 continue;
@@ -1140,6 +1228,40 @@ mod tests {
             .iter()
             .map(|c| c.id.clone())
             .collect()
+    }
+
+    #[test]
+    fn cash_linked_to_what_it_pays_for_is_that_flow() {
+        // Cash, a word or two of any kind and a preposition buy the balance after them.
+        assert_eq!(
+            ids("Visa's cash outlay for new property, plant and equipment in fiscal 2024"),
+            ["capex"]
+        );
+        assert_eq!(ids("cash put toward the PP&E in fiscal 2024"), ["capex"]);
+        // A participle and its preposition are a section's flow in one direction.
+        assert_eq!(
+            ids("Colgate's net cash produced by operating activities in fiscal 2023"),
+            ["operating_cash_flow"]
+        );
+        // Words that keep cash a figure of its own keep it.
+        assert_eq!(
+            ids("cash and equivalents on the balance sheet"),
+            ["cash_and_equivalents"]
+        );
+        assert_eq!(ids("cash paid to buy back stock in FY 23"), ["buybacks"]);
+    }
+
+    #[test]
+    fn an_averaging_word_in_a_question_of_one_year_averages_the_metrics_balance() {
+        assert_eq!(
+            ids("Palantir's equity return on the opening/closing average (%) across fiscal 2023"),
+            ["return_on_average_equity"]
+        );
+        // Over two years it is a mean of the metric, not of its balance.
+        assert_eq!(
+            ids("average return on equity over fiscal 2022 and fiscal 2023"),
+            ["return_on_equity"]
+        );
     }
 
     #[test]

@@ -292,9 +292,14 @@ fn rephrased(formula: &str) -> String {
             // "per $100 of revenue" is a percentage of revenue.
             (r"(?i)\s+per\s+\$\s*100\s+of\s+", " divided by "),
             (r"(?i)^(?:take|use|express|compute it as|calculate it as|work it out as)\s+", ""),
+            (r"(?i)^[a-z]+\s+it\s+as\s+", ""),
             (r"(?i)\s+as\s+a\s+(?:share|percentage|percent|proportion|fraction|multiple)\s+of\s+", " divided by "),
             (r"(?i)\s+(?:relative\s+to|expressed\s+relative\s+to|per)\s+", " divided by "),
             (r"(?i)(?:the\s+)?(?:mean|average)\s+of\s+(?:the\s+|its\s+)?(?:beginning|opening|start|prior|previous)[-\s]*(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:and|&)\s+(?:end|closing|ending|year[-\s]end|current(?:\s+year[-\s]end)?)[-\s]*(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:of[-\s]*(?:the\s+)?(?:year|period)\s+)?(?:balances?\s+(?:of|for)\s+)?", "average "),
+            // "operating income with depreciation and amortization put back": a sum.
+            (r"(?i)\s+with\s+(.+?)\s+(?:put|added|adding|taken)\s+back\b", " plus $1"),
+            // "the opening/closing average of accounts receivable": their average.
+            (r"(?i)(?:the\s+)?(?:beginning|opening|start)\s*(?:/|&|-|\band\b)\s*(?:end|closing|ending)[-\s]+(?:year[-\s]?end\s+)?(?:mean|average)\s+of\s+(?:the\s+|its\s+)?", "average "),
             (r"(?i)\s+(?:balances?|figures?|amounts?)\b", ""),
         ]
         .into_iter()
@@ -321,6 +326,8 @@ fn procedure(text: &str) -> Option<String> {
     static STEP: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         // `@value` is the value so far.
         [
+            // "→ average them": the value so far, a balance at two year-ends, averaged.
+            (r"(?i)^averaging\s+(?:them|it|those|these|both|the\s+two)$", "average @value"),
             (r"(?i)^averaging\s+(.+?)(?:\s+(?:at|over|across)\s+the\s+two\s+year[-\s]?ends?)?$", "average $1"),
             (r"(?i)^(?:deducting|subtracting)\s+(.+?)\s+from\s+(.+)$", "($2 minus $1)"),
             (r"(?i)^adding\s+(.+?)\s+to\s+(.+)$", "($2 plus $1)"),
@@ -334,6 +341,12 @@ fn procedure(text: &str) -> Option<String> {
             (r"(?i)^multiplying\s+(?:it\s+|that\s+|the\s+result\s+)?by\s+(.+)$", "(@value times $1)"),
             (r"(?i)^(?:deducting|subtracting)\s+(.+)$", "(@value minus $1)"),
             (r"(?i)^adding\s+(.+)$", "(@value plus $1)"),
+            // An arrow's step written as an operator and its operand ("→ ÷ revenue").
+            (r"^(?:×|\*|x)\s*(100|365)$", "@value times $1"),
+            (r"^(?:×|\*)\s*(.+)$", "(@value times $1)"),
+            (r"^(?:÷|/)\s*(.+)$", "(@value divided by $1)"),
+            (r"^\+\s*(.+)$", "(@value plus $1)"),
+            (r"^(?:−|-|–)\s*(.+)$", "(@value minus $1)"),
         ]
         .into_iter()
         .filter_map(|(p, with)| Some((Regex::new(p).ok()?, with)))
@@ -343,6 +356,34 @@ fn procedure(text: &str) -> Option<String> {
         Regex::new(r"(?i)\s+and\s+(multiplying|dividing|adding|deducting|subtracting|averaging)\b")
             .ok()
     });
+    // "net PP&E at the prior and current year-ends": the balance, its two year-ends the
+    // averaging step's.
+    static AT_TWO_ENDS: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"(?i)\s+(?:at|for|across|over)\s+the\s+(?:prior|opening|beginning|previous)(?:\s+year[-\s]?end)?\s+and\s+(?:the\s+)?(?:current|closing|ending)\s+year[-\s]?ends?$").ok()
+    });
+    // "net PP&E at the prior and current year-ends → average them → divide revenue by the
+    // result": arrows between steps in the imperative, the first naming the value.
+    const ARROWS: [&str; 5] = ["→", "->", "⇒", "=>", "⟶"];
+    if ARROWS.iter().any(|a| text.contains(a)) {
+        let mut steps = text.split(['→', '⇒', '⟶']).flat_map(|s| {
+            s.split("->")
+                .flat_map(|s| s.split("=>"))
+                .collect::<Vec<_>>()
+        });
+        let first = steps.next()?.trim().to_string();
+        let mut value = match AT_TWO_ENDS.as_ref() {
+            Some(re) => re.replace(&first, "").into_owned(),
+            None => first,
+        };
+        let mut any = false;
+        for step in steps {
+            let step = as_gerund(step.trim().trim_end_matches(['.', ' ']));
+            let (re, with) = STEP.iter().find(|(re, _)| re.is_match(&step))?;
+            value = re.replace(&step, *with).replace("@value", &value);
+            any = true;
+        }
+        return any.then_some(value);
+    }
     let start = FIRST.as_ref()?.find(text)?;
     let text = AND_STEP
         .as_ref()?
@@ -359,6 +400,28 @@ fn procedure(text: &str) -> Option<String> {
         value = written;
     }
     Some(value)
+}
+
+/// A step written in the imperative as the gerund the step patterns read ("divide revenue
+/// by the result" is "dividing revenue by the result").
+fn as_gerund(step: &str) -> String {
+    const VERBS: [(&str, &str); 7] = [
+        ("average ", "averaging "),
+        ("divide ", "dividing "),
+        ("multiply ", "multiplying "),
+        ("deduct ", "deducting "),
+        ("subtract ", "subtracting "),
+        ("add ", "adding "),
+        ("take ", "taking "),
+    ];
+    let lower = step.to_lowercase();
+    VERBS
+        .iter()
+        .find(|(verb, _)| lower.starts_with(verb))
+        .map_or_else(
+            || step.to_string(),
+            |(verb, gerund)| format!("{gerund}{}", &step[verb.len()..]),
+        )
 }
 
 /// The line item a phrase of a definition names ("unadjusted operating income", "COGS").

@@ -32,6 +32,8 @@ enum Token {
 
 /// Operator words, longest first so "divided by" is found before "by".
 const OPERATOR_WORDS: &[(&str, char)] = &[
+    ("all divided by", '/'),
+    ("all over", '/'),
     ("then divide by", '/'),
     ("then multiply by", '*'),
     ("then subtract", '-'),
@@ -111,7 +113,15 @@ fn tokens(text: &str) -> Vec<Token> {
         if at_word_start && c.is_alphabetic() {
             if let Some((operator, len)) = operator_word_at(rest) {
                 flush(&mut phrase, &mut out);
-                let binding = if comma_pending { AFTER_COMMA } else { IN_WORDS };
+                // "…, all over revenue": "all" takes in everything before.
+                let all = rest
+                    .get(..4)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("all "));
+                let binding = if comma_pending || all {
+                    AFTER_COMMA
+                } else {
+                    IN_WORDS
+                };
                 out.push(Token::Operator { operator, binding });
                 comma_pending = false;
                 rest = &rest[len..];
@@ -128,6 +138,17 @@ fn tokens(text: &str) -> Vec<Token> {
                     continue;
                 }
             }
+        }
+        // "operating income → + D&A → ÷ revenue → ×100": each arrow is a step, applied to
+        // the result so far, as a comma before an operator is.
+        if let Some(arrow) = ["→", "->", "⇒", "=>", "⟶"]
+            .iter()
+            .find(|a| rest.starts_with(**a))
+        {
+            flush(&mut phrase, &mut out);
+            comma_pending = true;
+            rest = &rest[arrow.len()..];
+            continue;
         }
         if c == ',' || c == ';' {
             // A comma inside a phrase ("selling, general and administrative") stays in it
@@ -274,6 +295,27 @@ mod tests {
 
     fn read(text: &str) -> String {
         shown(&parse_words(text).unwrap())
+    }
+
+    #[test]
+    fn each_arrow_is_a_step_applied_to_the_result_so_far() {
+        assert_eq!(
+            read("operating income → + D&A → ÷ revenue → ×100"),
+            "(((operating income + D&A) / revenue) * 100)"
+        );
+        assert_eq!(
+            read("total current assets -> minus inventories -> ÷ total current liabilities"),
+            "((total current assets - inventories) / total current liabilities)"
+        );
+        // "all over" divides everything before it.
+        assert_eq!(
+            read("accounts receivable plus revenue all over revenue"),
+            "((accounts receivable + revenue) / revenue)"
+        );
+        assert_eq!(
+            read("average receivables, all over revenue, times 365"),
+            "((average receivables / revenue) * 365)"
+        );
     }
 
     #[test]

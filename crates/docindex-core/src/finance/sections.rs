@@ -102,6 +102,15 @@ fn kind_of_statement_title(title: &str) -> Option<SectionKind> {
     })
 }
 
+/// The statement whose title line opens `text` (one of its first two lines), if one does.
+fn statement_opening(text: &str) -> Option<SectionKind> {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .take(2)
+        .find_map(kind_of_statement_title)
+}
+
 fn is_segments_title(title: &str) -> bool {
     let t = title.to_lowercase();
     t.contains("segment information")
@@ -221,6 +230,19 @@ pub fn classify_sections(doc: &mut DocumentIndex) {
                 note_number: None,
                 periods: Vec::new(),
             })
+        } else if let Some(kind) = statement_opening(map.slice(node.span)) {
+            // GE's statement of earnings opens a section its cross-reference index titles
+            // "Audited Financial Statements and Notes": the statement's own title line says
+            // what the section is.
+            let mut periods = period_columns(map.slice(node.span));
+            if periods.iter().any(|p| p.year.is_none()) {
+                periods.clear();
+            }
+            Some(FinancialSection {
+                kind,
+                note_number: None,
+                periods,
+            })
         } else {
             None
         };
@@ -240,4 +262,26 @@ pub fn months_asked(question: &str) -> Option<u32> {
         return Some(3);
     }
     months_in(question).filter(|m| *m != 3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_statement_is_known_by_its_title_line_under_a_generic_heading() {
+        // GE's cross-reference index titles its statement of earnings "Audited Financial
+        // Statements and Notes"; the statement's first line says what it is.
+        let text = "STATEMENT OF EARNINGS (LOSS)\nFor the years ended December 31 | 2023 | 2022\nTotal revenues | 67,954 | 58,100\n";
+        assert_eq!(statement_opening(text), Some(SectionKind::IncomeStatement));
+        assert_eq!(
+            kind_of_statement_title("Statement of Financial Position"),
+            Some(SectionKind::BalanceSheet)
+        );
+        // Prose that mentions a statement opens none.
+        assert_eq!(
+            statement_opening("The statement of earnings shows our results.\nMore text."),
+            None
+        );
+    }
 }

@@ -52,6 +52,10 @@ pub fn statement_of_title(title: &str) -> Option<Statement> {
             t = rest.to_string();
         }
     }
+    // "Statement of Earnings (Loss)": one statement's name is its plural's.
+    if let Some(rest) = t.strip_prefix("statement of ") {
+        t = format!("statements of {rest}");
+    }
     // "Statements of Redeemable Noncontrolling Interests and Equity" and the like.
     if (t.starts_with("statements of ") || t.starts_with("statement of "))
         && t.contains("equity")

@@ -25,11 +25,12 @@ static INFLOW_OUTFLOW: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:in|out)flows?(?:\s*(?:/|\bor\b)\s*\(?(?:in|out)flows?\)?)?\b").ok()
 });
 
-/// "Net cash used for investing activities", "cash absorbed by financing": one direction
+/// "Net cash used for investing activities", "cash absorbed by financing", "net cash
+/// produced by operating activities" (any participle and its preposition): one direction
 /// of a section's flow is the flow.
 static ONE_DIRECTION: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(?:{FLOW_VERBS}|spent\s+on|applied\s+to|absorbed\s+by|consumed\s+by|used\s+by|put\s+into|raised\s+(?:by|from|in))\s+(?:the\s+|its\s+)?(operating|investing|financing|operations)\b"
+        r"(?i)\b(?:{FLOW_VERBS}|spent\s+on|applied\s+to|absorbed\s+by|consumed\s+by|used\s+by|put\s+into|raised\s+(?:by|from|in)|[a-z]+(?:ed|en)\s+(?:by|from|in|for|on|into|to|through))\s+(?:the\s+|its\s+)?(operating|investing|financing|operations)\b"
     ))
     .ok()
 });

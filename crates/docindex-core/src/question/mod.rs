@@ -166,8 +166,9 @@ fn sentences(text: &str) -> Vec<String> {
     for (i, c) in chars.iter().enumerate() {
         current.push(*c);
         let next = chars.get(i + 1).copied();
-        // "X is 100 * A / B -- what was it for Meta?": a dash before a question's opening
-        // word ends the clause before it (the dash is no part of either).
+        // "X is 100 * A / B -- what was it for Meta?", "take SG&A as a percent of revenue
+        // year by year -- what's the average of the three?": a spaced dash before a
+        // question's opening word ends the clause before it (the dash is no part of either).
         if matches!(c, '-' | '—' | '–') && dash_opens_a_question(&current, &chars[i + 1..]) {
             let clause = current.trim_end_matches(['-', '—', '–']).trim().to_string();
             current.clear();
@@ -183,11 +184,21 @@ fn sentences(text: &str) -> Vec<String> {
                 // definition's colon ("defined as: …") stays in its sentence.
                 // Words, not letters: "liabilities" holds "abilities".
                 let lower = current.to_lowercase();
-                lower.split(|c: char| !c.is_alphanumeric()).any(|w| {
+                let words = || lower.split(|c: char| !c.is_alphanumeric());
+                words().any(|w| {
                     w.starts_with("question")
                         || w.starts_with("abilit")
                         || w.starts_with("resource")
                 })
+                    // "Annual review of Palantir's credit facility: what asset total …?": a
+                    // question after a colon is a sentence of its own, the clause before
+                    // its context (a definition's colon excepted). A label of a word or
+                    // three ("Revenue:", "For Apple:") stays the question's.
+                    || (opens_a_question(&chars[i + 1..])
+                        && words().filter(|w| !w.is_empty()).count() >= 4
+                        && !words().any(|w| {
+                            w.starts_with("defin") || w == "formula" || w == "method"
+                        }))
             }
             _ => false,
         };
@@ -206,13 +217,16 @@ fn sentences(text: &str) -> Vec<String> {
 /// after a formula ("X is 100 * A / B -- what was it?"). Elsewhere the dash joins one request
 /// ("Take A at both ends of FY23 and average them -- what's the figure?").
 fn dash_opens_a_question(before: &str, after: &[char]) -> bool {
-    if !before.contains(['/', '÷', '×', '*', '=']) {
-        return false;
-    }
+    let spaced = before.ends_with(" --") || before.ends_with(" —") || before.ends_with(" –");
+    spaced && opens_a_question(after)
+}
+
+/// Whether `after` (following a dash or a colon) opens with a space and a question's
+/// opening word.
+fn opens_a_question(after: &[char]) -> bool {
     const OPENERS: [&str; 12] = [
         "what", "what's", "how", "which", "who", "where", "when", "is", "was", "did", "does", "can",
     ];
-    let spaced = before.ends_with(" --") || before.ends_with(" —") || before.ends_with(" –");
     let rest: String = after.iter().take(12).collect();
     let word = rest
         .trim_start()
@@ -220,7 +234,55 @@ fn dash_opens_a_question(before: &str, after: &[char]) -> bool {
         .next()
         .unwrap_or("")
         .to_lowercase();
-    spaced && after.first().is_some_and(|c| c.is_whitespace()) && OPENERS.contains(&word.as_str())
+    after.first().is_some_and(|c| c.is_whitespace()) && OPENERS.contains(&word.as_str())
+}
+
+/// Whether two periods stand side by side in a list ("2023 and 2024", "FY2023, FY2024",
+/// "(2023 / 2024)") rather than apart, each with words of its own.
+fn periods_listed(text: &str, periods: &[AskedPeriod]) -> bool {
+    let [first, second] = periods else {
+        return false;
+    };
+    let (Some(a), Some(b)) = (text.find(&first.written), text.find(&second.written)) else {
+        return false;
+    };
+    let (before, after) = match a <= b {
+        true => ((a, first), (b, second)),
+        false => ((b, second), (a, first)),
+    };
+    let between = text
+        .get(before.0 + before.1.written.len()..after.0)
+        .unwrap_or("")
+        .to_lowercase();
+    let between = between
+        .trim()
+        .trim_matches(|c: char| c == ',' || c.is_whitespace());
+    [
+        "",
+        "and",
+        "or",
+        "&",
+        "/",
+        "and the",
+        "and in",
+        "or in",
+        "and fiscal",
+        "and fy",
+    ]
+    .contains(&between)
+}
+
+/// Whether a formula refers to a spreadsheet cell ("C5", "B18") rather than a line item.
+fn holds_cell_reference(formula: &str) -> bool {
+    formula
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|token| {
+            let letters = token.chars().take_while(char::is_ascii_uppercase).count();
+            (1..=2).contains(&letters)
+                && token.len() > letters
+                && token.len() <= letters + 4
+                && token[letters..].chars().all(|c| c.is_ascii_digit())
+        })
 }
 
 fn capitalise(text: &str) -> String {
@@ -1217,7 +1279,13 @@ fn without_source_clause(sentence: &str, v: &Vocabulary) -> String {
         || v.source_clause_nouns
             .iter()
             .any(|w| clause.contains(w.as_str()));
-    match names_a_source {
+    // "Given UnitedHealth's asset total on the balance sheet at the end of fiscal 2022 and
+    // of fiscal 2023, find the average balance": a clause naming a figure and its periods
+    // is what is asked, wherever it says the figure stands.
+    let names_figure_and_period = !periods::periods_in(clause).is_empty()
+        && crate::finance::concepts::concept_table()
+            .is_ok_and(|t| t.asked_in(clause).iter().any(|c| !c.is_metric()));
+    match names_a_source && !names_figure_and_period {
         true => sentence[comma + 1..].trim().to_string(),
         false => sentence.to_string(),
     }
@@ -1441,15 +1509,29 @@ impl Question {
             .min_by_key(|(at, _)| *at)
             .map(|(_, s)| s)
             .or_else(|| v.units.scale_in(text));
+        // "(format: $X.X billion)", "(X.XX% format)", "(as a multiple, X.XXx)": a mask's
+        // placeholders after its point are the decimals asked.
+        static MASK_DECIMALS: LazyLock<Option<Regex>> =
+            LazyLock::new(|| Regex::new(r"(?:^|[\s$(\[])[xX#]+\.([xX#]+)(?:%|\b)").ok());
         let decimals = v
             .roundings
             .iter()
             .find(|r| holds_any(&lower, &r.phrases))
-            .map(|r| r.decimals);
+            .map(|r| r.decimals)
+            .or_else(|| {
+                let caps = MASK_DECIMALS.as_ref()?.captures(text)?;
+                // "X.XXx": a lower-case x after capitals says "times".
+                let places = match caps[1].contains('X') {
+                    true => caps[1].trim_end_matches('x'),
+                    false => &caps[1],
+                };
+                u32::try_from(places.len()).ok()
+            });
 
         // (sentence kept, whether it asks)
         let mut content: Vec<(String, bool)> = Vec::new();
         let mut definition = None;
+        let mut defined_in_brackets = false;
         let mut labelled_as_definition = false;
         for sentence in sentences(text) {
             // "Use this definition: operating income + D&A − capex paid in cash." (the
@@ -1484,9 +1566,19 @@ impl Question {
                     name: String::new(),
                     formula,
                 });
+                defined_in_brackets = true;
             }
-            if let (Some((name, formula)), None) = (definition_sentence(&sentence), &definition) {
+            // "AbbVie free cash flow (operating-cash-minus-capex version). We compute it as
+            // …": a definition in a sentence of its own says more than a bracket's gloss.
+            // (Unless it leaves spreadsheet cells the question never wrote out, "=C5/…".)
+            let replaceable = |formula: &str| {
+                definition.is_none() || (defined_in_brackets && !holds_cell_reference(formula))
+            };
+            if let Some((name, formula)) =
+                definition_sentence(&sentence).filter(|(_, f)| replaceable(f))
+            {
                 definition = Some(Definition { name, formula });
+                defined_in_brackets = false;
                 continue;
             }
             let lower_sentence = sentence.to_lowercase();
@@ -1515,11 +1607,12 @@ impl Question {
                         continue;
                     }
                     // "Formula to use -- A scaled by B." defines the metric asked, unnamed.
-                    if !formula.is_empty() && definition.is_none() {
+                    if !formula.is_empty() && replaceable(&formula) {
                         definition = Some(Definition {
                             name: name.to_string(),
                             formula: formula.to_string(),
                         });
+                        defined_in_brackets = false;
                     }
                     continue;
                 }
@@ -1535,24 +1628,50 @@ impl Question {
                 || v.scales
                     .iter()
                     .any(|s| holds_any(&lower_sentence, &s.phrases)))
-                && periods::periods_in(&sentence).is_empty();
+                && periods::periods_in(&sentence).is_empty()
+                // "Average the three figures (a figure in billions works).": a sentence that
+                // opens with an operation asks it, whatever unit it names.
+                && !v.operations.iter().any(|o| {
+                    o.phrases.iter().any(|p| {
+                        lower_sentence.strip_prefix(p.as_str()).is_some_and(|rest| {
+                            rest.chars().next().is_none_or(|c| !c.is_alphanumeric())
+                        })
+                    })
+                });
             // "Divide operating income by total revenue.", "Take gross profit as a share of
             // total revenue.": a definition of the metric asked, without its name.
             let signs_only = holds_any(&lower_sentence, &v.sign_conventions);
+            // "We compute it as …", "Let's take …": the asker as the subject of the step.
+            let subject = ["we ", "i ", "let's ", "let us ", "you "]
+                .iter()
+                .find(|w| lower_sentence.starts_with(**w))
+                .map_or(0, |w| w.len());
+            // "take Cisco's FY2024 tax provision and back out the FY2023 amount" works on
+            // two years' figures: an operation asked, not a metric defined.
+            let names_two_periods = periods::periods_in(&sentence).len() >= 2;
             if !asks(&sentence)
                 && !asks_unit_only
                 && !signs_only
-                && v.unnamed_definition_openers
-                    .iter()
-                    .any(|o| lower_sentence.starts_with(o.as_str()))
+                && !names_two_periods
+                && lower_sentence.get(subject..).is_some_and(|rest| {
+                    v.unnamed_definition_openers
+                        .iter()
+                        .any(|o| rest.starts_with(o.as_str()))
+                        // "we do it as …", "I figure it as …"
+                        || rest
+                            .split_once(' ')
+                            .is_some_and(|(verb, after)| {
+                                verb.chars().all(char::is_alphabetic) && after.starts_with("it as ")
+                            })
+                })
             {
-                if definition.is_none() {
+                if definition.is_none() || defined_in_brackets {
+                    defined_in_brackets = false;
                     // "… -- that's the dividend payout % I'm after" is an aside.
+                    let stated = sentence.get(subject..).unwrap_or(&sentence);
                     let formula = [" -- ", " — ", " – "]
                         .iter()
-                        .fold(sentence.as_str(), |f, aside| {
-                            f.split(aside).next().unwrap_or(f)
-                        });
+                        .fold(stated, |f, aside| f.split(aside).next().unwrap_or(f));
                     definition = Some(Definition {
                         name: String::new(),
                         formula: formula.trim_end_matches(['.', ' ']).to_string(),
@@ -1657,6 +1776,24 @@ impl Question {
             });
         }
         // A question that is all instruction (nothing asked) is read whole.
+        // A label moved after its sentence ("… × 100. — Obligor review") is no operand.
+        let definition = definition.map(|d| Definition {
+            // "the facility agreement's definition of reinvestment rate" names the term.
+            name: ["definition of ", "definition for "]
+                .iter()
+                .find_map(|w| {
+                    let at = d.name.to_ascii_lowercase().rfind(w)? + w.len();
+                    Some(d.name[at..].to_string())
+                })
+                .unwrap_or(d.name),
+            formula: d
+                .formula
+                .split(" — ")
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(['.', ' '])
+                .to_string(),
+        });
         let content = match content.is_empty() {
             true => text.split_whitespace().collect::<Vec<_>>().join(" "),
             false => content
@@ -1760,6 +1897,23 @@ impl Question {
             }
             op => op,
         };
+        // "Take its FY2024 tax provision and back out the FY2023 amount": one figure asked of
+        // two years, in words of no operation we know, asks how it moved between them (in
+        // percent when a percentage is asked, below).
+        // Two years in a list ("the 2023 and 2024 columns", "(2023, 2024)") name where to
+        // look, not a movement.
+        let operation = match operation {
+            Operation::Value
+                if definition.is_none()
+                    && !averaging_described
+                    && periods.len() == 2
+                    && !periods_listed(&content, &periods)
+                    && periods::spanned_years(&content, &periods).is_none_or(|y| y.len() <= 2) =>
+            {
+                Operation::Change
+            }
+            op => op,
+        };
         // "Growth rate (%) = (fiscal 2022 value - fiscal 2021 value) / fiscal 2021 value x 100.
         // Apply it to Boeing's revenue.": the definition is of the operation, over whatever
         // figure the question names, not a metric of line items.
@@ -1845,7 +1999,7 @@ impl Question {
             kind => kind,
         };
         let closing_text = content.clone();
-        Ok(Question {
+        let question = Question {
             text: asked.to_string(),
             passage,
             judgment,
@@ -1871,7 +2025,9 @@ impl Question {
             decimals,
             statements: statements.into_iter().map(|(_, s)| s).collect(),
             definition,
-        })
+        };
+        tracing::debug!(reading = ?question, "question read");
+        Ok(question)
     }
 
     /// The latest period named (the one a value is asked for).
@@ -1949,6 +2105,76 @@ mod tests {
 
     fn read(text: &str) -> Question {
         Question::read(text).unwrap()
+    }
+
+    #[test]
+    fn one_figure_of_two_years_asks_its_movement_unless_the_years_are_a_list() {
+        // Two years apart, each with words of its own, in words of no known operation.
+        let q = read("FP&A question: take Cisco's FY2024 income tax provision charged and back out the FY2023 amount -- what's left (a millions figure is fine)?");
+        assert_eq!(q.operation, Operation::Change, "{q:?}");
+        assert!(q.definition.is_none(), "{q:?}");
+        let q = read("Palantir's asset total -- percent expansion or contraction from the fiscal 2022 close to the fiscal 2023 close (state it as a %)?");
+        assert_eq!(q.operation, Operation::Growth);
+        // Two years in a list say where to look.
+        let q = read(
+            "What interest expense did Cisco report in the later of its FY2023 and FY2024 columns?",
+        );
+        assert_eq!(q.operation, Operation::Value);
+        let q = read("Cisco's dividends, columns (2023, 2024): the later one?");
+        assert_eq!(q.operation, Operation::Value);
+    }
+
+    #[test]
+    fn an_operation_its_steps_and_its_format_are_read_wherever_they_stand() {
+        // A sentence that opens with an operation asks it, whatever unit it names.
+        let q = read("Problem 5: GM reported operating profit line (operating income) for FY2021, FY2022 and FY2023. Average the three figures (a figure in billions works).");
+        assert_eq!(q.operation, Operation::Average);
+        assert_eq!(q.periods.len(), 3);
+        // A question after a spaced dash is a sentence of its own.
+        let q = read("Subject: Intel, SG&A vs revenue. Over the period from December 27 of 2020 to December 30 of 2023 (fiscal 2021 to fiscal 2023), take SG&A dollars as a percent of revenue year by year -- what's the average of the three?");
+        assert_eq!(q.operation, Operation::Average);
+        assert_eq!(
+            q.definition.map(|d| d.formula),
+            Some("SG&A dollars as a percent of revenue year by year".to_string())
+        );
+        // A source clause naming a figure and its years is what is asked.
+        let q = read("Problem 4: Given UnitedHealth's asset total on the balance sheet at the end of fiscal 2022 and at the end of fiscal 2023, find the average balance (show it in $ millions).");
+        assert!(q.content.contains("asset total"), "{q:?}");
+        // The asker as the subject of a step defines the metric; a bracket's gloss yields
+        // to a sentence that defines it.
+        let q = read("Subject: AbbVie free cash flow (operating-cash-minus-capex version). We compute it as net cash from operating activities → − capital expenditures. What's the result in fiscal 2023?");
+        let formula = q.definition.map(|d| d.formula).unwrap_or_default();
+        assert!(
+            formula.ends_with("net cash from operating activities → − capital expenditures"),
+            "{formula}"
+        );
+        let q = read("Intel interest service cover from operating income (x) in fiscal 2023? we do it as operating income → ÷ interest expense");
+        assert!(q.definition.is_some(), "{q:?}");
+        // A label moved after the sentence is no operand; "definition of X" names X.
+        let q = read("Obligor review: the facility agreement's definition of reinvestment rate (capex over revenue) is capital expenditures → ÷ revenue → ×100. Where did J&J stand in fiscal 2023?");
+        let d = q.definition.unwrap();
+        assert_eq!(d.name.to_lowercase(), "reinvestment rate");
+        assert!(d.formula.ends_with("×100"), "{d:?}");
+        // The balance carried into a year is the prior year-end's.
+        let q = read("Compute GE's quick ratio (inventories backed out) going into fiscal 2024.");
+        assert_eq!(q.latest_period().map(|p| p.year), Some(2023));
+        // A format mask's places are the decimals asked.
+        assert_eq!(
+            read("Total assets in fiscal 2023 (format: $X.X billion)?").decimals,
+            Some(1)
+        );
+        assert_eq!(
+            read("Quick ratio in fiscal 2023 (as a multiple, X.XXx)?").decimals,
+            Some(2)
+        );
+        assert_eq!(
+            read("OIBDA margin in fiscal 2023 (X.XX% format)?").decimals,
+            Some(2)
+        );
+        assert_eq!(
+            read("Total assets in fiscal 2023 (format: $X.X billion)?").scale,
+            Some(Scale::Billions)
+        );
     }
 
     #[test]

@@ -134,7 +134,7 @@ const MONTH: &str = r"(?:January|February|March|April|May|June|July|August|Septe
 const DAY: &str = r"(\d{1,2})(?:st|nd|rd|th)?";
 pattern!(
     DATE_MONTH_FIRST,
-    &format!(r"(?i)\b({MONTH})[\s\-/.]*(?:the\s+)?{DAY}(?:,\s*|[\s\-/.]+)(\d{{4}})\b")
+    &format!(r"(?i)\b({MONTH})[\s\-/.]*(?:the\s+)?{DAY}(?:,\s*|[\s\-/.]+)(?:of\s+)?(\d{{4}})\b")
 );
 pattern!(
     DATE_DAY_FIRST,
@@ -248,6 +248,13 @@ pattern!(
         r"(?i)\b(?:began|begins|beginning|begun|starting|started|starts|commencing|commenced)\s+(?:on\s+|in\s+)?(?:[a-z]+day,?\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?({MONTH})\s*(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?(\d{{4}})\b"
     )
 );
+// "fiscal 2023/24", "FY2023-24", "the 2023–2024 fiscal year": one year over two calendar
+// years (the one it ends in), when a slash joins the two or a year's name stands beside
+// them; "2023-2024" alone may be two years.
+pattern!(
+    SPLIT_YEAR,
+    r"(?i)(?:(\b(?:FY|fiscal(?:\s+year)?|financial\s+year)\s*'?)|\b)(\d{4})\s*(/|-|–|—)\s*(\d{4}|\d{2})\b(\s+(?:fiscal|financial)\s+year)?"
+);
 // "2023", and "2023A"/"2024E" as models write actuals and estimates.
 pattern!(BARE_YEAR, r"\b(19[5-9]\d|20\d{2})[AE]?\b");
 // "Dec-23", "Jul-2024", "Sep '24": a month's end written with its year.
@@ -298,6 +305,32 @@ fn month_and_year(written: &str) -> Option<(u32, i32)> {
         LazyLock::new(|| Regex::new(&format!(r"(?i)^({MONTH})[\s-]*['’]?(\d{{2}}|\d{{4}})$")).ok());
     let caps = MONTH_ONLY.as_ref()?.captures(written.trim())?;
     Some((month_number(&caps[1])?, two_or_four_digits(&caps[2])?))
+}
+
+/// How many whole fiscal years run from the first date to the last, when the first is a
+/// year's first day and the last a year's last: "January 2, 2023 to December 31, 2023" (52
+/// weeks) and "October 1, 2021 to September 30, 2024" (three calendar years less a day) are
+/// spans of years; "December 31, 2022 to December 31, 2023" is two year-ends, not a span.
+fn whole_years_spanned(first: &str, last: &str) -> Option<i32> {
+    use chrono::Datelike;
+    let day = |written: &str| {
+        let [date] = calendar_dates(written)[..] else {
+            return None;
+        };
+        chrono::NaiveDate::from_ymd_opt(date.year, date.month, date.day)
+    };
+    let (from, to) = (day(first)?, day(last)?);
+    let days = (to - from).num_days() + 1;
+    let years = i32::try_from((days as f64 / 365.25).round() as i64).ok()?;
+    let whole_weeks = days % 7 == 0 && (days - i64::from(years) * 364).abs() <= 7;
+    let calendar_years = from
+        .checked_add_months(chrono::Months::new(12 * u32::try_from(years).ok()?))
+        .and_then(|end| end.pred_opt())
+        == Some(to);
+    // A month's last day closes a year ("December 31, 2022 to December 30, 2023" are two
+    // of Intel's year-ends); a year's first day follows one.
+    let closes_a_month = from.succ_opt().is_some_and(|next| next.day() == 1);
+    (years >= 1 && !closes_a_month && (whole_weeks || calendar_years)).then_some(years)
 }
 
 /// Whether two months named without their days bound one twelve-month period ("Jun 2022 –
@@ -422,6 +455,21 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
             written: written(c),
         })
     }));
+    take(scan(&SPLIT_YEAR, &|c| {
+        let first = two_or_four_digits(&c[2])?;
+        let second = match c[4].len() {
+            2 => first / 100 * 100 + c[4].parse::<i32>().ok()?,
+            _ => two_or_four_digits(&c[4])?,
+        };
+        let named_a_year = c.get(1).is_some() || c.get(5).is_some();
+        (second == first + 1 && (&c[3] == "/" || named_a_year)).then(|| AskedPeriod {
+            year: second,
+            quarter: None,
+            half: None,
+            basis: YearBasis::PeriodEnd,
+            written: written(c),
+        })
+    }));
     for re in [&FISCAL_YEAR, &BARE_YEAR, &CLIPPED_YEAR] {
         take(scan(re, &|c| {
             Some(AskedPeriod {
@@ -437,7 +485,9 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
     // "the prior-year column (FY2023) of its FY2024 10-K": a year that names the filing is
     // not the period asked when another is named.
     let names_the_filing = |at: usize, period: &AskedPeriod| {
-        let rest = text[at + period.written.len().min(text.len() - at)..]
+        let rest = text
+            .get(at + period.written.len()..)
+            .unwrap_or("")
             .trim_start()
             .to_lowercase();
         [
@@ -453,24 +503,46 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
     };
     // "the period 2023-06-01 to 2024-05-31", "FY2024 (Jun 2023 – May 2024)": a span from
     // the first of a month, or over twelve named months, is one period, the one it ends.
-    let starts: Vec<usize> = found
-        .windows(2)
-        .filter(|pair| {
-            let (at, first) = &pair[0];
-            let (next_at, last) = &pair[1];
-            let between = text
-                .get(at + first.written.len()..*next_at)
-                .unwrap_or("")
-                .trim()
-                .to_lowercase();
-            first.basis == YearBasis::PeriodEnd
-                && (starts_a_month(&first.written) || bound_one_year(&first.written, &last.written))
-                && ["to", "–", "—", "-", "through", "thru", "until", "till"]
-                    .contains(&between.as_str())
-        })
-        .map(|pair| pair[0].0)
+    // "From December 27, 2020 to December 30, 2023": a span of whole fiscal years from the
+    // first day of one is those years.
+    let mut spans: Vec<(usize, Vec<AskedPeriod>)> = Vec::new();
+    for pair in found.windows(2) {
+        let (at, first) = &pair[0];
+        let (next_at, last) = &pair[1];
+        let between = text
+            .get(at + first.written.len()..*next_at)
+            .unwrap_or("")
+            .trim()
+            .to_lowercase();
+        if first.basis != YearBasis::PeriodEnd
+            || !["to", "–", "—", "-", "through", "thru", "until", "till"]
+                .contains(&between.as_str())
+        {
+            continue;
+        }
+        if let Some(years) = whole_years_spanned(&first.written, &last.written) {
+            let earlier = (1..years)
+                .rev()
+                .map(|back| AskedPeriod {
+                    year: last.year - back,
+                    written: format!("the year ended in {}", last.year - back),
+                    ..last.clone()
+                })
+                .collect();
+            spans.push((*at, earlier));
+        } else if starts_a_month(&first.written) || bound_one_year(&first.written, &last.written) {
+            spans.push((*at, Vec::new()));
+        }
+    }
+    let mut found: Vec<(usize, AskedPeriod)> = found
+        .into_iter()
+        .flat_map(
+            |(at, period)| match spans.iter().find(|(start, _)| *start == at) {
+                Some((_, earlier)) => earlier.iter().map(|p| (at, p.clone())).collect(),
+                None => vec![(at, period)],
+            },
+        )
         .collect();
-    found.retain(|(at, _)| !starts.contains(at));
     let filing_years: Vec<usize> = found
         .iter()
         .filter(|(at, p)| names_the_filing(*at, p))
@@ -484,9 +556,21 @@ pub fn periods_in(text: &str) -> Vec<AskedPeriod> {
         // "At the beginning of fiscal 2024", "the start of 2023": the balance sheet that opens
         // the year is the one that closed the year before.
         let before = text[..at].trim_end().to_lowercase();
-        let opens = ["beginning of", "start of", "opening of", "outset of"]
-            .iter()
-            .any(|w| before.ends_with(w) || before.ends_with(&format!("{w} the")));
+        // "Going into fiscal 2024", "the balance carried into fiscal 2024" too.
+        let opens = [
+            "beginning of",
+            "start of",
+            "opening of",
+            "outset of",
+            "going into",
+            "heading into",
+            "coming into",
+            "entering",
+            "carried into",
+            "brought into",
+        ]
+        .iter()
+        .any(|w| before.ends_with(w) || before.ends_with(&format!("{w} the")));
         if opens && period.quarter.is_none() && period.half.is_none() {
             period.year -= 1;
             period.basis = YearBasis::PeriodEnd;
@@ -628,6 +712,41 @@ mod tests {
             .into_iter()
             .map(|p| (p.year, p.quarter, p.half))
             .collect()
+    }
+
+    #[test]
+    fn spans_of_whole_fiscal_years_and_split_years_are_the_years_they_cover() {
+        let years = |text: &str| periods_in(text).iter().map(|p| p.year).collect::<Vec<_>>();
+        // From a fiscal year's first day to a last day: the years between, not the start.
+        assert_eq!(
+            years("over the period from December 27 of 2020 to December 30 of 2023"),
+            [2021, 2022, 2023]
+        );
+        assert_eq!(
+            years("the fiscal year spanning January 2, 2023 to December 31, 2023"),
+            [2023]
+        );
+        assert_eq!(
+            years("from October 1 of 2021 to September 30 of 2024"),
+            [2022, 2023, 2024]
+        );
+        // Two year-ends a year apart stay two balances.
+        assert_eq!(
+            years("from December 31, 2022 to December 31, 2023"),
+            [2022, 2023]
+        );
+        assert_eq!(
+            years("from December 31, 2022 to December 30, 2023"),
+            [2022, 2023]
+        );
+        // One fiscal year written over its two calendar years.
+        assert_eq!(years("revenue in fiscal 2023/24"), [2024]);
+        assert_eq!(years("revenue in FY2023-24"), [2024]);
+        assert_eq!(years("the 2023–2024 fiscal year"), [2024]);
+        assert_eq!(years("revenue 2023/2024"), [2024]);
+        // Two years apart, or a bare dash between them, are two years.
+        assert_eq!(years("revenue 2022-2024"), [2022, 2024]);
+        assert_eq!(years("revenue from 2023 to 2024"), [2023, 2024]);
     }
 
     #[test]

@@ -78,7 +78,14 @@ impl UnitWords {
             let sign = ["us$", "$"]
                 .into_iter()
                 .find(|s| raw.starts_with(s) && raw.len() > s.len());
+            // "$X.X billion", "$#,###m": a format mask's placeholder digits are no word.
+            let placeholder = |w: &str| {
+                !w.is_empty()
+                    && w.chars().any(|c| matches!(c, 'x' | '#'))
+                    && w.chars().all(|c| matches!(c, 'x' | '#' | '.' | ','))
+            };
             match sign {
+                Some(s) if placeholder(&raw[s.len()..]) => out.push(Some(UnitWord::Currency)),
                 Some(s) => {
                     out.push(Some(UnitWord::Currency));
                     out.push(self.word(&raw[s.len()..]));
