@@ -302,6 +302,22 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_line_item_the_statement_does_not_print_is_worked_out_from_its_definition() {
+        let table = crate::finance::concepts::concept_table().unwrap();
+        // Procter & Gamble's income statement prints no gross profit.
+        let text = "CONSOLIDATED STATEMENTS OF EARNINGS\nAmounts in millions | 2023 | 2022\nNet sales | $ 82,006 | $ 80,187\nCost of products sold | 42,760 | 42,157\nSelling, general and administrative expense | 21,112 | 20,217\n";
+        let mut pg = doc("Procter & Gamble Co");
+        pg.text = text.to_string();
+        let question =
+            "What was Procter & Gamble's gross profit generated on its sales in fiscal 2023?";
+        let reading = Question::read(question).unwrap();
+        let rows = located_rows(text, question);
+        let lead = lead_for(table, &reading, &pg, &rows).unwrap();
+        assert!(lead.text.starts_with("Gross profit"), "{}", lead.text);
+        assert!(lead.text.contains("39,246"), "{}", lead.text);
+    }
+
+    #[test]
     fn a_margin_over_a_hundred_percent_is_flagged_and_never_high() {
         let table = crate::finance::concepts::concept_table().unwrap();
         // Nike's 2018 10-K: the consolidated gross profit beside a segment's revenues (North

@@ -636,7 +636,11 @@ impl ConceptTable {
                 }
             }
         }
-        for concept in self.concepts.iter().filter(|c| c.is_metric()) {
+        for concept in self
+            .concepts
+            .iter()
+            .filter(|c| c.is_metric() || c.otherwise.is_some())
+        {
             let operands = self.operand_ids(concept)?;
             for id in operands {
                 let base = id.strip_suffix(PRIOR_SUFFIX).unwrap_or(&id);
@@ -650,7 +654,7 @@ impl ConceptTable {
                     }
                 }
             }
-            if concept.unit.is_none() {
+            if concept.is_metric() && concept.unit.is_none() {
                 return Err(FinanceError::BadTable(format!(
                     "metric {} has no unit",
                     concept.id
@@ -1205,7 +1209,15 @@ impl ConceptTable {
                     )
                     .collect()
             } else {
-                vec![concept]
+                // A line item some filers do not print is worked out from its operands.
+                std::iter::once(concept)
+                    .chain(
+                        self.operand_ids(concept)
+                            .unwrap_or_default()
+                            .iter()
+                            .filter_map(|id| self.get(id)),
+                    )
+                    .collect()
             };
             for c in needed {
                 if !out.iter().any(|x| x.id == c.id) {

@@ -713,6 +713,26 @@ pub fn defined_metric(
     };
     for (id, term) in &terms {
         let replacement = match term {
+            // A line item this filing does not print (Meta shows no gross profit) is its
+            // defining formula over the rows it does print.
+            Term::Item { concept, year }
+                if !rows.iter().any(|r| r.concept_id == *concept)
+                    && table.get(concept).is_some_and(|c| c.otherwise.is_some()) =>
+            {
+                let derived = table
+                    .get(concept)
+                    .and_then(|c| c.otherwise.clone())
+                    .unwrap_or_default();
+                let parts = super::concepts::formula_ids(concept, &derived).unwrap_or_default();
+                let mut worked = Some(derived);
+                for part in parts {
+                    let placed = cell(format!("{id}{part}"), &part, *year);
+                    worked = worked
+                        .zip(placed)
+                        .map(|(w, placed)| replace_term(&w, &part, &placed));
+                }
+                worked.map(|w| format!("({w})"))
+            }
             Term::Item { concept, year } => cell(id.clone(), concept, *year),
             Term::Average { concept, from, to } => {
                 let a = cell(format!("{id}from"), concept, Some(*from));

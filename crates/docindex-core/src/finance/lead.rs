@@ -340,15 +340,32 @@ impl<'a> Asking<'a> {
 
     /// A line item its best row holds only part of ("Depreciation", with "Amortization of
     /// intangible assets" on a row of its own) as the sum of the parts its table prints,
-    /// worked out like a metric so every part is cited. `None` when the best row is the
-    /// whole line item, or an operation over years is asked.
+    /// worked out like a metric so every part is cited; or one no statement prints, from the
+    /// rows that define it. `None` when the best row is the whole line item, or an operation
+    /// over years is asked.
     fn whole_of_parts(&self, concept: &Concept) -> Option<Concept> {
         if self.reading.operation != Operation::Value {
             return None;
         }
         let best = best_rows(self.table, &[concept], &self.rows, self.year(), self.months)
             .into_iter()
-            .next()?;
+            .next();
+        // A line item the statements do not print (P&G shows no gross profit) is worked
+        // out from the rows that define it (`otherwise` in the concept table).
+        let Some(best) = best else {
+            let derived = concept.otherwise.clone()?;
+            return Some(Concept {
+                id: format!("{}_derived", concept.id),
+                formula: Some(derived),
+                otherwise: None,
+                unit: Some(MetricUnit::Amount),
+                asked_as: Vec::new(),
+                line_items: Vec::new(),
+                xbrl: Vec::new(),
+                partial_line_items: Vec::new(),
+                ..concept.clone()
+            });
+        };
         let column = best.matched.row.column_for(self.year(), self.months)?;
         let parts = super::metrics::other_part_operands(
             concept,

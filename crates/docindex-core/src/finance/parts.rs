@@ -378,6 +378,10 @@ fn names_a_part_after_the_company(
         // adjective, no part.
         !next.is_empty()
             && !next.contains('-')
+            // "Cisco's NM%": a measure's abbreviation.
+            && !pair[1]
+                .trim_end_matches(|c: char| matches!(c, '?' | '.' | ',' | ')' | ';' | ':'))
+                .ends_with('%')
             && !glossed_in_parentheses(&tokens[at + 1..])
             && !next.starts_with(|c: char| c.is_ascii_digit())
             && !lexicon().parts.qualifiers.contains(next.as_str())
@@ -428,6 +432,12 @@ fn names_a_capitalised_part(question: &str, company: &[String], in_filing: InFil
         .iter()
         .enumerate()
         .filter(|(i, _)| *i > 0 && !tokens[i - 1].ends_with(['.', '?', '!', ':', ';', '—']))
+        // "NM%", "GM%": a measure's abbreviation (Cisco's tables print "NM" for "not
+        // meaningful"), not a part's name.
+        .filter(|(_, w)| {
+            !w.trim_end_matches(|c: char| matches!(c, '?' | '.' | ',' | ')' | ';' | ':'))
+                .ends_with('%')
+        })
         // "Apple's", "I'm": the word before the apostrophe.
         .map(|(_, w)| {
             w.trim_matches(|c: char| !c.is_alphanumeric())
@@ -625,6 +635,18 @@ mod tests {
         assert!(!names_a_capitalised_part(
             "Report the FY2023-versus-FY2022 variance in Colgate's cash holdings.",
             &company,
+            &anywhere
+        ));
+        // A measure's abbreviation ("NM%": Cisco's tables print "NM") names no part.
+        let cisco = vec!["cisco".to_string(), "csco".to_string()];
+        assert!(!names_a_capitalised_part(
+            "For fiscal 2024, what was the NM% (net income over revenue)?",
+            &cisco,
+            &anywhere
+        ));
+        assert!(!names_a_part_after_the_company(
+            "Cisco's NM% (net income over revenue) for fiscal 2024?",
+            &cisco,
             &anywhere
         ));
         let colgate = vec!["colgate-palmolive".to_string(), "cl".to_string()];

@@ -2087,15 +2087,22 @@ impl Question {
         (!parts.is_empty()).then(|| parts.join("; "))
     }
 
-    /// What search should look for: the content, with the statement it names.
     /// Whether the question asks for a count ("How many people…?", "Compare the
     /// headcounts of …").
     pub fn asks_a_count(&self) -> bool {
         asks_a_count(&self.content)
     }
 
+    /// What search should look for: the content, and the operands of the metric the
+    /// question defines ("Cisco's NM% (net income over revenue)" needs the rows of net
+    /// income and revenue, which its content no longer names).
     pub fn search_text(&self) -> String {
-        self.content.clone()
+        match &self.definition {
+            Some(d) if !self.content.contains(&d.formula) => {
+                format!("{} {}", self.content, d.formula)
+            }
+            _ => self.content.clone(),
+        }
     }
 }
 
@@ -2105,6 +2112,14 @@ mod tests {
 
     fn read(text: &str) -> Question {
         Question::read(text).unwrap()
+    }
+
+    #[test]
+    fn search_looks_for_the_operands_of_a_metric_the_question_defines() {
+        let q = read("Cisco's NM% (net income over revenue) for fiscal 2024?");
+        assert!(q.search_text().contains("net income over revenue"), "{q:?}");
+        let q = read("What was Cisco's revenue in fiscal 2024?");
+        assert_eq!(q.search_text(), q.content);
     }
 
     #[test]

@@ -224,11 +224,25 @@ pub fn judgment_of(content: &str) -> Result<Option<Judgment>, QuestionError> {
         .any(|o| lower.starts_with(o.as_str()) || lower.contains(&format!(". {o}")));
     let judged = words.judgments.iter().find(|j| holds(&lower, &j.phrases));
     // "What was the quick ratio?" asks the figure; "Is the quick ratio healthy?" a verdict.
+    // "short-term liquidity ratio" names a ratio too: the judged word qualifies a quotient.
+    let qualifies_a_quotient = |phrase: &str| {
+        let quotients = &crate::lexicon::lexicon().concepts.quotients;
+        lower.match_indices(phrase).all(|(at, _)| {
+            // The rest of the word the phrase begins ("liquid|ity"), then the next word.
+            lower[at + phrase.len()..]
+                .trim_start_matches(char::is_alphanumeric)
+                .split_whitespace()
+                .next()
+                .is_some_and(|next| {
+                    quotients.contains(next.trim_matches(|c: char| !c.is_alphanumeric()))
+                })
+        })
+    };
     let names_only_a_figure = judged.is_some_and(|j| {
         j.phrases
             .iter()
             .filter(|p| holds_phrase(&lower, p))
-            .all(|p| words.figure_phrases.contains(p))
+            .all(|p| words.figure_phrases.contains(p) || qualifies_a_quotient(p))
     });
     let kind = judged.map(|j| j.id);
     let asks_fit = holds(&lower, &words.fit_phrases);
@@ -406,6 +420,22 @@ mod tests {
         assert_eq!(
             kind("Describe the acquisition of Activision Blizzard."),
             PassageKind::Event
+        );
+    }
+
+    #[test]
+    fn a_judged_word_that_qualifies_a_quotient_names_a_figure() {
+        // "short-term liquidity ratio (current assets to current liabilities)" asks a ratio.
+        assert_eq!(
+            judgment_of("as fiscal 2023 years ended, short-term liquidity ratio (current assets to current liabilities)?")
+                .unwrap(),
+            None
+        );
+        // "How liquid …" still asks a verdict.
+        assert!(
+            judgment_of("How liquid was Boeing at the end of fiscal 2023?")
+                .unwrap()
+                .is_some()
         );
     }
 
