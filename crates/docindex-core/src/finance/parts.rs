@@ -380,7 +380,7 @@ fn names_a_part_after_the_company(
             && !next.contains('-')
             // "Cisco's NM%": a measure's abbreviation.
             && !pair[1]
-                .trim_end_matches(|c: char| matches!(c, '?' | '.' | ',' | ')' | ';' | ':'))
+                .trim_end_matches(['?', '.', ',', ')', ';', ':'])
                 .ends_with('%')
             && !glossed_in_parentheses(&tokens[at + 1..])
             && !next.starts_with(|c: char| c.is_ascii_digit())
@@ -435,7 +435,7 @@ fn names_a_capitalised_part(question: &str, company: &[String], in_filing: InFil
         // "NM%", "GM%": a measure's abbreviation (Cisco's tables print "NM" for "not
         // meaningful"), not a part's name.
         .filter(|(_, w)| {
-            !w.trim_end_matches(|c: char| matches!(c, '?' | '.' | ',' | ')' | ';' | ':'))
+            !w.trim_end_matches(['?', '.', ',', ')', ';', ':'])
                 .ends_with('%')
         })
         // "Apple's", "I'm": the word before the apostrophe.
