@@ -1056,9 +1056,8 @@ impl ConceptTable {
         };
         let averages_its_balance = balances.len() == 1
             && (one_year_averaged
-                || crate::question::vocabulary::vocabulary().is_ok_and(|v| {
-                    crate::question::vocabulary::holds_any(&lower, &v.balance_average_phrases)
-                }));
+                || crate::question::vocabulary::vocabulary()
+                    .is_ok_and(|v| v.averages_balances(&lower)));
         for balance in formula_ids(&metric.id, formula).ok()? {
             if balance.ends_with(PRIOR_SUFFIX) {
                 continue;

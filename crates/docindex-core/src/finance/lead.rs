@@ -1079,8 +1079,13 @@ fn every_line_item_row(asking: &Asking<'_>) -> (Vec<LocatedRow>, Vec<RowMatch>) 
 /// The metric the question defines, worked out and cited: its sentence and result, or what
 /// is missing for it. `None` when the question defines no metric.
 fn defined_lead(asking: &Asking<'_>, citer: &mut Citer) -> Option<Result<DefinedLead, String>> {
-    let reading = asking.reading;
-    reading.definition.as_ref()?;
+    asking.reading.definition.as_ref()?;
+    // "GM; acid ratio (…)": the filer's ticker names the company, not a metric ("GM" is
+    // gross margin's shorthand) whose name and unit the definition would take.
+    let reading = &Question {
+        content: without_ticker(&asking.reading.content, asking.doc),
+        ..asking.reading.clone()
+    };
     let (located, matches) = every_line_item_row(asking);
     let result = match defined_metric(asking.table, reading, &asking.columns, &matches)? {
         Ok(result) => result,

@@ -360,7 +360,7 @@ fn without_inline_definition(
     let between_items = ITEM_OVER_ITEM
         .as_ref()
         .is_some_and(|re| re.is_match(&lower));
-    if halves && holds_any(&lower, &v.balance_average_phrases) && !between_items {
+    if halves && v.averages_balances(&lower) && !between_items {
         return (sentence.to_string(), None);
     }
     // "[A + B] ÷ C" groups: a bracket an operation goes on after is no aside.
@@ -817,7 +817,7 @@ fn leading_definition(sentence: &str) -> (String, Option<String>) {
 /// opening and closing figures"), with no operation between line items.
 fn describes_averaging(formula: &str, v: &vocabulary::Vocabulary) -> bool {
     let lower = formula.to_lowercase();
-    holds_any(&lower, &v.balance_average_phrases)
+    v.averages_balances(&lower)
         && !lower.contains(['/', '÷', '×', '*'])
         && !OPERATION_WORDS
             .as_ref()
@@ -832,7 +832,7 @@ fn averages_two_balances(
     if periods.len() > 1 || holds_any(lower, &v.not_average_phrases) {
         return false;
     }
-    if holds_any(lower, &v.balance_average_phrases) {
+    if v.averages_balances(lower) {
         return true;
     }
     let words: Vec<&str> = lower.split_whitespace().collect();
@@ -1858,7 +1858,7 @@ impl Question {
             Operation::Value
                 if definition.is_none()
                     && periods.len() == 2
-                    && holds_any(&content_lower, &v.balance_average_phrases) =>
+                    && v.averages_balances(&content_lower) =>
             {
                 Operation::Average
             }
@@ -2013,7 +2013,7 @@ impl Question {
             year_end_balances: (holds_any(&content_lower, &v.year_end_basis_phrases)
                 || crate::finance::concepts::concept_table()
                     .is_ok_and(|t| crate::finance::wording::closes_a_balance(t, &closing_text)))
-                && !holds_any(&content_lower, &v.balance_average_phrases)
+                && !v.averages_balances(&content_lower)
                 && !crate::lexicon::lexicon()
                     .concepts
                     .opening_balance_words

@@ -93,6 +93,9 @@ pub struct Vocabulary {
     pub recent_span_words: Vec<String>,
     pub span_year_words: Vec<String>,
     pub balance_average_phrases: Vec<String>,
+    /// Phrases that name both of a year's balances, averaged only beside a word of
+    /// averaging.
+    pub both_ends_phrases: Vec<String>,
     /// Phrases that ask a metric on year-end balances rather than averages.
     pub year_end_basis_phrases: Vec<String>,
     /// Names of the filing itself ("form 10-k", "annual report"): where to look, never what
@@ -137,6 +140,17 @@ pub struct Vocabulary {
 const VERSION: u32 = 1;
 
 impl Vocabulary {
+    /// Whether `lower` asks a year's opening and closing balances averaged: in words that
+    /// say so ("half the sum", "two-point average"), or naming both ends beside a word of
+    /// averaging ("the mean of the two balance-sheet dates").
+    pub fn averages_balances(&self, lower: &str) -> bool {
+        holds_any(lower, &self.balance_average_phrases)
+            || (holds_any(lower, &self.both_ends_phrases)
+                && self.operations.iter().any(|o| {
+                    o.operation == super::Operation::Average && holds_any(lower, &o.phrases)
+                }))
+    }
+
     fn check(&self) -> Result<(), QuestionError> {
         if self.version != VERSION {
             return Err(QuestionError::BadVocabulary(format!(
@@ -144,7 +158,7 @@ impl Vocabulary {
                 self.version
             )));
         }
-        let lists: [(&str, Vec<&String>); 44] = [
+        let lists: [(&str, Vec<&String>); 45] = [
             ("referring_words", self.referring_words.iter().collect()),
             ("units.currency", self.units.currency.iter().collect()),
             ("units.percent", self.units.percent.iter().collect()),
@@ -229,6 +243,7 @@ impl Vocabulary {
                 "balance_average_phrases",
                 self.balance_average_phrases.iter().collect(),
             ),
+            ("both_ends_phrases", self.both_ends_phrases.iter().collect()),
             ("recent_span_words", self.recent_span_words.iter().collect()),
             ("span_year_words", self.span_year_words.iter().collect()),
             (
