@@ -10,6 +10,7 @@ pub mod periods;
 mod shorthand;
 mod spelled_years;
 mod spreadsheet;
+mod tex;
 pub(crate) mod units;
 pub mod vocabulary;
 
@@ -1483,7 +1484,9 @@ impl Question {
     /// Read `text`.
     pub fn read(asked: &str) -> Result<Question, QuestionError> {
         let v = vocabulary()?;
-        let in_digits = spelled_years::years_in_digits(asked);
+        // "\frac{NI}{avg. equity}": TeX math as the plain arithmetic read below.
+        let plain = tex::written_out(asked);
+        let in_digits = spelled_years::years_in_digits(&plain);
         let written_out = shorthand::expanded(&spreadsheet::written_out(&in_digits), v);
         let text = written_out.as_str();
         let lower = text.to_lowercase();
