@@ -52,7 +52,7 @@ done
 # The second family (issue 45): line items, changes, averages, metrics and comparisons in
 # wordings written by helpers who never saw the engine (tests/eval/xbrl_family2.py), three
 # seeds over the fixture 10-Ks. Comparisons are asked library-wide.
-for split in dev heldout fresh novel sealed ledger harbor quarry summit tundra ridge; do
+for split in dev heldout fresh novel sealed ledger harbor quarry summit tundra ridge canyon; do
   for seed in 11 12 13; do
     python3 tests/eval/xbrl_family2.py --split "$split" --seed "$seed" \
       -o "$work/family2-$split-$seed.json" "${tenks[@]}" >/dev/null 2>&1
