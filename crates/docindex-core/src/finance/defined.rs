@@ -788,7 +788,9 @@ pub fn defined_metric(
     let label = match named {
         true => definition.name.clone(),
         false => named_metric(table, &question.content)
-            .map_or_else(|| "The metric asked".to_string(), |c| c.label.clone()),
+            .map(|c| c.label.clone())
+            .or_else(|| name_before_gloss(&question.text, &definition.formula))
+            .unwrap_or_else(|| "The metric asked".to_string()),
     };
     Some(Ok(MetricResult {
         metric_id: "defined_in_question".into(),
@@ -800,6 +802,42 @@ pub fn defined_metric(
         shown,
         value,
     }))
+}
+
+/// The analyst's name of a metric glossed by its definition in brackets: "GM; acid ratio
+/// (current assets excluding inventories, over current liabilities)" names an "Acid
+/// ratio", "Cisco's NM% (net income over revenue)" an "NM%". `None` when no bracket holds
+/// the formula or the words before it are no short name.
+fn name_before_gloss(text: &str, formula: &str) -> Option<String> {
+    let opening: String = formula.chars().take(16).collect();
+    let at = text.find(&format!("({opening}"))?;
+    let before = &text[..at];
+    let clause = before
+        .rsplit([';', ':', '.', '?', '!', ',', '—'])
+        .next()
+        .unwrap_or(before)
+        .rsplit("--")
+        .next()
+        .unwrap_or(before);
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    // The words after a possessive ("Cisco's", "its") are the measure's.
+    let after_owner = words
+        .iter()
+        .rposition(|w| w.ends_with("'s") || w.ends_with("’s") || *w == "its" || *w == "their")
+        .map_or(0, |at| at + 1);
+    let name: Vec<&str> = words[after_owner..]
+        .iter()
+        .copied()
+        .skip_while(|w| {
+            [
+                "what", "was", "is", "the", "a", "an", "of", "for", "in", "were", "did",
+            ]
+            .contains(&w.to_lowercase().as_str())
+        })
+        .collect();
+    (1..=5)
+        .contains(&name.len())
+        .then(|| super::stating::capitalise(&name.join(" ")))
 }
 
 /// `formula` with each term its where-clause defines ("…, where avgTA = (A + B) / 2, CL =
@@ -910,6 +948,28 @@ mod tests {
         defined_metric(table, &q, &AskedColumns::of(&q, &doc()), &rows)
             .unwrap()
             .unwrap()
+    }
+
+    #[test]
+    fn a_glossed_metric_is_named_by_the_words_before_its_bracket() {
+        assert_eq!(
+            name_before_gloss(
+                "GM; acid ratio (current assets excluding inventories, over current liabilities); at the fiscal 2023 close?",
+                "current assets excluding inventories, over current liabilities"
+            )
+            .as_deref(),
+            Some("Acid ratio")
+        );
+        assert_eq!(
+            name_before_gloss(
+                "Cisco's NM% (net income over revenue) for fiscal 2024?",
+                "net income over revenue"
+            )
+            .as_deref(),
+            Some("NM%")
+        );
+        // No bracket holding the formula, no name.
+        assert_eq!(name_before_gloss("Divide A by B.", "A by B"), None);
     }
 
     #[test]
