@@ -437,7 +437,12 @@ fn without_modifier_links(question: &str) -> String {
             break;
         };
         at = next;
-        if let Some(start) = cash_link_start(&lower[..at]) {
+        // The link joins cash to a figure after it, not to a period ("cash dividends for
+        // FY2020" links nothing).
+        let following = lower[at..].split_whitespace().next().unwrap_or("");
+        let figure_follows = following.starts_with(|c: char| c.is_alphabetic())
+            && crate::question::periods::periods_in(following).is_empty();
+        if let Some(start) = cash_link_start(&lower[..at]).filter(|_| figure_follows) {
             let cut = start + lower[start..].find(' ').unwrap_or(0);
             if cut < at && out.is_char_boundary(cut) && out.is_char_boundary(at) {
                 out.replace_range(cut..at, " ");
@@ -1260,6 +1265,10 @@ mod tests {
             ["cash_and_equivalents"]
         );
         assert_eq!(ids("cash paid to buy back stock in FY 23"), ["buybacks"]);
+        assert_eq!(
+            ids("How much did American Water Works pay out in cash dividends for FY2020?"),
+            ["dividends_paid"]
+        );
     }
 
     #[test]
