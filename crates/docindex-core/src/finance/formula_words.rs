@@ -45,6 +45,9 @@ const OPERATOR_WORDS: &[(&str, char)] = &[
     ("adding back", '+'),
     ("add back", '+'),
     ("exclusive of", '-'),
+    ("except for", '-'),
+    ("except", '-'),
+    ("other than", '-'),
     ("excluding", '-'),
     ("net of", '-'),
     ("after deducting", '-'),
@@ -295,6 +298,14 @@ mod tests {
 
     fn read(text: &str) -> String {
         shown(&parse_words(text).unwrap())
+    }
+
+    #[test]
+    fn except_takes_away() {
+        assert_eq!(
+            read("everything in current assets except inventories, over current liabilities"),
+            "((everything in current assets - inventories) / current liabilities)"
+        );
     }
 
     #[test]
