@@ -177,6 +177,22 @@ pub fn lead_for(
     draft.finish(&asking, &asked, part)
 }
 
+/// A line item worked out like a metric, an amount by `formula`, under its own label (its
+/// id marked `kind`): no phrasing or row of its own, so only its operands are looked up.
+fn worked_amount(concept: &Concept, kind: &str, formula: String) -> Concept {
+    Concept {
+        id: format!("{}_{kind}", concept.id),
+        formula: Some(formula),
+        otherwise: None,
+        unit: Some(MetricUnit::Amount),
+        asked_as: Vec::new(),
+        line_items: Vec::new(),
+        xbrl: Vec::new(),
+        partial_line_items: Vec::new(),
+        ..concept.clone()
+    }
+}
+
 /// Whether the question asks how a figure moved (its growth, change or CAGR).
 fn asks_a_movement(reading: &Question) -> bool {
     matches!(
@@ -354,17 +370,7 @@ impl<'a> Asking<'a> {
         // out from the rows that define it (`otherwise` in the concept table).
         let Some(best) = best else {
             let derived = concept.otherwise.clone()?;
-            return Some(Concept {
-                id: format!("{}_derived", concept.id),
-                formula: Some(derived),
-                otherwise: None,
-                unit: Some(MetricUnit::Amount),
-                asked_as: Vec::new(),
-                line_items: Vec::new(),
-                xbrl: Vec::new(),
-                partial_line_items: Vec::new(),
-                ..concept.clone()
-            });
+            return Some(worked_amount(concept, "derived", derived));
         };
         let column = best.matched.row.column_for(self.year(), self.months)?;
         let parts = super::metrics::other_part_operands(
@@ -377,16 +383,7 @@ impl<'a> Asking<'a> {
         if parts.is_empty() {
             return None;
         }
-        Some(Concept {
-            id: format!("{}_whole", concept.id),
-            formula: Some(concept.id.clone()),
-            unit: Some(MetricUnit::Amount),
-            asked_as: Vec::new(),
-            line_items: Vec::new(),
-            xbrl: Vec::new(),
-            partial_line_items: Vec::new(),
-            ..concept.clone()
-        })
+        Some(worked_amount(concept, "whole", concept.id.clone()))
     }
 
     /// The lead for a part of the company: only the part's own row answers, never firmly,

@@ -102,6 +102,21 @@ fn kind_of_statement_title(title: &str) -> Option<SectionKind> {
     })
 }
 
+/// A statement's section with the period columns of its `text`. Columns that are not
+/// periods (an equity statement's components of equity, with its periods as rows) are not
+/// reported as periods.
+fn statement_section(kind: SectionKind, text: &str) -> FinancialSection {
+    let mut periods = period_columns(text);
+    if periods.iter().any(|p| p.year.is_none()) {
+        periods.clear();
+    }
+    FinancialSection {
+        kind,
+        note_number: None,
+        periods,
+    }
+}
+
 /// The statement whose title line opens `text` (one of its first two lines), if one does.
 fn statement_opening(text: &str) -> Option<SectionKind> {
     text.lines()
@@ -164,17 +179,7 @@ pub fn classify_sections(doc: &mut DocumentIndex) {
             found
         };
         let section = if let Some(kind) = kind_of_statement_title(title) {
-            // Columns that are not periods (an equity statement's components of equity,
-            // with its periods as rows) are not reported as periods.
-            let mut periods = period_columns(map.slice(node.span));
-            if periods.iter().any(|p| p.year.is_none()) {
-                periods.clear();
-            }
-            Some(FinancialSection {
-                kind,
-                note_number: None,
-                periods,
-            })
+            Some(statement_section(kind, map.slice(node.span)))
         } else if is_auditor_report(title) {
             Some(FinancialSection {
                 kind: SectionKind::AuditorReport,
@@ -234,15 +239,7 @@ pub fn classify_sections(doc: &mut DocumentIndex) {
             // GE's statement of earnings opens a section its cross-reference index titles
             // "Audited Financial Statements and Notes": the statement's own title line says
             // what the section is.
-            let mut periods = period_columns(map.slice(node.span));
-            if periods.iter().any(|p| p.year.is_none()) {
-                periods.clear();
-            }
-            Some(FinancialSection {
-                kind,
-                note_number: None,
-                periods,
-            })
+            Some(statement_section(kind, map.slice(node.span)))
         } else {
             None
         };
