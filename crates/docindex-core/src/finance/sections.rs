@@ -235,13 +235,12 @@ pub fn classify_sections(doc: &mut DocumentIndex) {
                 note_number: None,
                 periods: Vec::new(),
             })
-        } else if let Some(kind) = statement_opening(map.slice(node.span)) {
+        } else {
             // GE's statement of earnings opens a section its cross-reference index titles
             // "Audited Financial Statements and Notes": the statement's own title line says
             // what the section is.
-            Some(statement_section(kind, map.slice(node.span)))
-        } else {
-            None
+            statement_opening(map.slice(node.span))
+                .map(|kind| statement_section(kind, map.slice(node.span)))
         };
         kinds.push(section);
     }
