@@ -1272,20 +1272,6 @@ mod tests {
     }
 
     #[test]
-    fn a_liquidity_ratio_is_the_current_ratio() {
-        // "liquid ratio" (a quick ratio's British name) stems as "liquidity ratio" does: the
-        // current ratio's name wins, as analysts use it.
-        assert_eq!(
-            ids("General Electric's liquidity ratio on the fiscal 2023 closing balance sheet"),
-            ["current_ratio"]
-        );
-        assert_eq!(
-            ids("GE's quick liquidity ratio in fiscal 2023"),
-            ["quick_ratio"]
-        );
-    }
-
-    #[test]
     fn an_averaging_word_in_a_question_of_one_year_averages_the_metrics_balance() {
         assert_eq!(
             ids("Palantir's equity return on the opening/closing average (%) across fiscal 2023"),
