@@ -439,10 +439,13 @@ fn without_modifier_links(question: &str) -> String {
         at = next;
         // The link joins cash to a figure after it, not to a period ("cash dividends for
         // FY2020" links nothing).
-        let following = lower[at..].split_whitespace().next().unwrap_or("");
-        let figure_follows = following.starts_with(|c: char| c.is_alphabetic())
-            && crate::question::periods::periods_in(following).is_empty();
-        if let Some(start) = cash_link_start(&lower[..at]).filter(|_| figure_follows) {
+        // (The period reading runs only where a link was found: this is every word's loop.)
+        let figure_follows = || {
+            let following = lower[at..].split_whitespace().next().unwrap_or("");
+            following.starts_with(|c: char| c.is_alphabetic())
+                && crate::question::periods::periods_in(following).is_empty()
+        };
+        if let Some(start) = cash_link_start(&lower[..at]).filter(|_| figure_follows()) {
             let cut = start + lower[start..].find(' ').unwrap_or(0);
             if cut < at && out.is_char_boundary(cut) && out.is_char_boundary(at) {
                 out.replace_range(cut..at, " ");
